@@ -1,0 +1,24 @@
+import 'server-only';
+import path from 'node:path';
+import { env } from '@/lib/env';
+import { openDatabase, type Db, type DatabaseHandle } from './client';
+
+export type { Db, Tx } from './client';
+
+const globalForDb = globalThis as unknown as { __dbHandle?: Promise<DatabaseHandle> };
+
+/** The application's database, opened (and migrated) once per process. */
+export function getDatabase(): Promise<DatabaseHandle> {
+  globalForDb.__dbHandle ??= openDatabase({
+    url: env().databaseUrl,
+    dataDir: path.join(env().dataDir, 'pglite'),
+  }).catch((error) => {
+    globalForDb.__dbHandle = undefined;
+    throw error;
+  });
+  return globalForDb.__dbHandle;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}

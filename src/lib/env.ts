@@ -1,0 +1,49 @@
+import 'server-only';
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['1', '0', 'true', 'false'])
+  .transform((v) => v === '1' || v === 'true')
+  .optional();
+
+const envSchema = z.object({
+  DATABASE_URL: z.url().optional(),
+  /** Where the embedded database and local media live when DATABASE_URL is unset. */
+  DATA_DIR: z.string().default('.data'),
+  MEDIA_DIR: z.string().optional(),
+  /** Demo mode shows the directory of demo sites on plain localhost. Default: on with the embedded database. */
+  DEMO_MODE: booleanFlag,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+});
+
+export type Env = {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  mediaDir: string;
+  demoMode: boolean;
+  logLevel: z.output<typeof envSchema>['LOG_LEVEL'];
+  production: boolean;
+};
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    throw new Error(`Invalid environment: ${z.prettifyError(parsed.error)}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  cached = {
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    mediaDir: path.resolve(e.MEDIA_DIR ?? path.join(dataDir, 'media')),
+    demoMode: e.DEMO_MODE ?? !e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    production: e.NODE_ENV === 'production',
+  };
+  return cached;
+}

@@ -1,0 +1,93 @@
+import 'server-only';
+import { foreignKey, index, integer, jsonb, pgTable, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { websites } from '../tenancy/tenancy.schema';
+import { cars } from '../stock/stock.schema';
+
+/** A visitor who signed in with a phone code (SPEC §6). One per phone per website. */
+export const customers = pgTable(
+  'customers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    websiteId: integer('website_id')
+      .notNull()
+      .references(() => websites.id, { onDelete: 'cascade' }),
+    /** E.164. */
+    phone: text('phone').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    email: text('email'),
+    dealershipSlug: text('dealership_slug'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('customers_website_id_id_key').on(t.websiteId, t.id),
+    uniqueIndex('customers_website_phone_idx').on(t.websiteId, t.phone),
+  ],
+);
+
+/** SPEC §3 verification record: verification_type 'sms' when a code is sent, 'verify' when confirmed. */
+export const verifications = pgTable(
+  'verifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    websiteId: integer('website_id')
+      .notNull()
+      .references(() => websites.id, { onDelete: 'cascade' }),
+    customerId: uuid('customer_id'),
+    dealershipSlug: text('dealership_slug'),
+    phone: text('phone').notNull(),
+    verificationType: text('verification_type', { enum: ['sms', 'verify'] }).notNull(),
+    codeHash: text('code_hash'),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('verifications_website_phone_idx').on(t.websiteId, t.phone, t.createdAt)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    websiteId: integer('website_id').notNull(),
+    customerId: uuid('customer_id').notNull(),
+    refreshTokenHash: text('refresh_token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    foreignKey({
+      name: 'sessions_customer_fk',
+      columns: [t.websiteId, t.customerId],
+      foreignColumns: [customers.websiteId, customers.id],
+    }).onDelete('cascade'),
+  ],
+);
+
+/** Garage / watchlist entry (SPEC §3 Favourite record is derived from the car). */
+export const favourites = pgTable(
+  'favourites',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    websiteId: integer('website_id').notNull(),
+    customerId: uuid('customer_id').notNull(),
+    carId: integer('car_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({
+      name: 'favourites_customer_fk',
+      columns: [t.websiteId, t.customerId],
+      foreignColumns: [customers.websiteId, customers.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'favourites_car_fk',
+      columns: [t.websiteId, t.carId],
+      foreignColumns: [cars.websiteId, cars.id],
+    }).onDelete('cascade'),
+    uniqueIndex('favourites_customer_car_idx').on(t.customerId, t.carId),
+  ],
+);

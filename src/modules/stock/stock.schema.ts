@@ -1,0 +1,154 @@
+import 'server-only';
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { dealerships, websites } from '../tenancy/tenancy.schema';
+import { locations } from '../locations/locations.schema';
+
+export const CAR_TYPES = ['new', 'used', 'demo'] as const;
+export const CAR_STATUSES = ['in_stock', 'coming_soon', 'sold'] as const;
+export const ITEM_TYPES = ['car', 'truck', 'motorcycle', 'caravan', 'campervan'] as const;
+
+/**
+ * One vehicle (SPEC §3 Car). Money is whole currency units of the website's currency; the
+ * odometer is kept in kilometres and shown in miles where the website's unit is miles.
+ */
+export const cars = pgTable(
+  'cars',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    websiteId: integer('website_id')
+      .notNull()
+      .references(() => websites.id, { onDelete: 'cascade' }),
+    dealershipId: integer('dealership_id').notNull(),
+    locationId: integer('location_id'),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    make: text('make').notNull(),
+    model: text('model').notNull(),
+    badge: text('badge'),
+    series: text('series'),
+    year: integer('year').notNull(),
+    km: integer('km').notNull().default(0),
+    price: integer('price').notNull().default(0),
+    priceType: text('price_type').notNull().default(''),
+    beforePrice: integer('before_price'),
+    /** Weekly subscription price. */
+    subscriptionPrice: integer('subscription_price'),
+    carType: text('car_type', { enum: CAR_TYPES }).notNull(),
+    status: text('status', { enum: CAR_STATUSES }).notNull().default('in_stock'),
+    itemType: text('item_type', { enum: ITEM_TYPES }).notNull().default('car'),
+    stocknum: text('stocknum').notNull().default(''),
+    vin: text('vin'),
+    nvic: text('nvic'),
+    certified: boolean('certified').notNull().default(false),
+    reserved: boolean('reserved').notNull().default(false),
+    soldDate: timestamp('sold_date', { withTimezone: true }),
+    /** null means not stated; only an explicit false blocks reservation (SPEC §5). */
+    reservable: boolean('reservable'),
+    preorder: boolean('preorder').notNull().default(false),
+    showOnDealerWebsite: boolean('show_on_dealer_website').notNull().default(true),
+    photosCount: integer('photos_count').notNull().default(0),
+    tag: text('tag'),
+    customRank: integer('custom_rank').notNull().default(0),
+    colour: text('colour'),
+    seats: integer('seats'),
+    doors: integer('doors'),
+    engine: text('engine'),
+    simpleFuel: text('simple_fuel'),
+    simpleBody: text('simple_body'),
+    simpleDrive: text('simple_drive'),
+    simpleTransmission: text('simple_transmission'),
+    description: text('description').notNull().default(''),
+    categories: text('categories').array().notNull().default(sql`'{}'::text[]`),
+    features: text('features').array().notNull().default(sql`'{}'::text[]`),
+    primaryImageUrl: text('primary_image_url'),
+    /** History report file URL ('file' in SPEC §3). */
+    historyReportUrl: text('history_report_url'),
+    carsalesSellerIdentifier: text('carsales_seller_identifier'),
+    city: text('city'),
+    state: text('state'),
+    autograbAverageMarketPrice: integer('autograb_average_market_price'),
+    autograbStateAverageMarketPrice: integer('autograb_state_average_market_price'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('cars_website_id_id_key').on(t.websiteId, t.id),
+    uniqueIndex('cars_website_slug_idx').on(t.websiteId, t.slug),
+    foreignKey({
+      name: 'cars_dealership_fk',
+      columns: [t.websiteId, t.dealershipId],
+      foreignColumns: [dealerships.websiteId, dealerships.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'cars_location_fk',
+      columns: [t.websiteId, t.locationId],
+      foreignColumns: [locations.websiteId, locations.id],
+    }),
+    index('cars_website_status_idx').on(t.websiteId, t.status, t.showOnDealerWebsite),
+    index('cars_website_make_model_idx').on(t.websiteId, t.make, t.model),
+    index('cars_website_price_idx').on(t.websiteId, t.price),
+    index('cars_website_km_idx').on(t.websiteId, t.km),
+    index('cars_website_year_idx').on(t.websiteId, t.year),
+    index('cars_website_created_idx').on(t.websiteId, t.createdAt),
+    index('cars_website_rank_idx').on(t.websiteId, t.customRank),
+    index('cars_website_type_idx').on(t.websiteId, t.carType),
+    index('cars_dealership_idx').on(t.dealershipId),
+    index('cars_website_stocknum_idx').on(t.websiteId, t.stocknum),
+  ],
+);
+
+export const carImages = pgTable(
+  'car_images',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    websiteId: integer('website_id').notNull(),
+    carId: integer('car_id').notNull(),
+    position: integer('position').notNull().default(0),
+    url: text('url').notNull(),
+    thumbnailUrl: text('thumbnail_url'),
+    width: integer('width'),
+    height: integer('height'),
+    alt: text('alt').notNull().default(''),
+  },
+  (t) => [
+    foreignKey({
+      name: 'car_images_car_fk',
+      columns: [t.websiteId, t.carId],
+      foreignColumns: [cars.websiteId, cars.id],
+    }).onDelete('cascade'),
+    index('car_images_car_idx').on(t.carId, t.position),
+  ],
+);
+
+/** SPEC §3 payment_processors on a car: what reserve and buy-online charge through. */
+export const carPaymentProcessors = pgTable(
+  'car_payment_processors',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    websiteId: integer('website_id').notNull(),
+    carId: integer('car_id').notNull(),
+    authorizationType: text('authorization_type').notNull(),
+    /** Publishable key only; a secret key never lives here. */
+    authorizationKey: text('authorization_key'),
+    depositAmount: integer('deposit_amount').notNull().default(0),
+  },
+  (t) => [
+    foreignKey({
+      name: 'car_payment_processors_car_fk',
+      columns: [t.websiteId, t.carId],
+      foreignColumns: [cars.websiteId, cars.id],
+    }).onDelete('cascade'),
+    index('car_payment_processors_car_idx').on(t.carId),
+  ],
+);

@@ -1,0 +1,232 @@
+import { z } from 'zod';
+
+/**
+ * Website configuration: every behaviour the spec gives to 'some tenants', 'some sites' or a named
+ * dealer is a field here with a default. Client-safe: no secrets (see websiteSecretsSchema).
+ */
+
+export const SEARCH_FILTER_KEYS = [
+  'location_name',
+  'car_type',
+  'make',
+  'make_model',
+  'colour',
+  'simple_body',
+  'km',
+  'price',
+  'year',
+  'simple_transmission',
+  'simple_drive',
+  'simple_fuel',
+  'dealership_name',
+] as const;
+
+export const SORT_OPTIONS = [
+  'custom_rank:desc',
+  'created_at_timestamp:desc',
+  'price:desc',
+  'price:asc',
+  'km:asc',
+  'km:desc',
+  'subscription_price:desc',
+  'subscription_price:asc',
+] as const;
+
+export const LOCALES = ['en-AU', 'en-NZ', 'en-US'] as const;
+export const CURRENCIES = ['AUD', 'NZD', 'USD'] as const;
+export const PAYMENT_PROVIDERS = ['Stripe', 'Till', 'St George'] as const;
+export const VEHICLE_PATHS = ['cars', 'motorcycles', 'campers'] as const;
+export const CHAT_PROVIDERS = ['podium', 'livechat', 'zendesk'] as const;
+
+const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour');
+const sitePath = z.string().regex(/^\/[a-z0-9\-_/]*$/i, 'must be a path starting with /');
+const slugSegment = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lowercase letters, digits and hyphens');
+
+export const DEFAULT_LEAD_SOURCE_OPTIONS = [
+  'Facebook Marketplace',
+  'Facebook',
+  'Instagram',
+  'Google',
+  'Word of Mouth',
+  'Car Sales',
+  'Repeat Customer',
+  'Other',
+];
+
+export const websiteConfigSchema = z.object({
+  locale: z.enum(LOCALES).default('en-AU'),
+  currency: z.enum(CURRENCIES).default('AUD'),
+  distanceUnit: z.enum(['km', 'mi']).default('km'),
+  /** IANA zone for the website as a whole (locations carry their own). */
+  timeZone: z.string().default('Australia/Sydney'),
+
+  theme: z
+    .object({
+      primary: hexColour.default('#1d4ed8'),
+      primaryForeground: hexColour.default('#ffffff'),
+      accent: hexColour.default('#f59e0b'),
+      headerBackground: hexColour.default('#ffffff'),
+      headerForeground: hexColour.default('#0f172a'),
+      footerBackground: hexColour.default('#0f172a'),
+      footerForeground: hexColour.default('#e2e8f0'),
+      /** Corner radius of buttons and cards, in px. */
+      radius: z.number().int().min(0).max(24).default(8),
+      fontStack: z.enum(['sans', 'serif', 'condensed']).default('sans'),
+    })
+    .prefault({}),
+
+  hero: z
+    .object({
+      heading: z.string().default('Find your next car'),
+      subheading: z.string().default(''),
+      imageUrl: z.string().nullable().default(null),
+    })
+    .prefault({}),
+
+  search: z
+    .object({
+      /** /search/{defaultSlug}: new-used-and-demo-cars, used-cars, new-used-and-demo-trucks… */
+      defaultSlug: slugSegment.default('new-used-and-demo-cars'),
+      /** Extra all-stock path, e.g. used-cars-in-labrador, or /pre-owned as a top-level path. */
+      allStockPath: sitePath.nullable().default(null),
+      filters: z.array(z.enum(SEARCH_FILTER_KEYS)).default([...SEARCH_FILTER_KEYS]),
+      sortOptions: z
+        .array(z.enum(SORT_OPTIONS))
+        .default(['custom_rank:desc', 'created_at_timestamp:desc', 'price:desc', 'price:asc', 'km:asc']),
+      defaultSort: z.enum(SORT_OPTIONS).default('custom_rank:desc'),
+      defaultFilters: z
+        .object({
+          minPhotos: z.number().int().min(0).nullable().default(null),
+          cities: z.array(z.string()).default([]),
+          makes: z.array(z.string()).default([]),
+        })
+        .prefault({}),
+      pageSize: z.number().int().min(1).max(100).default(24),
+      /** Tag banner shows the electric/hybrid tag first. */
+      fuelTypeTag: z.boolean().default(false),
+    })
+    .prefault({}),
+
+  /** URL segment of car pages: /cars, /motorcycles or /campers. */
+  vehiclePath: z.enum(VEHICLE_PATHS).default('cars'),
+  /** Word used for used stock: 'used' or 'pre-owned'. */
+  usedConditionLabel: z.enum(['used', 'pre-owned']).default('used'),
+
+  includeSoldCarsDays: z.number().int().min(0).max(365).default(3),
+  specifications: z
+    .object({
+      justArrivedDays: z.number().int().min(0).default(8),
+      justArrivedTagName: z.string().default('Just Arrived'),
+      soldTagName: z.string().default('JUST SOLD'),
+    })
+    .prefault({}),
+
+  usePagesPath: z.boolean().default(false),
+  enableStore: z.boolean().default(false),
+  pushLeadsToWebsitePrimaryLocation: z.boolean().default(false),
+  offersSubscription: z.boolean().default(false),
+
+  garage: z
+    .object({
+      enabled: z.boolean().default(false),
+      /** /my-garage by default; some tenants use /mybigboxcars and the like. */
+      path: sitePath.default('/my-garage'),
+    })
+    .prefault({}),
+  phoneSignIn: z.object({ enabled: z.boolean().default(false) }).prefault({}),
+
+  checkout: z
+    .object({
+      enabled: z.boolean().default(false),
+      paymentProvider: z.enum(PAYMENT_PROVIDERS).nullable().default(null),
+      /** Coming-soon cars may be reserved too. */
+      allowComingSoon: z.boolean().default(false),
+    })
+    .prefault({}),
+
+  carPage: z
+    .object({
+      /** Show a masked number, revealed on click. */
+      maskPhone: z.boolean().default(false),
+      priceComparison: z.boolean().default(false),
+      /** Trade-in valuation button rule: shown for these car types within the age limit. */
+      tradeIn: z
+        .object({
+          enabled: z.boolean().default(true),
+          carTypes: z.array(z.enum(['new', 'used', 'demo'])).default(['new', 'used', 'demo']),
+        })
+        .prefault({}),
+      imageQuality: z.union([z.literal(60), z.literal(75)]).default(75),
+    })
+    .prefault({}),
+
+  finance: z
+    .object({
+      showSideCard: z.boolean().default(true),
+      getFinanceCta: z.boolean().default(false),
+      /** Where 'finance pre-approval' links go on this template. */
+      preApprovalPath: sitePath.default('/finance-pre-approval'),
+      instantQuote: z.boolean().default(true),
+    })
+    .prefault({}),
+
+  leads: z
+    .object({
+      sourceOptions: z.array(z.string().min(1)).default(DEFAULT_LEAD_SOURCE_OPTIONS),
+      enquirySubmitLabel: z.enum(['Enquire Now', 'Message Now']).default('Enquire Now'),
+      messageRequired: z.boolean().default(true),
+      mobileOnly: z.boolean().default(false),
+    })
+    .prefault({}),
+
+  widgets: z
+    .object({
+      chat: z
+        .object({
+          provider: z.enum(CHAT_PROVIDERS).nullable().default(null),
+          /** Path prefixes where the text-chat widget is hidden, e.g. /cars, /careers. */
+          hiddenPaths: z.array(sitePath).default([]),
+        })
+        .prefault({}),
+      chatbot: z
+        .object({
+          enabled: z.boolean().default(false),
+          hiddenPaths: z.array(sitePath).default([]),
+        })
+        .prefault({}),
+      googleAnalyticsId: z.string().nullable().default(null),
+      facebookPixelId: z.string().nullable().default(null),
+      gtmId: z.string().nullable().default(null),
+      callTracking: z.boolean().default(false),
+      digitalToolsSidebar: z.boolean().default(false),
+      autobot: z.boolean().default(false),
+      dealercell: z.boolean().default(false),
+      /** Widgets load only in production mode unless this is set. */
+      loadOutsideProduction: z.boolean().default(false),
+    })
+    .prefault({}),
+
+  /** 'Special hours' shown site-wide (e.g. a Christmas notice). */
+  specialHoursNotice: z.string().nullable().default(null),
+});
+
+export type WebsiteConfig = z.output<typeof websiteConfigSchema>;
+export type WebsiteConfigInput = z.input<typeof websiteConfigSchema>;
+
+/** Third-party credentials (SPEC §3: 'their values are not shown'). Server-only use. */
+export const websiteSecretsSchema = z
+  .object({
+    podiumApiOrganization: z.string(),
+    podiumApiToken: z.string(),
+    zendeskKey: z.string(),
+    livechatAgentGroup: z.string(),
+    impelChatbotKey: z.string(),
+    xtimeUrl: z.string(),
+    googleMapsKey: z.string(),
+  })
+  .partial();
+export type WebsiteSecrets = z.output<typeof websiteSecretsSchema>;
+
+export function parseWebsiteConfig(input: unknown): WebsiteConfig {
+  return websiteConfigSchema.parse(input ?? {});
+}

@@ -1,0 +1,90 @@
+import 'server-only';
+import { cache } from 'react';
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
+import { getDb } from '@/db';
+import { manufacturers, navigationItems, websiteDomains, websites } from './tenancy.schema';
+import { parseWebsiteConfig } from './tenancy.config';
+import { devHostForSlug, slugFromDevHost } from './tenancy.host';
+import type { DemoSite, Navigation, NavigationItem, Tenant } from './tenancy.types';
+
+async function selectTenants(where: SQL): Promise<Tenant[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ website: websites, manufacturer: manufacturers })
+    .from(websites)
+    .leftJoin(manufacturers, eq(manufacturers.id, websites.manufacturerId))
+    .where(where)
+    .limit(1);
+  return rows.map(({ website, manufacturer }) => ({
+    id: website.id,
+    slug: website.slug,
+    name: website.name,
+    template: website.template,
+    phone: website.phone,
+    logoUrl: website.logoUrl,
+    url: website.url,
+    city: website.city,
+    state: website.state,
+    overrideCity: website.overrideCity,
+    dealershipGroup: website.dealershipGroup,
+    manufacturer: manufacturer
+      ? { id: manufacturer.id, slug: manufacturer.slug, displayName: manufacturer.displayName }
+      : null,
+    config: parseWebsiteConfig(website.config),
+  }));
+}
+
+/**
+ * The website for a normalised host (see normalizeHost): `{slug}.localhost`, or a row of
+ * website_domains. Null when no website answers to it. Cached for the request.
+ */
+export const findTenantByHost = cache(async (host: string): Promise<Tenant | null> => {
+  const devSlug = slugFromDevHost(host);
+  const where = devSlug
+    ? eq(websites.slug, devSlug)
+    : sql`${websites.id} = (select ${websiteDomains.websiteId} from ${websiteDomains} where ${websiteDomains.host} = ${host})`;
+  const [tenant] = await selectTenants(where);
+  return tenant ?? null;
+});
+
+export async function findTenantById(websiteId: number): Promise<Tenant | null> {
+  const [tenant] = await selectTenants(eq(websites.id, websiteId));
+  return tenant ?? null;
+}
+
+/** Header and footer menus with their dropdowns, in position order. */
+export async function getNavigation(tenant: Tenant): Promise<Navigation> {
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(navigationItems)
+    .where(eq(navigationItems.websiteId, tenant.id))
+    .orderBy(asc(navigationItems.menu), asc(navigationItems.position), asc(navigationItems.id));
+  const byId = new Map<number, NavigationItem>();
+  for (const row of rows) byId.set(row.id, { id: row.id, name: row.name, url: row.url, dropdownItems: [] });
+  const navigation: Navigation = { header: [], footer: [] };
+  for (const row of rows) {
+    const item = byId.get(row.id)!;
+    const parent = row.parentId != null ? byId.get(row.parentId) : undefined;
+    if (parent) parent.dropdownItems.push(item);
+    else navigation[row.menu].push(item);
+  }
+  return navigation;
+}
+
+/** The demo directory on plain localhost: every website with its development host. */
+export async function listDemoSites(): Promise<DemoSite[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ slug: websites.slug, name: websites.name, config: websites.config, city: websites.city, state: websites.state })
+    .from(websites)
+    .orderBy(asc(websites.id));
+  return rows.map((r) => ({
+    slug: r.slug,
+    name: r.name,
+    host: devHostForSlug(r.slug),
+    locale: parseWebsiteConfig(r.config).locale,
+    city: r.city,
+    state: r.state,
+  }));
+}

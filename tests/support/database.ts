@@ -1,0 +1,43 @@
+import { afterAll } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '@/db/client';
+
+const globalForDb = globalThis as unknown as { __dbHandle?: Promise<DatabaseHandle> };
+
+/**
+ * Gives this test file a database of its own and makes it the one getDb() returns: an in-memory
+ * PGlite, or a new database on the TEST_DATABASE_URL server for the postgres project. Never the
+ * demo data directory. Dropped after the file's tests.
+ */
+export async function useTestDatabase(): Promise<DatabaseHandle> {
+  const handle = process.env.TEST_DB_KIND === 'postgres' ? await openServerDatabase() : await openDatabase({ dataDir: null });
+  globalForDb.__dbHandle = Promise.resolve(handle);
+  afterAll(async () => {
+    await handle.close();
+    globalForDb.__dbHandle = undefined;
+  });
+  return handle;
+}
+
+async function openServerDatabase(): Promise<DatabaseHandle> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error('TEST_DB_KIND=postgres needs TEST_DATABASE_URL');
+  const { Client } = await import('pg');
+  const name = `test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ url: url.toString(), poolSize: 5 });
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      const dropper = new Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+const shared = {
+  include: ['src/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'],
+  setupFiles: ['tests/support/setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
+// Integration tests (*.int.test.ts and tests/integration) run on PGlite always, and again on the
+// PostgreSQL server named by TEST_DATABASE_URL when it is set.
+const integrationOnly = ['src/**/*.int.test.ts', 'tests/integration/**/*.test.ts'];
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@': path.resolve(import.meta.dirname, 'src'),
+      'server-only': path.resolve(import.meta.dirname, 'node_modules/server-only/empty.js'),
+    },
+  },
+  test: {
+    pool: 'forks',
+    projects: [
+      { extends: true, test: { ...shared, name: 'pglite' } },
+      ...(process.env.TEST_DATABASE_URL
+        ? [{ extends: true, test: { ...shared, include: integrationOnly, name: 'postgres', env: { TEST_DB_KIND: 'postgres' } } }]
+        : []),
+    ],
+  },
+});
