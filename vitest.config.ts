@@ -22,9 +22,9 @@ export default defineConfig({
   test: {
     pool: 'forks',
     projects: [
-      { extends: true, test: { ...shared, name: 'pglite' } },
+      { extends: true as const, test: { ...shared, name: 'pglite' } },
       ...(process.env.TEST_DATABASE_URL
-        ? [{ extends: true, test: { ...shared, include: integrationOnly, name: 'postgres', env: { TEST_DB_KIND: 'postgres' } } }]
+        ? [{ extends: true as const, test: { ...shared, include: integrationOnly, name: 'postgres', env: { TEST_DB_KIND: 'postgres' } } }]
         : []),
     ],
   },

@@ -39,12 +39,60 @@ export async function openDatabase(options: {
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
+  const releaseLock = options.dataDir ? lockDataDir(options.dataDir) : () => {};
   const client = await PGlite.create({
     dataDir: options.dataDir ?? undefined,
     extensions: { pg_trgm },
   });
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    close: async () => {
+      await client.close();
+      releaseLock();
+    },
+  };
+}
+
+export class DataDirLockedError extends Error {}
+
+/**
+ * PGlite corrupts a directory two processes write to, so each holder leaves its pid beside it.
+ * A lock left by a process that has died is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockFile = `${dataDir}.lock`;
+  try {
+    const holder = Number(fs.readFileSync(lockFile, 'utf8'));
+    if (holder && holder !== process.pid && processIsAlive(holder)) {
+      throw new DataDirLockedError(
+        `The embedded database at ${dataDir} is in use by process ${holder} (probably the running server). ` +
+          'Stop it first, or set DATABASE_URL to use a PostgreSQL server that many processes can share.',
+      );
+    }
+  } catch (error) {
+    if (error instanceof DataDirLockedError) throw error;
+  }
+  fs.writeFileSync(lockFile, String(process.pid));
+  const release = () => {
+    try {
+      if (fs.readFileSync(lockFile, 'utf8') === String(process.pid)) fs.unlinkSync(lockFile);
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', release);
+  return release;
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

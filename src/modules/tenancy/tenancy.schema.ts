@@ -12,7 +12,7 @@ import {
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { WebsiteConfig, WebsiteSecrets } from './tenancy.config';
+import type { WebsiteConfigInput, WebsiteSecrets } from './tenancy.config';
 
 export const manufacturers = pgTable('manufacturers', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
@@ -37,8 +37,8 @@ export const websites = pgTable('websites', {
   overrideCity: text('override_city'),
   dealershipGroup: text('dealership_group'),
   manufacturerId: integer('manufacturer_id').references(() => manufacturers.id),
-  /** Validated by websiteConfigSchema on every read and write. */
-  config: jsonb('config').$type<WebsiteConfig>().notNull(),
+  /** As stored (defaults omitted); parsed by websiteConfigSchema on every read, validated on every write. */
+  config: jsonb('config').$type<WebsiteConfigInput>().notNull(),
   /** Provider tokens; never sent to a browser. */
   secrets: jsonb('secrets').$type<WebsiteSecrets>().notNull().default(sql`'{}'::jsonb`),
   /** Bumped in the same transaction as any stock change; keys the stock lookup caches. */
