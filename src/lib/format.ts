@@ -1,0 +1,55 @@
+import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
+
+/** Locale formatting for one website: currency, distance unit and spelling. Client-safe. */
+
+type LocaleConfig = Pick<WebsiteConfig, 'locale' | 'currency' | 'distanceUnit'>;
+
+const KM_PER_MILE = 1.609344;
+
+export function formatMoney(config: LocaleConfig, amount: number): string {
+  return new Intl.NumberFormat(config.locale, {
+    style: 'currency',
+    currency: config.currency,
+    maximumFractionDigits: 0,
+    minimumFractionDigits: 0,
+  }).format(amount);
+}
+
+/** Odometer readings are stored in kilometres; shown in the website's unit. */
+export function odometerValue(config: LocaleConfig, km: number): number {
+  return config.distanceUnit === 'mi' ? Math.round(km / KM_PER_MILE) : km;
+}
+
+export function formatOdometer(config: LocaleConfig, km: number): string {
+  const value = new Intl.NumberFormat(config.locale).format(odometerValue(config, km));
+  return `${value} ${config.distanceUnit === 'mi' ? 'mi' : 'km'}`;
+}
+
+export function formatDistance(config: LocaleConfig, km: number): string {
+  const value = config.distanceUnit === 'mi' ? km / KM_PER_MILE : km;
+  const digits = value < 10 ? 1 : 0;
+  return `${value.toFixed(digits)} ${config.distanceUnit === 'mi' ? 'mi' : 'km'}`;
+}
+
+const US_SPELLING: Record<string, string> = {
+  Colour: 'Color',
+  colour: 'color',
+  Favourites: 'Favorites',
+  favourites: 'favorites',
+  Centre: 'Center',
+  centre: 'center',
+  Enquire: 'Inquire',
+  enquire: 'inquire',
+  Enquiry: 'Inquiry',
+  enquiry: 'inquiry',
+  Kilometres: 'Miles',
+  kilometres: 'miles',
+  Licence: 'License',
+  licence: 'license',
+};
+const US_PATTERN = new RegExp(`\\b(${Object.keys(US_SPELLING).join('|')})`, 'g');
+
+/** Interface words in the website's spelling: 'Colour' becomes 'Color' on en-US sites. */
+export function spell(config: Pick<WebsiteConfig, 'locale'>, text: string): string {
+  return config.locale === 'en-US' ? text.replace(US_PATTERN, (word) => US_SPELLING[word] ?? word) : text;
+}

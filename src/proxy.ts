@@ -1,0 +1,34 @@
+import { NextResponse, type NextRequest } from 'next/server';
+import { normalizeHost } from '@/modules/tenancy/tenancy.host';
+
+/**
+ * Host → tenant rewrite, nothing else (no database, no rules): every page request is served from
+ * /sites/{host}/…, where the website is looked up. The Dashboard API's public paths are answered
+ * on any host by the handlers under /api/dashboard.
+ */
+
+const DASHBOARD_PREFIXES = ['/websites/', '/manufacturers/', '/dealerships/', '/api/v1/websites/'];
+const PASS_THROUGH_PREFIXES = ['/api/', '/media/', '/_next/'];
+const INVALID_HOST = '_invalid';
+
+export function proxy(request: NextRequest) {
+  const url = request.nextUrl.clone();
+  const { pathname } = url;
+  const requestHeaders = new Headers(request.headers);
+  if (!requestHeaders.has('x-request-id')) requestHeaders.set('x-request-id', crypto.randomUUID());
+
+  if (DASHBOARD_PREFIXES.some((prefix) => pathname.startsWith(prefix))) {
+    url.pathname = `/api/dashboard${pathname}`;
+    return NextResponse.rewrite(url, { request: { headers: requestHeaders } });
+  }
+  if (PASS_THROUGH_PREFIXES.some((prefix) => pathname.startsWith(prefix))) {
+    return NextResponse.next({ request: { headers: requestHeaders } });
+  }
+  const host = normalizeHost(request.headers.get('host')) ?? INVALID_HOST;
+  url.pathname = `/sites/${encodeURIComponent(host)}${pathname === '/' ? '' : pathname}`;
+  return NextResponse.rewrite(url, { request: { headers: requestHeaders } });
+}
+
+export const config = {
+  matcher: ['/((?!_next/static|_next/image|favicon.ico).*)'],
+};
