@@ -1,0 +1,78 @@
+// Helpers shared by the start, test and e2e scripts (plain Node, no build step needed).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+/** Runs a command, streaming its output; resolves with its exit code. */
+export function run(command, args, { onLine, ...options } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', ...options });
+    if (onLine && child.stdout) {
+      let buffered = '';
+      child.stdout.on('data', (chunk) => {
+        buffered += chunk;
+        const lines = buffered.split('\n');
+        buffered = lines.pop();
+        lines.forEach(onLine);
+      });
+      child.stdout.on('end', () => buffered && onLine(buffered));
+    }
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+export async function runOrExit(command, args, options) {
+  const code = await run(command, args, options);
+  if (code !== 0) process.exit(code);
+}
+
+export function tsx(script, args = [], options = {}) {
+  return run(bin('tsx'), ['--conditions=react-server', script, ...args], options);
+}
+
+const BUILD_INPUTS = ['src', 'next.config.ts', 'postcss.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
+
+function newestMtime(entry) {
+  const stat = fs.statSync(entry, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const child of fs.readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  return newest;
+}
+
+/** Builds the production bundle unless one newer than every source file exists. */
+export async function buildIfNeeded(distDir = process.env.NEXT_DIST_DIR ?? '.next') {
+  const buildId = path.join(root, distDir, 'BUILD_ID');
+  const built = fs.statSync(buildId, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const sources = Math.max(...BUILD_INPUTS.map((entry) => newestMtime(path.join(root, entry))));
+  if (built > sources) return;
+  console.log(built ? 'Sources changed since the last build: building…' : 'No production build yet: building…');
+  await runOrExit(bin('next'), ['build'], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+}
+
+export function startServer(port, env = process.env) {
+  return spawn(bin('next'), ['start', '-p', String(port), '-H', '0.0.0.0'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', ...env },
+  });
+}
+
+export async function waitForHttp(url, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}

@@ -1,0 +1,20 @@
+// Prepares a fresh demo database for the browser tests, then runs Playwright against the
+// production build. The database is new each run; generated photos are kept between runs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildIfNeeded, root, run, tsx } from '../../scripts/lib.mjs';
+
+const dataDir = path.join(root, '.test-data/e2e');
+const mediaDir = path.join(root, '.test-data/media');
+fs.rmSync(dataDir, { recursive: true, force: true });
+
+await buildIfNeeded();
+// The browser tests always run on the embedded database, as `npm start` does on a fresh clone.
+const { DATABASE_URL: _serverDatabase, ...inherited } = process.env;
+const env = { ...inherited, DATA_DIR: dataDir, MEDIA_DIR: mediaDir };
+if ((await tsx('scripts/db-prepare.ts', [], { env, stdio: ['inherit', 'ignore', 'inherit'] })) !== 0) process.exit(1);
+
+const code = await run(path.join(root, 'node_modules/.bin/playwright'), ['test', ...process.argv.slice(2)], {
+  env: { ...env, E2E_DATA_DIR: dataDir, E2E_MEDIA_DIR: mediaDir },
+});
+process.exit(code);
