@@ -1,0 +1,94 @@
+import type { ReactNode } from 'react';
+import { LinkButton } from '@/components/ui/button';
+import { Container } from '@/components/ui/container';
+import { PhoneIcon } from '@/components/ui/icons';
+import { PageHeader, type Crumb } from '@/components/ui/page-header';
+import { spell } from '@/lib/format';
+import { telHref } from '@/modules/tenancy/tenancy.links';
+import { searchPath } from '@/modules/tenancy/tenancy.paths';
+import type { Tenant } from '@/modules/tenancy/tenancy.types';
+import { renderFaq, renderMarkdown } from '../content.render';
+import type { ContentPage } from '../content.types';
+import { ContentBody } from './content-body';
+import { FaqAccordion } from './faq-accordion';
+import { formatPublishedDate } from './format-date';
+
+/** The dealer's contact card beside content: call, enquire, browse stock. */
+export function ContactAside({ tenant }: { tenant: Tenant }) {
+  const phone = tenant.phone ? telHref(tenant.phone) : null;
+  return (
+    <aside aria-labelledby="content-aside-heading" className="lg:sticky lg:top-6">
+      <div className="rounded-site border border-gray-200 bg-white p-6 shadow-sm">
+        <h2 id="content-aside-heading" className="text-lg font-bold text-gray-900">
+          {spell(tenant.config, 'Talk to our team')}
+        </h2>
+        <p className="mt-2 text-gray-700">
+          {spell(tenant.config, 'Questions? Call us or send an enquiry and we will get back to you.')}
+        </p>
+        <div className="mt-5 flex flex-col gap-3">
+          {phone ? (
+            <LinkButton href={phone} variant="primary">
+              <PhoneIcon size={18} />
+              {tenant.phone}
+            </LinkButton>
+          ) : null}
+          <LinkButton href="/contact" variant="outline">
+            {spell(tenant.config, 'Send an enquiry')}
+          </LinkButton>
+          <LinkButton href={searchPath(tenant)} variant="ghost" className="text-brand-text underline-offset-2 hover:underline">
+            {spell(tenant.config, 'Browse our stock')}
+          </LinkButton>
+        </div>
+      </div>
+    </aside>
+  );
+}
+
+/** Two columns from lg: the content and the contact card. */
+export function ContentLayout({ tenant, children }: { tenant: Tenant; children: ReactNode }) {
+  return (
+    <Container className="grid gap-10 py-10 md:py-14 lg:grid-cols-[minmax(0,1fr)_20rem] lg:gap-14">
+      <div className="min-w-0">{children}</div>
+      <ContactAside tenant={tenant} />
+    </Container>
+  );
+}
+
+/** A content page, FAQ or career page; blog posts add their date and a trail through /blog. */
+export function ContentPageView({ tenant, page }: { tenant: Tenant; page: ContentPage }) {
+  const breadcrumbs: Crumb[] = [{ label: 'Home', href: '/' }];
+  if (page.kind === 'blog') breadcrumbs.push({ label: 'News', href: '/blog' });
+  if (page.kind === 'career') breadcrumbs.push({ label: 'Careers', href: '/careers' });
+  breadcrumbs.push({ label: page.title });
+
+  const lead =
+    page.kind === 'blog' ? (
+      <p className="text-base text-gray-600">
+        <time dateTime={page.publishedAt.toISOString()}>{formatPublishedDate(tenant.config, page.publishedAt)}</time>
+      </p>
+    ) : null;
+
+  if (page.kind === 'faq') {
+    const faq = renderFaq(page.body, { tenant });
+    return (
+      <>
+        <PageHeader title={page.title} breadcrumbs={breadcrumbs} />
+        <ContentLayout tenant={tenant}>
+          <ContentBody html={faq.introHtml} className="mb-8" />
+          {faq.items.length > 0 ? <FaqAccordion items={faq.items} /> : null}
+        </ContentLayout>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader title={page.title} breadcrumbs={breadcrumbs} lead={lead} />
+      <ContentLayout tenant={tenant}>
+        <article>
+          <ContentBody html={renderMarkdown(page.body, { tenant })} />
+        </article>
+      </ContentLayout>
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+import { Container } from '@/components/ui/container';
+import { MapPinIcon, PhoneIcon } from '@/components/ui/icons';
+import { spell } from '@/lib/format';
+import { telHref } from '../tenancy.links';
+import type { Tenant } from '../tenancy.types';
+import type { NavEntry } from './navigation-model';
+import { SiteLink } from './site-link';
+
+type Props = { tenant: Tenant; entries: NavEntry[]; year: number };
+
+const linkClass = 'rounded-sm underline-offset-2 hover:underline';
+
+/**
+ * The footer from the footer navigation: items with dropdown items become titled columns, single
+ * items a 'Quick links' column (or, beside columns, the bottom bar). Dealer name, place and phone.
+ */
+export function SiteFooter({ tenant, entries, year }: Props) {
+  const groups = entries.filter((entry) => entry.children.length > 0);
+  const singles = entries.filter((entry) => entry.children.length === 0 && entry.link);
+  const singlesAsColumn = groups.length === 0 && singles.length > 0;
+  const phone = tenant.phone ? telHref(tenant.phone) : null;
+  const place = [tenant.overrideCity ?? tenant.city, tenant.state].filter(Boolean).join(', ');
+
+  return (
+    <footer className="mt-auto bg-footer text-footer-foreground">
+      <Container className="grid gap-10 py-12 lg:grid-cols-4 lg:py-14">
+        <div className="lg:col-span-1">
+          <p className="text-xl font-extrabold tracking-tight">{tenant.name}</p>
+          <ul className="mt-4 space-y-2 text-[0.95rem]">
+            {place ? (
+              <li className="flex items-center gap-2">
+                <MapPinIcon size={18} />
+                {place}
+              </li>
+            ) : null}
+            {phone ? (
+              <li>
+                <a href={phone} className={`${linkClass} inline-flex items-center gap-2 font-semibold`}>
+                  <PhoneIcon size={18} />
+                  {tenant.phone}
+                </a>
+              </li>
+            ) : null}
+          </ul>
+        </div>
+        {groups.length > 0 || singlesAsColumn ? (
+          <nav aria-label="Footer" className="grid gap-10 sm:grid-cols-2 lg:col-span-3 lg:grid-cols-3">
+            {groups.map((group) => (
+              <div key={group.id}>
+                <h2 className="text-sm font-bold tracking-wider uppercase">
+                  {group.link ? (
+                    <SiteLink link={group.link} className={linkClass}>
+                      {group.label}
+                    </SiteLink>
+                  ) : (
+                    group.label
+                  )}
+                </h2>
+                <ul className="mt-4 space-y-2.5 text-[0.95rem]">
+                  {group.children.map((child) =>
+                    child.link ? (
+                      <li key={child.id}>
+                        <SiteLink link={child.link} className={linkClass}>
+                          {child.label}
+                        </SiteLink>
+                      </li>
+                    ) : null,
+                  )}
+                </ul>
+              </div>
+            ))}
+            {singlesAsColumn ? (
+              <div className="sm:col-span-2">
+                <h2 className="text-sm font-bold tracking-wider uppercase">{spell(tenant.config, 'Quick links')}</h2>
+                <ul className="mt-4 grid gap-x-8 gap-y-2.5 text-[0.95rem] sm:grid-cols-2">
+                  {singles.map((entry) => (
+                    <li key={entry.id}>
+                      <SiteLink link={entry.link!} className={linkClass}>
+                        {entry.label}
+                      </SiteLink>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
+          </nav>
+        ) : null}
+      </Container>
+      <div className="border-t border-current/15">
+        <Container className="flex flex-col gap-3 py-5 text-sm sm:flex-row sm:items-center sm:justify-between">
+          <p>
+            © {year} {tenant.name}
+          </p>
+          {!singlesAsColumn && singles.length > 0 ? (
+            <nav aria-label="Legal">
+              <ul className="flex flex-wrap gap-x-5 gap-y-2">
+                {singles.map((entry) => (
+                  <li key={entry.id}>
+                    <SiteLink link={entry.link!} className={linkClass}>
+                      {entry.label}
+                    </SiteLink>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : null}
+        </Container>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { parseWebsiteConfig } from './tenancy.config';
+import { brandTextOnLight, contrastRatio, FONT_STACKS, readableOn, themeVariables } from './components/site-theme';
+
+describe('site theme', () => {
+  it('computes WCAG contrast ratios', () => {
+    expect(contrastRatio('#000000', '#ffffff')).toBeCloseTo(21, 5);
+    expect(contrastRatio('#ffffff', '#ffffff')).toBeCloseTo(1, 5);
+    expect(contrastRatio('#767676', '#ffffff')).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('keeps the configured foreground on the brand colour when it reads at AA', () => {
+    expect(readableOn('#0b3d91', '#ffffff')).toBe('#ffffff');
+    expect(readableOn('#ffd400', '#111111')).toBe('#111111');
+  });
+
+  it('replaces a configured foreground that fails AA with one that passes', () => {
+    const yellow = '#ffd400';
+    const text = readableOn(yellow, '#ffffff');
+    expect(text).not.toBe('#ffffff');
+    expect(contrastRatio(yellow, text)).toBeGreaterThanOrEqual(4.5);
+    const mid = '#2f9e44';
+    expect(contrastRatio(mid, readableOn(mid, '#ffffff'))).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('darkens a light brand colour until it reads as text on white', () => {
+    expect(brandTextOnLight('#0b3d91')).toBe('#0b3d91');
+    const text = brandTextOnLight('#4ba82e');
+    expect(contrastRatio(text, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('exposes the whole theme as --site-* variables, with a system font stack', () => {
+    const config = parseWebsiteConfig({
+      theme: { primary: '#4ba82e', primaryForeground: '#ffffff', radius: 2, fontStack: 'condensed', headerBackground: '#0e3a2f', headerForeground: '#0f172a' },
+    });
+    const vars = themeVariables(config.theme);
+    expect(vars['--site-primary']).toBe('#4ba82e');
+    expect(contrastRatio('#4ba82e', vars['--site-primary-foreground'])).toBeGreaterThanOrEqual(4.5);
+    expect(vars['--site-radius']).toBe('2px');
+    expect(vars['--site-font']).toBe(FONT_STACKS.condensed);
+    // A dark header with dark text configured gets light text instead.
+    expect(contrastRatio('#0e3a2f', vars['--site-header-fg'])).toBeGreaterThanOrEqual(4.5);
+    for (const stack of Object.values(FONT_STACKS)) expect(stack).toMatch(/(sans-serif|serif)$/);
+  });
+});
