@@ -1,13 +1,84 @@
 import '../../globals.css';
+import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
-import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
+import { findTenantByHost, getNavigation } from '@/modules/tenancy/tenancy.queries';
 import { hostFromParams, type HostParams } from '@/modules/tenancy/tenancy.request';
+import { buildNavEntries } from '@/modules/tenancy/components/navigation-model';
+import { SiteFooter } from '@/modules/tenancy/components/site-footer';
+import { SiteHeader } from '@/modules/tenancy/components/site-header';
+import { SkipLink } from '@/modules/tenancy/components/skip-link';
+import { themeStyle } from '@/modules/tenancy/components/site-theme';
+import type { Tenant } from '@/modules/tenancy/tenancy.types';
 
-export default async function SiteLayout({ children, params }: { children: ReactNode; params: HostParams }) {
+type LayoutProps = { children: ReactNode; params: HostParams };
+
+/** The dealer's own address, where canonical URLs point; null when the website has none. */
+function siteOrigin(tenant: Tenant): URL | null {
+  if (!tenant.url) return null;
+  try {
+    const url = new URL(/^https?:\/\//i.test(tenant.url) ? tenant.url : `https://${tenant.url}`);
+    return new URL(url.origin);
+  } catch {
+    return null;
+  }
+}
+
+function currentYear(timeZone: string): number {
+  try {
+    return Number(new Intl.DateTimeFormat('en-AU', { year: 'numeric', timeZone }).format(new Date()));
+  } catch {
+    return new Date().getUTCFullYear();
+  }
+}
+
+export async function generateMetadata({ params }: { params: HostParams }): Promise<Metadata> {
   const tenant = await findTenantByHost(await hostFromParams(params));
+  // No favicon file is served: an empty data URL stops the browser asking for /favicon.ico.
+  const icons = { icon: 'data:,' };
+  if (!tenant) return { title: 'Page not found', robots: { index: false }, icons };
+  return {
+    title: { template: `%s | ${tenant.name}`, default: tenant.name },
+    description: tenant.config.hero.subheading || tenant.config.hero.heading,
+    metadataBase: siteOrigin(tenant),
+    applicationName: tenant.name,
+    icons,
+    formatDetection: { telephone: false },
+  };
+}
+
+export async function generateViewport({ params }: { params: HostParams }): Promise<Viewport> {
+  const tenant = await findTenantByHost(await hostFromParams(params));
+  return { themeColor: tenant?.config.theme.headerBackground ?? '#ffffff' };
+}
+
+/**
+ * Root layout of every dealer website: the tenant's theme as CSS variables, skip link, header,
+ * main landmark and footer. A host no website answers to gets a bare document, so its 404 names
+ * no dealer.
+ */
+export default async function SiteLayout({ children, params }: LayoutProps) {
+  const tenant = await findTenantByHost(await hostFromParams(params));
+  if (!tenant) {
+    return (
+      <html lang="en">
+        <body className="min-h-screen bg-white text-gray-900">{children}</body>
+      </html>
+    );
+  }
+
+  const navigation = await getNavigation(tenant);
+  const year = currentYear(tenant.config.timeZone);
+
   return (
-    <html lang={tenant?.config.locale ?? 'en'}>
-      <body>{children}</body>
+    <html lang={tenant.config.locale}>
+      <body style={themeStyle(tenant.config.theme)} className="flex min-h-screen flex-col">
+        <SkipLink />
+        <SiteHeader tenant={tenant} entries={buildNavEntries(tenant, navigation.header)} />
+        <main id="main" tabIndex={-1} className="flex-1">
+          {children}
+        </main>
+        <SiteFooter tenant={tenant} entries={buildNavEntries(tenant, navigation.footer)} year={year} />
+      </body>
     </html>
   );
 }

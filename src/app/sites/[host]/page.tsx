@@ -1,6 +1,55 @@
-import { requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { notFound } from 'next/navigation';
+import { env } from '@/lib/env';
+import { listContent } from '@/modules/content/content.queries';
+import { LatestPosts } from '@/modules/content/components/latest-posts';
+import { FeaturedCars } from '@/modules/stock/components/featured-cars';
+import { DemoDirectory } from '@/modules/tenancy/components/demo-directory';
+import { HomeHero } from '@/modules/tenancy/components/home-hero';
+import { CarTypeLinks, HelpLinks } from '@/modules/tenancy/components/home-sections';
+import { buildNavEntries, carTypeQuickLinks } from '@/modules/tenancy/components/navigation-model';
+import { isLoopbackHost } from '@/modules/tenancy/tenancy.host';
+import { findTenantByHost, getNavigation, listDemoSites } from '@/modules/tenancy/tenancy.queries';
+import { hostFromParams, type HostParams } from '@/modules/tenancy/tenancy.request';
 
-export default async function HomePage({ params }: { params: HostParams }) {
-  const tenant = await requireTenant(params);
-  return <main>{tenant.name}</main>;
+type Props = { params: HostParams };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const host = await hostFromParams(params);
+  const tenant = await findTenantByHost(host);
+  if (!tenant) return { title: env().demoMode && isLoopbackHost(host) ? 'Dealer websites' : 'Page not found' };
+  // The layout's default title is the dealer's name; the home page keeps it.
+  return { alternates: { canonical: '/' } };
+}
+
+/** The port of the request, for links to the demo sites on the same server. */
+async function requestPort(): Promise<string | null> {
+  const host = (await headers()).get('host') ?? '';
+  const match = /:(\d+)$/.exec(host);
+  return match ? match[1] : null;
+}
+
+export default async function HomePage({ params }: Props) {
+  const host = await hostFromParams(params);
+  const tenant = await findTenantByHost(host);
+  if (!tenant) {
+    if (env().demoMode && isLoopbackHost(host)) {
+      return <DemoDirectory sites={await listDemoSites()} port={await requestPort()} />;
+    }
+    notFound();
+  }
+
+  const [navigation, posts] = await Promise.all([getNavigation(tenant), listContent(tenant, 'blog', { limit: 3 })]);
+  const quickLinks = carTypeQuickLinks(buildNavEntries(tenant, [...navigation.header, ...navigation.footer]));
+
+  return (
+    <>
+      <HomeHero tenant={tenant} />
+      <CarTypeLinks tenant={tenant} links={quickLinks} />
+      <FeaturedCars tenant={tenant} />
+      <HelpLinks tenant={tenant} />
+      <LatestPosts tenant={tenant} posts={posts} />
+    </>
+  );
 }

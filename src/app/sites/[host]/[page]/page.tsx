@@ -1,0 +1,49 @@
+import type { Metadata } from 'next';
+import { notFound, permanentRedirect } from 'next/navigation';
+import { getContentPage, listContent, resolveContentRequest } from '@/modules/content/content.queries';
+import { contentMetadata, withQuery, type SearchParams } from '@/modules/content/content.route';
+import { isCareerListingSlug } from '@/modules/content/content.routing';
+import { CareersListing } from '@/modules/content/components/careers-listing';
+import { ContentPageView } from '@/modules/content/components/content-page-view';
+import { requireTenant } from '@/modules/tenancy/tenancy.request';
+
+/**
+ * Top-level content pages: /about-us, /terms-and-conditions, /privacy-policy, … and, on websites
+ * without a pages path, every page. A page whose canonical path is /pages/{slug} redirects there.
+ * /careers and /current-positions list the career pages.
+ */
+
+type Props = { params: Promise<{ host: string; page: string }>; searchParams: SearchParams };
+
+const LISTING_TITLES = { careers: 'Careers', 'current-positions': 'Current positions' } as const;
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const tenant = await requireTenant(params);
+  const { page: slug } = await params;
+  if (isCareerListingSlug(slug)) {
+    const intro = await getContentPage(tenant, slug);
+    return contentMetadata(
+      { title: intro?.title ?? LISTING_TITLES[slug], metaDescription: intro?.metaDescription ?? '' },
+      `/${slug}`,
+    );
+  }
+  const result = await resolveContentRequest(tenant, slug, `/${slug}`);
+  return result.status === 'found' ? contentMetadata(result.page, result.canonicalPath) : {};
+}
+
+export default async function TopLevelContentPage({ params, searchParams }: Props) {
+  const tenant = await requireTenant(params);
+  const { page: slug } = await params;
+
+  if (isCareerListingSlug(slug)) {
+    const [intro, positions] = await Promise.all([getContentPage(tenant, slug), listContent(tenant, 'career')]);
+    return (
+      <CareersListing tenant={tenant} title={intro?.title ?? LISTING_TITLES[slug]} intro={intro} positions={positions} />
+    );
+  }
+
+  const result = await resolveContentRequest(tenant, slug, `/${slug}`);
+  if (result.status === 'not-found') notFound();
+  if (result.status === 'redirect') permanentRedirect(await withQuery(result.location, searchParams));
+  return <ContentPageView tenant={tenant} page={result.page} />;
+}
