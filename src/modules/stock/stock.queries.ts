@@ -58,7 +58,6 @@ function likePattern(term: string): string {
 export function searchTerms(q: string | undefined): string[] {
   if (!q) return [];
   const cleaned = q
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f"]/g, ' ')
     .trim()
     .slice(0, MAX_QUERY_LENGTH);

@@ -1,0 +1,14 @@
+import type { Metadata } from 'next';
+import { CarPage, carPageMetadata, type CarPageParams } from '@/modules/stock/components/car-page';
+
+// One car page module for /cars, /motorcycles and /campers; a website answers on its own
+// vehicle path and redirects the others there.
+const segment = 'campers';
+
+export async function generateMetadata({ params }: { params: CarPageParams }): Promise<Metadata> {
+  return carPageMetadata(params, segment);
+}
+
+export default function Page({ params }: { params: CarPageParams }) {
+  return <CarPage params={params} segment={segment} />;
+}

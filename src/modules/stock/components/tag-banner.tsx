@@ -1,0 +1,28 @@
+import { clsx as cn } from 'clsx';
+import type { TagBanner as TagBannerValue } from '../stock.rules';
+
+const tone: Record<TagBannerValue['kind'], string> = {
+  fuel: 'bg-emerald-700 text-white',
+  reserved: 'bg-slate-900 text-white',
+  certified: 'bg-brand text-brand-foreground',
+  custom: 'bg-accent text-slate-950',
+  coming_soon: 'bg-sky-800 text-white',
+  just_arrived: 'bg-accent text-slate-950',
+  sold: 'bg-red-700 text-white',
+};
+
+/** The one tag banner of a car (see tagBanner in stock.rules.ts). */
+export function TagBanner({ banner, className }: { banner: TagBannerValue | null; className?: string }) {
+  if (!banner) return null;
+  return (
+    <span
+      className={cn(
+        'inline-block max-w-full truncate rounded-site px-2.5 py-1 text-xs font-bold uppercase tracking-wide shadow-sm',
+        tone[banner.kind],
+        className,
+      )}
+    >
+      {banner.label}
+    </span>
+  );
+}
