@@ -225,7 +225,11 @@ describe('conditionLabel and other helpers', () => {
   });
 
   it('names the vehicles of the website', () => {
+    expect(vehicleNoun(config())).toBe('cars');
     expect(vehicleNoun(config({ vehiclePath: 'motorcycles' }))).toBe('motorcycles');
     expect(vehicleNoun(config({ vehiclePath: 'campers' }), 1)).toBe('camper');
+    expect(vehicleNoun(config({ search: { defaultSlug: 'new-used-and-demo-trucks' } }))).toBe('trucks');
+    expect(vehicleNoun(config({ search: { defaultSlug: 'new-used-and-demo-trucks' } }), 1)).toBe('truck');
+    expect(vehicleNoun(config({ vehiclePath: 'campers', search: { defaultSlug: 'pre-owned' } }))).toBe('campers');
   });
 });

@@ -165,9 +165,16 @@ export function conditionLabel(carType: CarType, config: Pick<WebsiteConfig, 'us
   return carType === 'used' ? config.usedConditionLabel : carType;
 }
 
-/** Plural noun of the website's vehicles: cars, motorcycles or campers. */
-export function vehicleNoun(config: Pick<WebsiteConfig, 'vehiclePath'>, count = 2): string {
-  const plural = config.vehiclePath;
+const STOCK_NOUNS = ['cars', 'trucks', 'motorcycles', 'campers', 'caravans', 'vehicles'];
+
+/**
+ * What the website's stock is called: its vehicle path (motorcycles, campers) or, on a 'cars'
+ * website, the last word of its default search slug when that is a vehicle word
+ * (new-used-and-demo-trucks → trucks). Singular for a count of one.
+ */
+export function vehicleNoun(config: Pick<WebsiteConfig, 'vehiclePath' | 'search'>, count = 2): string {
+  const last = config.search.defaultSlug.split('-').at(-1) ?? '';
+  const plural = config.vehiclePath === 'cars' && STOCK_NOUNS.includes(last) ? last : config.vehiclePath;
   return count === 1 ? plural.slice(0, -1) : plural;
 }
 

@@ -29,7 +29,7 @@ export function CarCard({ car, config, now, priority = false, sizes = CAR_CARD_S
   return (
     <article className="h-full overflow-hidden rounded-site border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md">
       <Link href={carPath({ config }, car.slug)} prefetch={false} className="group flex h-full flex-col">
-        <div className="relative aspect-[4/3] overflow-hidden bg-slate-100">
+        <div className="relative aspect-[3/2] overflow-hidden bg-slate-100">
           {car.image ? (
             <Image
               src={car.image.url}

@@ -8,7 +8,7 @@ import { hostFromParams, requireTenant } from '@/modules/tenancy/tenancy.request
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { formatOdometer, spell } from '@/lib/format';
 import { getCarBySlug } from '../stock.queries';
-import { conditionLabel, isValidCarSlug, priceDisplay, tagBanner } from '../stock.rules';
+import { conditionLabel, isValidCarSlug, priceDisplay, tagBanner, vehicleNoun } from '../stock.rules';
 import type { CarDetail, CarImage } from '../stock.types';
 import { isOptimizable } from './car-image';
 import { PriceBlock } from './price-block';
@@ -22,7 +22,7 @@ export type CarPageParams = Promise<{ host: string; slug: string }>;
 const GALLERY_SIZES = '(min-width: 1280px) 800px, (min-width: 992px) 64vw, 100vw';
 const THUMB_SIZES = '(min-width: 992px) 160px, (min-width: 576px) 25vw, 33vw';
 const DEFAULT_WIDTH = 1200;
-const DEFAULT_HEIGHT = 900;
+const DEFAULT_HEIGHT = 800;
 
 /**
  * The car, or the right response instead: 404 for a malformed or unknown slug, another website's
@@ -142,11 +142,11 @@ function Gallery({ tenant, car }: { tenant: Tenant; car: CarDetail }) {
               unoptimized={!isOptimizable(first.url)}
               preload
               fetchPriority="high"
-              className="aspect-[4/3] h-auto w-full object-cover"
+              className="aspect-[3/2] h-auto w-full object-cover"
             />
           </a>
         ) : (
-          <div className="flex aspect-[4/3] w-full flex-col items-center justify-center gap-1 text-slate-500">
+          <div className="flex aspect-[3/2] w-full flex-col items-center justify-center gap-1 text-slate-500">
             <span className="text-4xl font-bold uppercase tracking-wider">{car.make}</span>
             <span>Photos coming soon</span>
           </div>
@@ -171,7 +171,7 @@ function Gallery({ tenant, car }: { tenant: Tenant; car: CarDetail }) {
                     quality={quality}
                     unoptimized={!isOptimizable(image.thumbnailUrl ?? image.url)}
                     loading="lazy"
-                    className="aspect-[4/3] h-auto w-full object-cover transition-opacity hover:opacity-85"
+                    className="aspect-[3/2] h-auto w-full object-cover transition-opacity hover:opacity-85"
                   />
                 </a>
               </li>
@@ -202,7 +202,7 @@ export async function CarPage({ params, segment }: { params: CarPageParams; segm
           <li aria-hidden="true">/</li>
           <li>
             <Link href={stockPath} prefetch={false} className="underline-offset-2 hover:underline">
-              {capitalise(`${condition} ${config.vehiclePath}`)}
+              {capitalise(`${condition} ${vehicleNoun(config)}`)}
             </Link>
           </li>
           <li aria-hidden="true">/</li>

@@ -11,7 +11,7 @@ import type { CarType } from '../stock.types';
 import { CarGrid } from './car-grid';
 import { requestTime } from './request-time';
 import { absoluteSiteUrl } from './site-url';
-import { MAX_Q_LENGTH, pageHref, pageWindow, parseStockListSearchParams } from './stock-list.params';
+import { headingFromSlug, MAX_Q_LENGTH, pageHref, pageWindow, parseStockListSearchParams } from './stock-list.params';
 
 export type StockListParams = Promise<{ host: string; segments: string[] }>;
 export type StockListSearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -34,7 +34,7 @@ async function resolveListing(params: StockListParams): Promise<Listing> {
 
 function heading(tenant: Tenant, carType: CarType | undefined): string {
   const noun = vehicleNoun(tenant.config);
-  if (!carType) return `All ${noun}`;
+  if (!carType) return headingFromSlug(tenant.config.search.defaultSlug);
   const label = conditionLabel(carType, tenant.config);
   return `${label.charAt(0).toUpperCase()}${label.slice(1)} ${noun}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageHref, pageWindow, parseStockListSearchParams } from './stock-list.params';
+import { headingFromSlug, pageHref, pageWindow, parseStockListSearchParams } from './stock-list.params';
 
 describe('stock list query parameters', () => {
   it('reads q and page', () => {
@@ -30,5 +30,11 @@ describe('stock list query parameters', () => {
     expect(pageWindow(6, 20)).toEqual([1, 'gap', 4, 5, 6, 7, 8, 'gap', 20]);
     expect(pageWindow(20, 20)).toEqual([1, 'gap', 18, 19, 20]);
     expect(pageWindow(4, 7)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('names an all-stock page after its slug', () => {
+    expect(headingFromSlug('new-used-and-demo-trucks')).toBe('New, used and demo trucks');
+    expect(headingFromSlug('new-and-used-caravans-and-campers')).toBe('New and used caravans and campers');
+    expect(headingFromSlug('used-cars-in-labrador')).toBe('Used cars in labrador');
   });
 });

@@ -42,3 +42,9 @@ export function pageWindow(page: number, pages: number, radius = 2): (number | '
   return out;
 }
 
+
+/** 'new-used-and-demo-trucks' → 'New, used and demo trucks'. */
+export function headingFromSlug(slug: string): string {
+  const words = slug.split('-').filter(Boolean).join(' ').replace(/^(\w+) (\w+) and /, '$1, $2 and ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
