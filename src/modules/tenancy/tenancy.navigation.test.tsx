@@ -73,7 +73,7 @@ describe('header and footer markup', () => {
     expect(html).toContain('href="/about-us"');
     expect(html).toMatch(/<a[^>]*href="https:\/\/facebook.com\/harbourcity"[^>]*target="_blank"[^>]*rel="noopener noreferrer"/);
     expect(html).toContain('href="tel:0295550100"');
-    expect(html).toMatch(/<img[^>]*alt="Harbour City Motors home"[^>]*width="180"[^>]*height="48"/);
+    expect(html).toMatch(/<img[^>]*alt="Harbour City Motors home"[^>]*width="260"[^>]*height="56"/);
     expect(html).not.toContain('javascript:');
   });
 

@@ -27,6 +27,8 @@ describe('site theme', () => {
     expect(brandTextOnLight('#0b3d91')).toBe('#0b3d91');
     const text = brandTextOnLight('#4ba82e');
     expect(contrastRatio(text, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio(text, '#f3f4f6')).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio(brandTextOnLight('#facc15'), '#f9fafb')).toBeGreaterThanOrEqual(4.5);
   });
 
   it('exposes the whole theme as --site-* variables, with a system font stack', () => {
@@ -41,5 +43,17 @@ describe('site theme', () => {
     // A dark header with dark text configured gets light text instead.
     expect(contrastRatio('#0e3a2f', vars['--site-header-fg'])).toBeGreaterThanOrEqual(4.5);
     for (const stack of Object.values(FONT_STACKS)) expect(stack).toMatch(/(sans-serif|serif)$/);
+  });
+});
+
+describe('header call button', () => {
+  it('uses the brand colour, or the accent when the header is already brand-coloured', () => {
+    const distinct = themeVariables(parseWebsiteConfig({ theme: { primary: '#0b3d91', headerBackground: '#ffffff' } }).theme);
+    expect(distinct['--site-header-cta']).toBe('#0b3d91');
+    const same = themeVariables(
+      parseWebsiteConfig({ theme: { primary: '#0e3a2f', headerBackground: '#0e3a2f', accent: '#78faae' } }).theme,
+    );
+    expect(same['--site-header-cta']).toBe('#78faae');
+    expect(contrastRatio('#78faae', same['--site-header-cta-foreground'])).toBeGreaterThanOrEqual(4.5);
   });
 });

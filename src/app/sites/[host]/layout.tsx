@@ -12,15 +12,19 @@ import type { Tenant } from '@/modules/tenancy/tenancy.types';
 
 type LayoutProps = { children: ReactNode; params: HostParams };
 
-/** The dealer's own address, where canonical URLs point; null when the website has none. */
-function siteOrigin(tenant: Tenant): URL | null {
-  if (!tenant.url) return null;
-  try {
-    const url = new URL(/^https?:\/\//i.test(tenant.url) ? tenant.url : `https://${tenant.url}`);
-    return new URL(url.origin);
-  } catch {
-    return null;
+/**
+ * Where canonical URLs point: the dealer's configured address, else the host the request came in
+ * on (http for development hosts).
+ */
+function siteOrigin(tenant: Tenant, host: string): URL {
+  if (tenant.url) {
+    try {
+      return new URL(new URL(/^https?:\/\//i.test(tenant.url) ? tenant.url : `https://${tenant.url}`).origin);
+    } catch {
+      // An unparsable configured address: fall back to the request's host.
+    }
   }
+  return new URL(`${host === 'localhost' || host.endsWith('.localhost') ? 'http' : 'https'}://${host}`);
 }
 
 function currentYear(timeZone: string): number {
@@ -32,14 +36,15 @@ function currentYear(timeZone: string): number {
 }
 
 export async function generateMetadata({ params }: { params: HostParams }): Promise<Metadata> {
-  const tenant = await findTenantByHost(await hostFromParams(params));
+  const host = await hostFromParams(params);
+  const tenant = await findTenantByHost(host);
   // No favicon file is served: an empty data URL stops the browser asking for /favicon.ico.
   const icons = { icon: 'data:,' };
   if (!tenant) return { title: 'Page not found', robots: { index: false }, icons };
   return {
     title: { template: `%s | ${tenant.name}`, default: tenant.name },
     description: tenant.config.hero.subheading || tenant.config.hero.heading,
-    metadataBase: siteOrigin(tenant),
+    metadataBase: siteOrigin(tenant, host),
     applicationName: tenant.name,
     icons,
     formatDetection: { telephone: false },

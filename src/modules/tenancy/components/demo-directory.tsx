@@ -1,4 +1,5 @@
 import type { DemoSite } from '../tenancy.types';
+import { placeName } from './place-name';
 
 const LOCALE_NAMES: Record<string, string> = {
   'en-AU': 'Australia (en-AU)',
@@ -31,7 +32,7 @@ export function DemoDirectory({ sites, port }: { sites: DemoSite[]; port: string
       ) : (
         <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {sites.map((site) => {
-            const place = [site.city, site.state].filter(Boolean).join(', ');
+            const place = placeName({ ...site, overrideCity: null });
             return (
               <li key={site.slug}>
                 <a

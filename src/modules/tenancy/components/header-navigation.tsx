@@ -64,7 +64,7 @@ const RadixLink = ({ children }: { children: ReactNode }) => (
 
 export function HeaderNavigation({ entries, align = 'start', label = 'Main' }: Props) {
   const hydrated = useHydrated();
-  const listClass = cn('flex flex-wrap items-center gap-x-1', align === 'center' && 'justify-center', align === 'end' && 'lg:justify-end');
+  const listClass = cn('flex flex-wrap items-center gap-x-1', align === 'center' && 'justify-center', align === 'end' && 'xl:justify-end');
 
   if (!hydrated) {
     return (

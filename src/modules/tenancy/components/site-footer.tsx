@@ -3,6 +3,7 @@ import { MapPinIcon, PhoneIcon } from '@/components/ui/icons';
 import { spell } from '@/lib/format';
 import { telHref } from '../tenancy.links';
 import type { Tenant } from '../tenancy.types';
+import { placeName } from './place-name';
 import type { NavEntry } from './navigation-model';
 import { SiteLink } from './site-link';
 
@@ -19,7 +20,7 @@ export function SiteFooter({ tenant, entries, year }: Props) {
   const singles = entries.filter((entry) => entry.children.length === 0 && entry.link);
   const singlesAsColumn = groups.length === 0 && singles.length > 0;
   const phone = tenant.phone ? telHref(tenant.phone) : null;
-  const place = [tenant.overrideCity ?? tenant.city, tenant.state].filter(Boolean).join(', ');
+  const place = placeName(tenant);
 
   return (
     <footer className="mt-auto bg-footer text-footer-foreground">

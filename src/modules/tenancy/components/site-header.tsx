@@ -1,8 +1,10 @@
+import Link from 'next/link';
 import { Container } from '@/components/ui/container';
 import { MapPinIcon, PhoneIcon } from '@/components/ui/icons';
 import { spell } from '@/lib/format';
 import { telHref } from '../tenancy.links';
 import type { Tenant } from '../tenancy.types';
+import { placeName } from './place-name';
 import { HeaderNavigation } from './header-navigation';
 import { MobileMenu } from './mobile-menu';
 import type { NavEntry } from './navigation-model';
@@ -23,9 +25,10 @@ export function SiteHeader({ tenant, entries }: Props) {
     close: 'Close menu',
     call: 'Call',
   };
+  const contactBar = tenant.template === 'override';
   const mobile = (
     <div className="ml-auto flex items-center gap-1 md:hidden">
-      {phone ? (
+      {phone && !contactBar ? (
         <a
           href={phone.href}
           className="inline-flex size-11 items-center justify-center rounded-site text-header-foreground hover:bg-current/10"
@@ -38,9 +41,8 @@ export function SiteHeader({ tenant, entries }: Props) {
     </div>
   );
 
-  if (tenant.template === 'override') {
-    const city = tenant.overrideCity ?? tenant.city;
-    const place = [city, tenant.state].filter(Boolean).join(', ');
+  if (contactBar) {
+    const place = placeName(tenant);
     return (
       <>
         <div className="bg-brand text-sm text-brand-foreground">
@@ -58,9 +60,9 @@ export function SiteHeader({ tenant, entries }: Props) {
                   {phone.display}
                 </a>
               ) : null}
-              <a href="/contact" className="font-semibold underline-offset-2 hover:underline">
+              <Link href="/contact" prefetch={false} className="font-semibold underline-offset-2 hover:underline">
                 {spell(tenant.config, 'Contact us')}
-              </a>
+              </Link>
             </div>
           </Container>
         </div>
@@ -79,15 +81,15 @@ export function SiteHeader({ tenant, entries }: Props) {
 
   return (
     <header className="relative z-30 border-b border-black/10 bg-header text-header-foreground shadow-sm">
-      <Container className="flex items-center gap-x-4 py-3 md:grid md:grid-cols-[auto_1fr_auto] md:gap-y-2 lg:py-4">
+      <Container className="flex items-center gap-x-4 py-3 md:grid md:grid-cols-[auto_1fr_auto] md:gap-y-2 xl:py-4">
         <SiteLogo name={tenant.name} logoUrl={tenant.logoUrl} />
-        <div className="hidden md:col-span-3 md:row-start-2 md:-mx-3 md:block lg:col-span-1 lg:col-start-2 lg:row-start-1 lg:mx-0">
+        <div className="hidden md:col-span-3 md:row-start-2 md:-mx-3 md:block xl:col-span-1 xl:col-start-2 xl:row-start-1 xl:mx-0">
           <HeaderNavigation entries={entries} align="end" />
         </div>
         {phone ? (
           <a
             href={phone.href}
-            className="hidden min-h-11 items-center gap-2 justify-self-end rounded-site bg-brand px-4 font-semibold whitespace-nowrap text-brand-foreground hover:brightness-110 md:col-start-3 md:row-start-1 md:inline-flex"
+            className="hidden min-h-11 items-center gap-2 justify-self-end rounded-site bg-header-cta px-4 font-semibold whitespace-nowrap text-header-cta-foreground hover:brightness-110 md:col-start-3 md:row-start-1 md:inline-flex"
           >
             <PhoneIcon size={18} />
             <span>

@@ -11,8 +11,8 @@ type SiteLogoProps = {
 };
 
 const BOX = {
-  default: { width: 180, height: 48, className: 'h-10 w-[150px] md:h-12 md:w-[180px]' },
-  large: { width: 240, height: 64, className: 'h-12 w-[180px] md:h-16 md:w-[240px]' },
+  default: { width: 260, height: 56, className: 'h-11 w-[210px] xs:w-[220px] md:h-14 md:w-[260px]' },
+  large: { width: 360, height: 80, className: 'h-11 w-[210px] xs:w-[220px] md:h-20 md:w-[360px]' },
 } as const;
 
 /**

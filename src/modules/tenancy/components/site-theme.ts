@@ -12,6 +12,8 @@ type Theme = WebsiteConfig['theme'];
 export const AA_NORMAL_TEXT = 4.5;
 const DARK = '#111827';
 const LIGHT = '#ffffff';
+/** The palest surface brand-coloured text sits on (gray-100): reading there means reading on white too. */
+const LIGHT_SURFACE = '#f3f4f6';
 
 export const FONT_STACKS: Record<Theme['fontStack'], string> = {
   sans: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
@@ -43,12 +45,12 @@ export function readableOn(background: string, preferred?: string): string {
 }
 
 /**
- * The brand colour as used for text and links on the light page background: the brand itself when
- * it reads at AA on white, else darkened until it does.
+ * The brand colour as used for text and links on the light page backgrounds: the brand itself when
+ * it reads at AA on them, else darkened until it does.
  */
 export function brandTextOnLight(primary: string): string {
   let colour = primary;
-  for (let i = 0; i < 20 && contrastRatio(colour, LIGHT) < AA_NORMAL_TEXT; i++) colour = mix(colour, '#000000', 0.1);
+  for (let i = 0; i < 20 && contrastRatio(colour, LIGHT_SURFACE) < AA_NORMAL_TEXT; i++) colour = mix(colour, '#000000', 0.1);
   return colour;
 }
 
@@ -63,9 +65,18 @@ function mix(a: string, b: string, weight: number): string {
   return `#${out.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }
 
+/** Below this the brand colour does not stand out from the header as a button. */
+const DISTINCT_FROM_HEADER = 1.5;
+
 /** The CSS variables for one website. */
 export function themeVariables(theme: Theme): Record<`--site-${string}`, string> {
+  // A call button in the brand colour on a header of the same colour would look like text: use
+  // the accent there instead.
+  const headerCta =
+    contrastRatio(theme.primary, theme.headerBackground) >= DISTINCT_FROM_HEADER ? theme.primary : theme.accent;
   return {
+    '--site-header-cta': headerCta,
+    '--site-header-cta-foreground': readableOn(headerCta, headerCta === theme.primary ? theme.primaryForeground : undefined),
     '--site-primary': theme.primary,
     '--site-primary-foreground': readableOn(theme.primary, theme.primaryForeground),
     '--site-primary-text': brandTextOnLight(theme.primary),

@@ -5,21 +5,35 @@ import { contentMetadata, withQuery, type SearchParams } from '@/modules/content
 import { isCareerListingSlug } from '@/modules/content/content.routing';
 import { CareersListing } from '@/modules/content/components/careers-listing';
 import { ContentPageView } from '@/modules/content/components/content-page-view';
+import { StockListPage, stockListMetadata } from '@/modules/stock/components/stock-list-page';
 import { requireTenant } from '@/modules/tenancy/tenancy.request';
+import type { Tenant } from '@/modules/tenancy/tenancy.types';
 
 /**
  * Top-level content pages: /about-us, /terms-and-conditions, /privacy-policy, … and, on websites
  * without a pages path, every page. A page whose canonical path is /pages/{slug} redirects there.
- * /careers and /current-positions list the career pages.
+ * /careers and /current-positions list the career pages. A website's configured top-level
+ * all-stock path (search.allStockPath, e.g. /pre-owned) is its stock list.
  */
 
 type Props = { params: Promise<{ host: string; page: string }>; searchParams: SearchParams };
 
+function isAllStockPath(tenant: Tenant, slug: string): boolean {
+  return tenant.config.search.allStockPath === `/${slug}`;
+}
+
+/** The stock list's route parameters for the website's default search page. */
+async function allStockParams(params: Props['params'], tenant: Tenant) {
+  const { host } = await params;
+  return Promise.resolve({ host, segments: [tenant.config.search.defaultSlug] });
+}
+
 const LISTING_TITLES = { careers: 'Careers', 'current-positions': 'Current positions' } as const;
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const tenant = await requireTenant(params);
   const { page: slug } = await params;
+  if (isAllStockPath(tenant, slug)) return stockListMetadata(allStockParams(params, tenant), searchParams);
   if (isCareerListingSlug(slug)) {
     const intro = await getContentPage(tenant, slug);
     return contentMetadata(
@@ -34,6 +48,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function TopLevelContentPage({ params, searchParams }: Props) {
   const tenant = await requireTenant(params);
   const { page: slug } = await params;
+
+  if (isAllStockPath(tenant, slug)) {
+    return <StockListPage params={allStockParams(params, tenant)} searchParams={searchParams} />;
+  }
 
   if (isCareerListingSlug(slug)) {
     const [intro, positions] = await Promise.all([getContentPage(tenant, slug), listContent(tenant, 'career')]);

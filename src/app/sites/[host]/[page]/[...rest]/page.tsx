@@ -1,0 +1,9 @@
+import { notFound } from 'next/navigation';
+
+/**
+ * Any deeper path no route claims (/a/b/c, /cars/x/y): the dealer's own 404 page inside the
+ * site's layout, instead of Next's bare default (there is no app-wide root layout to give it one).
+ */
+export default function UnmatchedPath(): never {
+  notFound();
+}
