@@ -153,8 +153,8 @@ async function writeDatabase(db: Db, plans: SitePlan[], now: Date): Promise<void
     const manufacturerRows = [...makes.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([slug, make]) => {
-        const displayName = manufacturerDisplayName(make);
-        return { slug, name: displayName, displayName };
+        // name as the stock writes it (ŠKODA), displayName as it is shown (Škoda).
+        return { slug, name: make, displayName: manufacturerDisplayName(make) };
       });
     const upserted = await tx
       .insert(manufacturers)

@@ -347,7 +347,7 @@ export function generateStock(site: SiteSeed, now: Date): GeneratedStock {
       const raw = Math.round(perYear * (age - 0.5 + rng.float()));
       // US odometers read miles; the column is kilometres everywhere.
       km = miles ? Math.round(Math.round(raw * 0.8) * 1.609344) : raw;
-      const depreciation = 0.86 ** age * (1 - Math.min(0.25, km / 1_200_000));
+      const depreciation = 0.885 ** age * (1 - Math.min(0.25, km / 1_200_000));
       price = dealerPrice(newPrice * factor * depreciation * (0.92 + rng.float() * 0.16));
     }
 
