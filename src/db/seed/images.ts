@@ -222,8 +222,18 @@ function detailView(angle: string, silhouette: Silhouette, p: Paint): string {
 <circle cx="170" cy="140" r="34" fill="#1f2226"/><rect x="590" y="120" width="80" height="110" rx="8" fill="#9aa2ab"/>
 ${a === 'exhaust' ? `<path d="M160 260 L640 200" stroke="#c9ced4" stroke-width="26" stroke-linecap="round"/>` : ''}`;
   }
-  // Body, boot, drawbar, tank, other side: the side profile again, mirrored for the other side.
-  const mirrored = a === 'other side' || a === 'boot' || a === 'body' || a === 'tank';
+  if ((a === 'boot' || a === 'body') && silhouette !== 'motorcycle') {
+    // The rear with the boot, tailgate or body doors open.
+    const tall = silhouette === 'truck' || silhouette === 'prime-mover' || silhouette === 'van' || silhouette === 'campervan' || silhouette === 'caravan';
+    const top = tall ? 30 : silhouette === 'suv' || silhouette === 'ute' ? 70 : 100;
+    const opening = `<rect x="150" y="${top + 30}" width="300" height="${tall ? 180 : 120}" rx="8" fill="#1d2024"/><rect x="170" y="${top + (tall ? 150 : 110)}" width="260" height="${tall ? 50 : 30}" rx="4" fill="#3b4047"/>`;
+    const lid = tall
+      ? `<rect x="40" y="${top + 10}" width="100" height="200" rx="6" fill="${p.body}" stroke="${p.dark}" stroke-width="3"/><rect x="460" y="${top + 10}" width="100" height="200" rx="6" fill="${p.body}" stroke="${p.dark}" stroke-width="3"/>`
+      : `<path d="M150 ${top + 30} L175 ${top - 80} L425 ${top - 80} L450 ${top + 30} Z" fill="${p.body}" stroke="${p.dark}" stroke-width="3"/><path d="M190 ${top - 60} L410 ${top - 60} L425 ${top} L175 ${top} Z" fill="${p.glass}"/>`;
+    return `<g transform="translate(100 0)">${faceView(silhouette, p, true)}${opening}${lid}</g>`;
+  }
+  // Drawbar, tank, other side: the side profile again, mirrored for the other side.
+  const mirrored = a === 'other side' || a === 'tank';
   return mirrored ? `<g transform="translate(812 0) scale(-1 1)">${sideProfile(silhouette, p)}</g>` : sideProfile(silhouette, p);
 }
 
