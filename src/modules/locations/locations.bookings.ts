@@ -1,0 +1,299 @@
+import 'server-only';
+import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
+import { getDb } from '@/db';
+import { logger } from '@/lib/logger';
+import { dealerships } from '../tenancy/tenancy.schema';
+import type { Tenant } from '../tenancy/tenancy.types';
+import { bookings, locations, specialHours } from './locations.schema';
+import type { OpeningHoursEntry } from './locations.types';
+
+/**
+ * Available service and appointment slots (Dashboard API available_*_bookings): for each visible
+ * location of the dealership that takes this kind of booking, 30-minute slots from opening to
+ * closing on each of the next 14 days, in the location's own time zone (correct across daylight
+ * saving changes), without special-hours closures (and with their shortened hours when open),
+ * past times, and slots a booking already holds (one booking per location and slot).
+ */
+
+export type BookingKind = 'service' | 'appointment';
+
+export const BOOKING_SLOT_MINUTES = 30;
+export const BOOKING_DAYS = 14;
+
+/** Service bookings go to service, parts and service-and-parts locations; appointments to sales ('' means sales). */
+export const LOCATION_TYPES_FOR_BOOKING: Record<BookingKind, string[]> = {
+  service: ['service', 'parts', 'service-and-parts'],
+  appointment: ['sales', ''],
+};
+
+export type LocationSlots = {
+  location_id: number;
+  location_name: string;
+  time_zone: string;
+  /** Local wall time with the zone's offset at that instant, e.g. 2026-11-23T09:00:00+11:00. */
+  slots: string[];
+};
+
+export type AvailableBookings = {
+  dealership_id: number;
+  kind: BookingKind;
+  slot_minutes: number;
+  days: number;
+  locations: LocationSlots[];
+};
+
+// ---- time-zone arithmetic with Intl (no library): exported for unit tests ----
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    formatterFor(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type WallTime = { year: number; month: number; day: number; hour: number; minute: number };
+
+/** The wall-clock time in timeZone at an instant. */
+export function wallTimeAt(instantMs: number, timeZone: string): WallTime & { second: number } {
+  const parts: Record<string, number> = {};
+  for (const part of formatterFor(timeZone).formatToParts(new Date(instantMs))) {
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second };
+}
+
+/** Offset of timeZone from UTC at an instant, in minutes (e.g. +660 for AEDT). */
+export function offsetMinutesAt(instantMs: number, timeZone: string): number {
+  const w = wallTimeAt(instantMs, timeZone);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  return Math.round((asUtc - Math.floor(instantMs / 1000) * 1000) / 60_000);
+}
+
+/**
+ * The instant a wall-clock time happens in timeZone; the earlier one when it happens twice (clocks
+ * go back), null when it does not happen at all (clocks go forward over it).
+ */
+export function instantOfWallTime(wall: WallTime, timeZone: string): number | null {
+  const naive = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
+  const candidates = new Set<number>();
+  for (const probe of [naive - 14 * 3_600_000, naive, naive + 14 * 3_600_000]) {
+    candidates.add(naive - offsetMinutesAt(probe, timeZone) * 60_000);
+  }
+  const matches = [...candidates]
+    .filter((instant) => {
+      const w = wallTimeAt(instant, timeZone);
+      return w.year === wall.year && w.month === wall.month && w.day === wall.day && w.hour === wall.hour && w.minute === wall.minute;
+    })
+    .sort((a, b) => a - b);
+  return matches[0] ?? null;
+}
+
+/** ISO 8601 with the zone's offset: 2026-10-05T09:00:00+11:00. */
+export function formatInZone(instantMs: number, timeZone: string): string {
+  const w = wallTimeAt(instantMs, timeZone);
+  const offset = offsetMinutesAt(instantMs, timeZone);
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  return (
+    `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}` +
+    `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+  );
+}
+
+/** The calendar date `days` after a local date, with its weekday (0 Sunday). */
+export function addDays(date: { year: number; month: number; day: number }, days: number) {
+  const d = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), weekday: d.getUTCDay() };
+}
+
+export function isoDate(date: { year: number; month: number; day: number }): string {
+  return `${String(date.year).padStart(4, '0')}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
+}
+
+/** Minutes after midnight of 'H:MM' / 'HH:MM' (24:00 allowed as end of day); null when unreadable. */
+export function parseClock(value: unknown): number | null {
+  if (typeof value !== 'string') return null;
+  const match = /^(\d{1,2}):(\d{2})(?::\d{2})?$/.exec(value.trim());
+  if (!match) return null;
+  const minutes = Number(match[1]) * 60 + Number(match[2]);
+  return Number(match[2]) < 60 && minutes <= 24 * 60 ? minutes : null;
+}
+
+type Interval = { open: number; close: number };
+type SpecialDay = { status: 'Open' | 'Closed'; startHour: string | null; endHour: string | null };
+
+/** Opening intervals (minutes after local midnight) of one local date. */
+export function openingIntervals(
+  openingHours: unknown,
+  weekday: number,
+  special: SpecialDay | undefined,
+): Interval[] {
+  if (special?.status === 'Closed') return [];
+  if (special?.status === 'Open') {
+    const open = parseClock(special.startHour);
+    const close = parseClock(special.endHour);
+    if (open != null && close != null) return open < close ? [{ open, close }] : [];
+  }
+  if (!Array.isArray(openingHours)) return [];
+  const intervals: Interval[] = [];
+  for (const entry of openingHours as Partial<OpeningHoursEntry>[]) {
+    if (!entry || typeof entry !== 'object' || entry.weekday !== weekday || entry.status !== 'Open') continue;
+    const open = parseClock(entry.open);
+    const close = parseClock(entry.close);
+    if (open != null && close != null && open < close) intervals.push({ open, close });
+  }
+  return intervals.sort((a, b) => a.open - b.open);
+}
+
+/**
+ * Pure: the free slots of one location, as instants (ms), for `days` local dates from the local
+ * date of `now`.
+ */
+export function computeLocationSlots(options: {
+  timeZone: string;
+  openingHours: unknown;
+  specialHoursByDate: Map<string, SpecialDay>;
+  bookedStarts: number[];
+  now: Date;
+  days?: number;
+  slotMinutes?: number;
+}): number[] {
+  const { timeZone, now } = options;
+  const days = options.days ?? BOOKING_DAYS;
+  const slotMs = (options.slotMinutes ?? BOOKING_SLOT_MINUTES) * 60_000;
+  const today = wallTimeAt(now.getTime(), timeZone);
+  const booked = [...options.bookedStarts].sort((a, b) => a - b);
+  const overlapsBooking = (start: number) => booked.some((b) => b < start + slotMs && start < b + slotMs);
+  const slots: number[] = [];
+  const seen = new Set<number>();
+  for (let offset = 0; offset < days; offset++) {
+    const date = addDays(today, offset);
+    const intervals = openingIntervals(options.openingHours, date.weekday, options.specialHoursByDate.get(isoDate(date)));
+    for (const { open, close } of intervals) {
+      for (let minute = open; minute + slotMs / 60_000 <= close; minute += slotMs / 60_000) {
+        const instant = instantOfWallTime(
+          { year: date.year, month: date.month, day: date.day, hour: Math.floor(minute / 60), minute: minute % 60 },
+          timeZone,
+        );
+        if (instant == null || instant <= now.getTime() || seen.has(instant) || overlapsBooking(instant)) continue;
+        seen.add(instant);
+        slots.push(instant);
+      }
+    }
+  }
+  return slots.sort((a, b) => a - b);
+}
+
+/**
+ * Available booking slots of a dealership of the tenant's website; null when the dealership is not
+ * one of this website's.
+ */
+export async function getAvailableBookingSlots(
+  tenant: Tenant,
+  dealershipId: number,
+  kind: BookingKind,
+  options: { now?: Date; days?: number } = {},
+): Promise<AvailableBookings | null> {
+  const now = options.now ?? new Date();
+  const days = Math.min(Math.max(Math.trunc(options.days ?? BOOKING_DAYS), 1), 62);
+  const db = await getDb();
+  const [dealership] = await db
+    .select({ id: dealerships.id })
+    .from(dealerships)
+    .where(and(eq(dealerships.websiteId, tenant.id), eq(dealerships.id, dealershipId)));
+  if (!dealership) return null;
+
+  const rows = await db
+    .select({ id: locations.id, name: locations.name, timeZone: locations.timeZone, openingHours: locations.openingHours })
+    .from(locations)
+    .where(
+      and(
+        eq(locations.websiteId, tenant.id),
+        eq(locations.dealershipId, dealershipId),
+        eq(locations.visible, true),
+        inArray(locations.locationType, LOCATION_TYPES_FOR_BOOKING[kind]),
+      ),
+    )
+    .orderBy(asc(locations.position), asc(locations.id));
+  if (rows.length === 0) return { dealership_id: dealershipId, kind, slot_minutes: BOOKING_SLOT_MINUTES, days, locations: [] };
+
+  const ids = rows.map((r) => r.id);
+  // A day either side covers every time zone's local dates.
+  const fromDate = isoDate(addDays(wallTimeAt(now.getTime() - 86_400_000, 'UTC'), 0));
+  const toDate = isoDate(addDays(wallTimeAt(now.getTime(), 'UTC'), days + 1));
+  const [special, booked] = await Promise.all([
+    db
+      .select()
+      .from(specialHours)
+      .where(
+        and(
+          eq(specialHours.websiteId, tenant.id),
+          inArray(specialHours.locationId, ids),
+          gte(specialHours.date, fromDate),
+          lt(specialHours.date, toDate),
+        ),
+      ),
+    db
+      .select({ locationId: bookings.locationId, startsAt: bookings.startsAt })
+      .from(bookings)
+      .where(
+        and(
+          eq(bookings.websiteId, tenant.id),
+          eq(bookings.dealershipId, dealershipId),
+          eq(bookings.kind, kind),
+          inArray(bookings.locationId, ids),
+          gte(bookings.startsAt, new Date(now.getTime() - 86_400_000)),
+          lt(bookings.startsAt, new Date(now.getTime() + (days + 2) * 86_400_000)),
+        ),
+      ),
+  ]);
+
+  const result: LocationSlots[] = rows.map((location) => {
+    let timeZone = location.timeZone;
+    if (!isValidTimeZone(timeZone)) {
+      logger.warn({ locationId: location.id, timeZone }, 'location has an unknown time zone; using the website time zone');
+      timeZone = isValidTimeZone(tenant.config.timeZone) ? tenant.config.timeZone : 'Australia/Sydney';
+    }
+    const specialHoursByDate = new Map<string, SpecialDay>(
+      special.filter((s) => s.locationId === location.id).map((s) => [s.date, { status: s.status, startHour: s.startHour, endHour: s.endHour }]),
+    );
+    const slots = computeLocationSlots({
+      timeZone,
+      openingHours: location.openingHours,
+      specialHoursByDate,
+      bookedStarts: booked.filter((b) => b.locationId === location.id).map((b) => b.startsAt.getTime()),
+      now,
+      days,
+    });
+    return {
+      location_id: location.id,
+      location_name: location.name,
+      time_zone: timeZone,
+      slots: slots.map((instant) => formatInZone(instant, timeZone)),
+    };
+  });
+  return { dealership_id: dealershipId, kind, slot_minutes: BOOKING_SLOT_MINUTES, days, locations: result };
+}
