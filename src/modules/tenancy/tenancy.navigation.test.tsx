@@ -62,6 +62,13 @@ describe('navigation entries', () => {
       [],
     );
   });
+
+  it('prefers a menu’s own items to its heading, and offers nothing where there is no choice of type', () => {
+    const usedYard = [item(1, 'Stock', '/search/used-cars', [item(2, 'Used Cars', '/search/used-cars'), item(3, 'All cars', '/all')])];
+    expect(carTypeQuickLinks(buildNavEntries(tenant(), usedYard))).toEqual([]);
+    const twoTypes = [item(1, 'Stock', '/search/used-cars', [item(2, 'Pre-owned', '/search/used-cars'), item(3, 'Demo', '/search/demo-cars')])];
+    expect(carTypeQuickLinks(buildNavEntries(tenant(), twoTypes)).map((l) => l.label)).toEqual(['Pre-owned', 'Demo']);
+  });
 });
 
 describe('header and footer markup', () => {

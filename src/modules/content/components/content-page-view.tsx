@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { LinkButton } from '@/components/ui/button';
 import { Container } from '@/components/ui/container';
-import { PhoneIcon } from '@/components/ui/icons';
+import Link from 'next/link';
+import { ArrowRightIcon, PhoneIcon } from '@/components/ui/icons';
 import { PageHeader, type Crumb } from '@/components/ui/page-header';
 import { spell } from '@/lib/format';
 import { telHref } from '@/modules/tenancy/tenancy.links';
@@ -35,9 +36,14 @@ export function ContactAside({ tenant }: { tenant: Tenant }) {
           <LinkButton href="/contact" variant="outline">
             {spell(tenant.config, 'Send an enquiry')}
           </LinkButton>
-          <LinkButton href={searchPath(tenant)} variant="ghost" className="text-brand-text underline-offset-2 hover:underline">
+          <Link
+            href={searchPath(tenant)}
+            prefetch={false}
+            className="inline-flex min-h-11 items-center justify-center gap-1 rounded-site font-semibold text-brand-text underline-offset-2 hover:underline"
+          >
             {spell(tenant.config, 'Browse our stock')}
-          </LinkButton>
+            <ArrowRightIcon size={18} />
+          </Link>
         </div>
       </div>
     </aside>

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { Container } from '@/components/ui/container';
-import { ArrowRightIcon, CarIcon, ChatIcon, DollarIcon, SwapIcon } from '@/components/ui/icons';
+import { ArrowRightIcon, ChatIcon, DollarIcon, SwapIcon, TagIcon } from '@/components/ui/icons';
 import { spell } from '@/lib/format';
 import { searchPath } from '../tenancy.paths';
 import type { Tenant } from '../tenancy.types';
@@ -47,7 +47,7 @@ export function CarTypeLinks({ tenant, links }: { tenant: Tenant; links: CarType
             <li key={link.carType}>
               <Link href={link.href} prefetch={false} className={cardClass}>
                 <span className="inline-flex size-12 shrink-0 items-center justify-center rounded-full bg-brand text-brand-foreground">
-                  <CarIcon size={24} />
+                  <TagIcon size={24} />
                 </span>
                 <span className="flex-1 text-lg font-bold text-gray-900">{link.label}</span>
                 <ArrowRightIcon size={20} className="text-brand-text transition-transform group-hover:translate-x-1" />

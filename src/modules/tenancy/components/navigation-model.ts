@@ -34,13 +34,16 @@ function* walk(entries: NavEntry[]): Generator<NavEntry> {
 }
 
 /**
- * Quick links by car type for the home page: a car type is relevant when the dealer's own
- * navigation links its stock page (/search/new-cars, /search/used-cars, /search/demo-cars). The
- * label is the dealer's. A dealer without such links (a truck or caravan site) gets none.
+ * Quick links by car type for the home page: a car type counts when the dealer's own navigation
+ * links its stock page (/search/new-cars, /search/used-cars, /search/demo-cars), labelled as the
+ * dealer labels it (a menu's own items before a dropdown heading). They are relevant only where
+ * there is a choice: a dealer linking fewer than two types (a used-car yard) gets none.
  */
 export function carTypeQuickLinks(entries: NavEntry[]): CarTypeQuickLink[] {
   const found = new Map<CarTypeQuickLink['carType'], CarTypeQuickLink>();
-  for (const entry of walk(entries)) {
+  const all = [...walk(entries)];
+  const leavesFirst = [...all.filter((e) => e.children.length === 0), ...all.filter((e) => e.children.length > 0)];
+  for (const entry of leavesFirst) {
     if (entry.link?.kind !== 'internal') continue;
     const path = entry.link.href.split(/[?#]/)[0];
     for (const carType of ['new', 'used', 'demo'] as const) {
@@ -49,5 +52,6 @@ export function carTypeQuickLinks(entries: NavEntry[]): CarTypeQuickLink[] {
       }
     }
   }
-  return (['new', 'used', 'demo'] as const).flatMap((type) => found.get(type) ?? []);
+  const links = (['new', 'used', 'demo'] as const).flatMap((type) => found.get(type) ?? []);
+  return links.length >= 2 ? links : [];
 }

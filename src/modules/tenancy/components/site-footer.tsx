@@ -13,12 +13,13 @@ const linkClass = 'rounded-sm underline-offset-2 hover:underline';
 
 /**
  * The footer from the footer navigation: items with dropdown items become titled columns, single
- * items a 'Quick links' column (or, beside columns, the bottom bar). Dealer name, place and phone.
+ * items one 'Quick links' column. Dealer name, place and phone; the copyright line below.
  */
 export function SiteFooter({ tenant, entries, year }: Props) {
   const groups = entries.filter((entry) => entry.children.length > 0);
   const singles = entries.filter((entry) => entry.children.length === 0 && entry.link);
-  const singlesAsColumn = groups.length === 0 && singles.length > 0;
+  // Single links form one 'Quick links' column beside the groups (two columns wide when alone).
+  const singlesWide = groups.length === 0;
   const phone = tenant.phone ? telHref(tenant.phone) : null;
   const place = placeName(tenant);
 
@@ -44,7 +45,7 @@ export function SiteFooter({ tenant, entries, year }: Props) {
             ) : null}
           </ul>
         </div>
-        {groups.length > 0 || singlesAsColumn ? (
+        {groups.length > 0 || singles.length > 0 ? (
           <nav aria-label="Footer" className="grid gap-10 sm:grid-cols-2 lg:col-span-3 lg:grid-cols-3">
             {groups.map((group) => (
               <div key={group.id}>
@@ -70,10 +71,10 @@ export function SiteFooter({ tenant, entries, year }: Props) {
                 </ul>
               </div>
             ))}
-            {singlesAsColumn ? (
-              <div className="sm:col-span-2">
+            {singles.length > 0 ? (
+              <div className={singlesWide ? 'sm:col-span-2' : undefined}>
                 <h2 className="text-sm font-bold tracking-wider uppercase">{spell(tenant.config, 'Quick links')}</h2>
-                <ul className="mt-4 grid gap-x-8 gap-y-2.5 text-[0.95rem] sm:grid-cols-2">
+                <ul className={`mt-4 grid gap-x-8 gap-y-2.5 text-[0.95rem] ${singlesWide ? 'sm:grid-cols-2' : ''}`}>
                   {singles.map((entry) => (
                     <li key={entry.id}>
                       <SiteLink link={entry.link!} className={linkClass}>
@@ -92,19 +93,6 @@ export function SiteFooter({ tenant, entries, year }: Props) {
           <p>
             © {year} {tenant.name}
           </p>
-          {!singlesAsColumn && singles.length > 0 ? (
-            <nav aria-label="Legal">
-              <ul className="flex flex-wrap gap-x-5 gap-y-2">
-                {singles.map((entry) => (
-                  <li key={entry.id}>
-                    <SiteLink link={entry.link!} className={linkClass}>
-                      {entry.label}
-                    </SiteLink>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          ) : null}
         </Container>
       </div>
     </footer>
