@@ -2,7 +2,7 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const shared = {
-  include: ['src/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'],
+  include: ['src/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts', 'tests/scripts/**/*.test.ts'],
   setupFiles: ['tests/support/setup.ts'],
   testTimeout: 30_000,
   hookTimeout: 60_000,
