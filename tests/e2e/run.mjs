@@ -14,7 +14,22 @@ const { DATABASE_URL: _serverDatabase, ...inherited } = process.env;
 const env = { ...inherited, DATA_DIR: dataDir, MEDIA_DIR: mediaDir };
 if ((await tsx('scripts/db-prepare.ts', [], { env, stdio: ['inherit', 'ignore', 'inherit'] })) !== 0) process.exit(1);
 
+// A Dashboard API key for the stock-sync journey, made before the server takes the database.
+const key = {};
+const made = await tsx('scripts/apikey-create.ts', ['--dealership', 'harbour-city-mazda'], {
+  env,
+  stdio: ['inherit', 'pipe', 'inherit'],
+  onLine: (line) => {
+    const [, name, value] = /^\s*(key id|secret):\s+(\S+)/.exec(line) ?? [];
+    if (name) key[name] = value;
+  },
+});
+if (made !== 0 || !key['key id'] || !key.secret) {
+  console.error('Could not create the e2e Dashboard API key.');
+  process.exit(1);
+}
+
 const code = await run(path.join(root, 'node_modules/.bin/playwright'), ['test', ...process.argv.slice(2)], {
-  env: { ...env, E2E_DATA_DIR: dataDir, E2E_MEDIA_DIR: mediaDir },
+  env: { ...env, E2E_DATA_DIR: dataDir, E2E_MEDIA_DIR: mediaDir, E2E_API_KEY_ID: key['key id'], E2E_API_SECRET: key.secret },
 });
 process.exit(code);
