@@ -24,3 +24,6 @@ export function contentMetadata(page: Pick<ContentPage, 'title' | 'metaDescripti
     alternates: { canonical: canonicalPath },
   };
 }
+
+/** Metadata of a content URL that answers 404 (the not-found page keeps the dealer's title template). */
+export const NOT_FOUND_METADATA: Metadata = { title: 'Page not found', robots: { index: false } };

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound, permanentRedirect } from 'next/navigation';
 import { getContentPage, listContent, resolveContentRequest } from '@/modules/content/content.queries';
-import { contentMetadata, withQuery, type SearchParams } from '@/modules/content/content.route';
+import { contentMetadata, NOT_FOUND_METADATA, withQuery, type SearchParams } from '@/modules/content/content.route';
 import { isCareerListingSlug } from '@/modules/content/content.routing';
 import { CareersListing } from '@/modules/content/components/careers-listing';
 import { ContentPageView } from '@/modules/content/components/content-page-view';
@@ -42,6 +42,7 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
     );
   }
   const result = await resolveContentRequest(tenant, slug, `/${slug}`);
+  if (result.status === 'not-found') return NOT_FOUND_METADATA;
   return result.status === 'found' ? contentMetadata(result.page, result.canonicalPath) : {};
 }
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound, permanentRedirect } from 'next/navigation';
 import { resolveContentRequest } from '@/modules/content/content.queries';
-import { contentMetadata, withQuery, type SearchParams } from '@/modules/content/content.route';
+import { contentMetadata, NOT_FOUND_METADATA, withQuery, type SearchParams } from '@/modules/content/content.route';
 import { ContentPageView } from '@/modules/content/components/content-page-view';
 import { requireTenant } from '@/modules/tenancy/tenancy.request';
 
@@ -13,6 +13,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const tenant = await requireTenant(params);
   const { post } = await params;
   const result = await resolveContentRequest(tenant, post, `/blog/${post}`);
+  if (result.status === 'not-found') return NOT_FOUND_METADATA;
   if (result.status !== 'found') return {};
   return {
     ...contentMetadata(result.page, result.canonicalPath),

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound, permanentRedirect } from 'next/navigation';
 import { resolveContentRequest } from '@/modules/content/content.queries';
-import { contentMetadata, withQuery, type SearchParams } from '@/modules/content/content.route';
+import { contentMetadata, NOT_FOUND_METADATA, withQuery, type SearchParams } from '@/modules/content/content.route';
 import { isCareerListingSlug } from '@/modules/content/content.routing';
 import { ContentPageView } from '@/modules/content/components/content-page-view';
 import { requireTenant } from '@/modules/tenancy/tenancy.request';
@@ -18,6 +18,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const tenant = await requireTenant(params);
   const { page: slug } = await params;
   const result = await resolveContentRequest(tenant, slug, `/pages/${slug}`);
+  if (result.status === 'not-found') return NOT_FOUND_METADATA;
   return result.status === 'found' ? contentMetadata(result.page, result.canonicalPath) : {};
 }
 
