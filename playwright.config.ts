@@ -21,7 +21,9 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: `node_modules/.bin/next start -p ${E2E_PORT} -H 127.0.0.1`,
+    // No -H 127.0.0.1: Next reports that host as localhost, sees its rewrites as another origin and
+    // proxies them over HTTP to itself. The default (all interfaces, origin localhost) routes in process.
+    command: `node_modules/.bin/next start -p ${E2E_PORT}`,
     url: `http://127.0.0.1:${E2E_PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -56,7 +56,8 @@ export async function buildIfNeeded(distDir = process.env.NEXT_DIST_DIR ?? '.nex
 }
 
 export function startServer(port, env = process.env) {
-  return spawn(bin('next'), ['start', '-p', String(port), '-H', '0.0.0.0'], {
+  // No -H: with -H 127.0.0.1 Next mistakes its own host rewrites for another origin (see playwright.config.ts).
+  return spawn(bin('next'), ['start', '-p', String(port)], {
     cwd: root,
     stdio: 'inherit',
     env: { NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', ...env },
