@@ -17,16 +17,27 @@ for (const slug of DEMO_SLUGS) {
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
         await expect(page.getByRole('searchbox').or(page.getByRole('textbox', { name: /search/i })).first()).toBeVisible();
 
-        // Skip link is the first thing a keyboard reaches, and it leads to the main content.
-        await page.keyboard.press('Tab');
-        const skip = page.getByRole('link', { name: /skip to content/i });
-        await expect(skip).toBeFocused();
-
         // No element wider than the viewport (nothing scrolls sideways on a phone).
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow).toBeLessThanOrEqual(0);
 
+        // Scroll once through the page so lazy images load, then photograph it as a visitor sees it.
+        await page.evaluate(async () => {
+          for (let y = 0; y < document.body.scrollHeight; y += 500) {
+            window.scrollTo(0, y);
+            await new Promise((resolve) => setTimeout(resolve, 40));
+          }
+          window.scrollTo(0, 0);
+        });
+        await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
         await page.screenshot({ path: `docs/screenshots/${slug}-${width}.png`, fullPage: true });
+
+        // Skip link is the first thing a keyboard reaches, and it leads to the main content.
+        await page.keyboard.press('Tab');
+        const skip = page.getByRole('link', { name: /skip to content/i });
+        await expect(skip).toBeFocused();
+        await skip.press('Enter');
+        await expect(page.locator('#main')).toBeFocused();
       });
     }
   });

@@ -285,12 +285,10 @@ export function vehiclePhotoSvg(spec: PhotoSpec): string {
 <rect y="440" width="${PHOTO_WIDTH}" height="200" fill="url(#floor)"/>
 <path d="M0 440 L960 440" stroke="#ffffff" stroke-opacity="0.35" stroke-width="2"/>
 ${vehicleDrawing(spec, p)}
-<rect x="0" y="0" width="${PHOTO_WIDTH}" height="104" fill="#0f172a" fill-opacity="0.55"/>
-<text x="40" y="64" font-family="${FONT}" font-size="${titleSize}" font-weight="bold" fill="#ffffff">${escapeXml(title)}</text>
+<text x="${PHOTO_WIDTH / 2}" y="150" font-family="${FONT}" font-size="${titleSize}" font-weight="bold" fill="#0f172a" fill-opacity="0.85" text-anchor="middle">${escapeXml(title)}</text>
 <circle cx="${PHOTO_WIDTH - 64}" cy="52" r="22" fill="${spec.colourHex}" stroke="#ffffff" stroke-width="3"/>
-<text x="${PHOTO_WIDTH - 100}" y="62" font-family="${FONT}" font-size="28" fill="#ffffff" text-anchor="end">${escapeXml(spec.colour)}</text>
-<rect x="32" y="${PHOTO_HEIGHT - 74}" width="${Math.max(150, spec.angle.length * 17 + 40)}" height="48" rx="24" fill="#0f172a" fill-opacity="0.75"/>
-<text x="56" y="${PHOTO_HEIGHT - 41}" font-family="${FONT}" font-size="26" fill="#ffffff">${escapeXml(spec.angle)}</text>
+<text x="${PHOTO_WIDTH - 100}" y="62" font-family="${FONT}" font-size="28" fill="#0f172a" text-anchor="end">${escapeXml(spec.colour)}</text>
+<text x="${PHOTO_WIDTH - 32}" y="${PHOTO_HEIGHT - 76}" font-family="${FONT}" font-size="26" fill="#ffffff" text-anchor="end">${escapeXml(spec.angle)}</text>
 <text x="${PHOTO_WIDTH - 32}" y="${PHOTO_HEIGHT - 40}" font-family="${FONT}" font-size="20" fill="#ffffff" fill-opacity="0.8" text-anchor="end">Demo photo</text>
 </svg>`;
 }

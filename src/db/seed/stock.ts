@@ -32,7 +32,7 @@ const DAY = 86_400_000;
 /** The newest model year on the lots. Fixed so the data is the same whenever it is seeded. */
 export const CURRENT_MODEL_YEAR = 2026;
 /** Bumped whenever the drawing changes: photo files are cached as immutable, so new art needs new keys. */
-const PHOTO_ART_VERSION = 'v2';
+const PHOTO_ART_VERSION = 'v3';
 
 export const ANGLES: Record<ItemType, readonly string[]> = {
   car: ['Front three-quarter', 'Side', 'Rear three-quarter', 'Front', 'Rear', 'Interior', 'Dashboard', 'Rear seats', 'Boot', 'Wheel', 'Engine bay', 'Odometer'],
