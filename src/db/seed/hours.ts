@@ -1,3 +1,4 @@
+import { instantOfWallTime, isoDate, wallTimeAt } from '@/lib/time-zone';
 import type { OpeningHoursEntry } from '@/modules/locations/locations.types';
 
 /** [open, close] as 'HH:MM', or null for closed. */
@@ -125,9 +126,7 @@ export function publicHolidays(country: Country, year: number): Holiday[] {
 
 /** The calendar date ('YYYY-MM-DD') of an instant in a time zone. */
 export function localDate(instant: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant);
-  const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${get('year')}-${get('month')}-${get('day')}`;
+  return isoDate(wallTimeAt(instant.getTime(), timeZone));
 }
 
 /** Holidays from `today` (inclusive) up to `days` ahead. */
@@ -151,28 +150,9 @@ export function addDays(date: string, days: number): string {
 
 /** The instant a local wall-clock time ('YYYY-MM-DD', 'HH:MM') happens in a time zone. */
 export function zonedTime(date: string, time: string, timeZone: string): Date {
-  const guess = new Date(`${date}T${time}:00Z`);
-  // The zone's offset at the guess; a second pass settles a DST edge.
-  let result = guess;
-  for (let i = 0; i < 2; i++) {
-    const offset = zoneOffsetMs(result, timeZone);
-    result = new Date(guess.getTime() - offset);
-  }
-  return result;
-}
-
-function zoneOffsetMs(instant: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(instant);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
+  const [year, month, day] = date.split('-').map(Number);
+  const [hour, minute] = time.split(':').map(Number);
+  const instant = instantOfWallTime({ year, month, day, hour, minute }, timeZone);
+  if (instant === null) throw new Error(`${date} ${time} does not happen in ${timeZone}`);
+  return new Date(instant);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeLocationSlots, formatInZone, instantOfWallTime, offsetMinutesAt, openingIntervals, parseClock } from './locations.bookings';
+import { computeLocationSlots, openingIntervals, parseClock } from './locations.bookings';
+import { formatInZone, instantOfWallTime, offsetMinutesAt } from '@/lib/time-zone';
 
 describe('time-zone arithmetic', () => {
   it('finds the offset of a zone at an instant, summer and winter', () => {
