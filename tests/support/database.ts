@@ -1,20 +1,24 @@
-import { afterAll } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '@/db/client';
 
 const globalForDb = globalThis as unknown as { __dbHandle?: Promise<DatabaseHandle> };
 
+/** Databases this test file opened; tests/support/setup.ts closes (and drops) them after the file. */
+const openHandles: DatabaseHandle[] = [];
+
+export async function closeTestDatabases(): Promise<void> {
+  globalForDb.__dbHandle = undefined;
+  for (const handle of openHandles.splice(0)) await handle.close();
+}
+
 /**
  * Gives this test file a database of its own and makes it the one getDb() returns: an in-memory
  * PGlite, or a new database on the TEST_DATABASE_URL server for the postgres project. Never the
- * demo data directory. Dropped after the file's tests.
+ * demo data directory. Closed, and dropped on the server, after the file's tests.
  */
 export async function useTestDatabase(): Promise<DatabaseHandle> {
   const handle = process.env.TEST_DB_KIND === 'postgres' ? await openServerDatabase() : await openDatabase({ dataDir: null });
   globalForDb.__dbHandle = Promise.resolve(handle);
-  afterAll(async () => {
-    await handle.close();
-    globalForDb.__dbHandle = undefined;
-  });
+  openHandles.push(handle);
   return handle;
 }
 
