@@ -1,4 +1,4 @@
-import type { WebsiteConfigInput } from '@/modules/tenancy/tenancy.config';
+import { SORT_OPTIONS, type WebsiteConfigInput } from '@/modules/tenancy/tenancy.config';
 import type { LocationSettings, OpeningHoursEntry, SocialLinks } from '@/modules/locations/locations.types';
 import { AU_CARS, MOTORCYCLES, NZ_IMPORTS, RVS, SKODA_CARS, TRUCKS, US_CARS, type ModelSpec } from './catalogue';
 import { weeklyHours, type Country } from './hours';
@@ -160,16 +160,7 @@ export const DEMO_SITES: readonly SiteSeed[] = [
       },
       search: {
         defaultSlug: 'new-used-and-demo-cars',
-        sortOptions: [
-          'custom_rank:desc',
-          'created_at_timestamp:desc',
-          'price:desc',
-          'price:asc',
-          'km:asc',
-          'km:desc',
-          'subscription_price:desc',
-          'subscription_price:asc',
-        ],
+        sortOptions: [...SORT_OPTIONS],
         fuelTypeTag: true,
       },
       offersSubscription: true,

@@ -25,11 +25,10 @@ export const STOCK_MESSAGES = {
 } as const;
 
 /** SPEC §5 car slug for fetch: letters, digits, hyphen, underscore only. */
-export const CAR_SLUG_PATTERN = /^[A-Za-z0-9_-]+$/;
-export const MAX_CAR_SLUG_LENGTH = 200;
+export const CAR_SLUG_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
 
 export function isValidCarSlug(slug: unknown): slug is string {
-  return typeof slug === 'string' && slug.length <= MAX_CAR_SLUG_LENGTH && CAR_SLUG_PATTERN.test(slug);
+  return typeof slug === 'string' && CAR_SLUG_PATTERN.test(slug);
 }
 
 type VisibilityCar = Pick<CarSummary, 'showOnDealerWebsite' | 'status' | 'soldDateTimestamp'>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CAR_SLUG_PATTERN } from './stock.rules';
 
 /**
  * A car as a dealer's system sends it (Dashboard API PUT body, stock import row): every SPEC §3
@@ -15,7 +16,6 @@ export const CAR_STATUS_VALUES = ['in_stock', 'coming_soon', 'sold'] as const;
 export const ITEM_TYPE_VALUES = ['car', 'truck', 'motorcycle', 'caravan', 'campervan'] as const;
 
 /** SPEC §5: car slug for fetch: letters, digits, hyphen, underscore only. */
-export const CAR_SLUG_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
 export const carSlugSchema = z
   .string()
   .regex(CAR_SLUG_PATTERN, 'must be 1 to 200 letters, digits, hyphens or underscores');

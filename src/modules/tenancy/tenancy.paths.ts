@@ -20,3 +20,23 @@ export function carTypeSearchPath(carType: 'new' | 'used' | 'demo'): string {
 export function garagePath(tenant: PathTenant): string {
   return tenant.config.garage.path;
 }
+
+/**
+ * Where canonical URLs point: the website's configured address (scheme optional, https assumed),
+ * else the host the request came in on (http for development hosts).
+ */
+export function siteOrigin(tenant: Pick<Tenant, 'url'>, host: string): URL {
+  if (tenant.url) {
+    try {
+      return new URL(new URL(/^https?:\/\//i.test(tenant.url) ? tenant.url : `https://${tenant.url}`).origin);
+    } catch {
+      // An unparsable configured address: fall back to the request's host.
+    }
+  }
+  const local = host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1';
+  return new URL(`${local ? 'http' : 'https'}://${host}`);
+}
+
+export function absoluteSiteUrl(tenant: Pick<Tenant, 'url'>, host: string, path: string): string {
+  return new URL(path, siteOrigin(tenant, host)).toString();
+}

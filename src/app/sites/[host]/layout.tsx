@@ -8,24 +8,9 @@ import { SiteFooter } from '@/modules/tenancy/components/site-footer';
 import { SiteHeader } from '@/modules/tenancy/components/site-header';
 import { SkipLink } from '@/modules/tenancy/components/skip-link';
 import { themeStyle } from '@/modules/tenancy/components/site-theme';
-import type { Tenant } from '@/modules/tenancy/tenancy.types';
+import { siteOrigin } from '@/modules/tenancy/tenancy.paths';
 
 type LayoutProps = { children: ReactNode; params: HostParams };
-
-/**
- * Where canonical URLs point: the dealer's configured address, else the host the request came in
- * on (http for development hosts).
- */
-function siteOrigin(tenant: Tenant, host: string): URL {
-  if (tenant.url) {
-    try {
-      return new URL(new URL(/^https?:\/\//i.test(tenant.url) ? tenant.url : `https://${tenant.url}`).origin);
-    } catch {
-      // An unparsable configured address: fall back to the request's host.
-    }
-  }
-  return new URL(`${host === 'localhost' || host.endsWith('.localhost') ? 'http' : 'https'}://${host}`);
-}
 
 function currentYear(timeZone: string): number {
   try {

@@ -13,7 +13,7 @@ import type { CarDetail, CarImage } from '../stock.types';
 import { isOptimizable } from './car-image';
 import { PriceBlock } from './price-block';
 import { requestTime } from './request-time';
-import { absoluteSiteUrl } from './site-url';
+import { absoluteSiteUrl } from '@/modules/tenancy/tenancy.paths';
 import { TagBanner } from './tag-banner';
 
 export type VehicleSegment = (typeof VEHICLE_PATHS)[number];

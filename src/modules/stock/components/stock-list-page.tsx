@@ -10,7 +10,7 @@ import { carTypeFromSearchSlug, conditionLabel, vehicleNoun } from '../stock.rul
 import type { CarType } from '../stock.types';
 import { CarGrid } from './car-grid';
 import { requestTime } from './request-time';
-import { absoluteSiteUrl } from './site-url';
+import { absoluteSiteUrl } from '@/modules/tenancy/tenancy.paths';
 import { headingFromSlug, MAX_Q_LENGTH, pageHref, pageWindow, parseStockListSearchParams } from './stock-list.params';
 
 export type StockListParams = Promise<{ host: string; segments: string[] }>;
