@@ -8,7 +8,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/client';
 import { createApiKey, revokeApiKey } from '../src/modules/dashboard/dashboard.auth';
 import { websiteDomains, websites } from '../src/modules/tenancy/tenancy.schema';
 import { cars } from '../src/modules/stock/stock.schema';
-import { scriptDatabaseOptions } from './script-db';
+import { databaseOptions } from '../src/db';
 
 const USAGE = 'usage: npm run apikey:create -- --dealership <dealership-slug>   |   --revoke <key-id>';
 
@@ -24,7 +24,7 @@ if (!args.dealership === !args.revoke) {
   process.exit(2);
 }
 
-const handle = await openDatabase(scriptDatabaseOptions());
+const handle = await openDatabase(databaseOptions());
 // The modules reach the database through getDb(); give them this handle rather than a second one.
 (globalThis as unknown as { __dbHandle?: Promise<DatabaseHandle> }).__dbHandle = Promise.resolve(handle);
 let exitCode = 0;

@@ -1,6 +1,6 @@
 import { openDatabase } from '../src/db/client';
-import { scriptDatabaseOptions } from './script-db';
+import { databaseOptions } from '../src/db';
 
-const handle = await openDatabase(scriptDatabaseOptions());
+const handle = await openDatabase(databaseOptions());
 console.log(`Database migrated (${handle.kind}).`);
 await handle.close();

@@ -2,17 +2,16 @@
 import { openDatabase } from '../src/db/client';
 import { databaseHasWebsites, seedDemoData } from '../src/db/seed';
 import { websites } from '../src/modules/tenancy/tenancy.schema';
-import { scriptDatabaseOptions } from './script-db';
-import path from 'node:path';
+import { databaseOptions } from '../src/db';
+import { mediaDir } from '../src/lib/media';
 
-const handle = await openDatabase(scriptDatabaseOptions());
+const handle = await openDatabase(databaseOptions());
 try {
   if (await databaseHasWebsites(handle.db)) {
     console.log(`Database ready (${handle.kind}).`);
   } else {
     console.log(`Empty database (${handle.kind}): loading the demo dealers…`);
-    const mediaDir = path.resolve(process.env.MEDIA_DIR ?? path.join(process.env.DATA_DIR ?? '.data', 'media'));
-    await seedDemoData(handle.db, { mediaDir, log: (line) => console.log(line) });
+    await seedDemoData(handle.db, { mediaDir: mediaDir(), log: (line) => console.log(line) });
   }
   // Read by scripts/start.mjs to print the demo URLs once the server answers.
   const sites = await handle.db.select({ slug: websites.slug, name: websites.name }).from(websites).orderBy(websites.id);

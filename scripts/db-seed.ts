@@ -3,11 +3,11 @@
 import { openDatabase } from '../src/db/client';
 import { seedDemoData } from '../src/db/seed';
 import { mediaDir } from '../src/lib/media';
-import { scriptDatabaseOptions } from './script-db';
+import { databaseOptions } from '../src/db';
 
 const withMedia = !process.argv.includes('--no-media');
 const started = performance.now();
-const handle = await openDatabase(scriptDatabaseOptions());
+const handle = await openDatabase(databaseOptions());
 try {
   const dir = withMedia ? mediaDir() : null;
   console.log(`Seeding the demo dealers into the ${handle.kind} database${dir ? `, media in ${dir}` : ' (no media files)'}…`);

@@ -10,7 +10,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/client';
 import { formatImportRow, importStock, parseStockFile, StockFileError } from '../src/modules/dashboard/dashboard.import';
 import { findTenantById } from '../src/modules/tenancy/tenancy.queries';
 import { websites } from '../src/modules/tenancy/tenancy.schema';
-import { scriptDatabaseOptions } from './script-db';
+import { databaseOptions } from '../src/db';
 
 const USAGE = 'usage: npm run stock:import -- --website <website-slug> <file.csv|file.json>';
 
@@ -45,7 +45,7 @@ try {
   fail(`${file}: ${error instanceof StockFileError ? error.message : `unreadable (${(error as Error).message})`}`);
 }
 
-const handle = await openDatabase(scriptDatabaseOptions());
+const handle = await openDatabase(databaseOptions());
 // The modules reach the database through getDb(); give them this handle rather than a second one.
 (globalThis as unknown as { __dbHandle?: Promise<DatabaseHandle> }).__dbHandle = Promise.resolve(handle);
 let exitCode = 0;

@@ -7,12 +7,14 @@ export type { Db, Tx } from './client';
 
 const globalForDb = globalThis as unknown as { __dbHandle?: Promise<DatabaseHandle> };
 
+/** The database the environment names: the server and every script open the same one. */
+export function databaseOptions() {
+  return { url: env().databaseUrl, dataDir: path.join(env().dataDir, 'pglite') };
+}
+
 /** The application's database, opened (and migrated) once per process. */
 export function getDatabase(): Promise<DatabaseHandle> {
-  globalForDb.__dbHandle ??= openDatabase({
-    url: env().databaseUrl,
-    dataDir: path.join(env().dataDir, 'pglite'),
-  }).catch((error) => {
+  globalForDb.__dbHandle ??= openDatabase(databaseOptions()).catch((error) => {
     globalForDb.__dbHandle = undefined;
     throw error;
   });
