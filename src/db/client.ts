@@ -18,6 +18,13 @@ export type DatabaseHandle = {
 export const MIGRATIONS_DIR = path.join(process.cwd(), 'drizzle');
 
 /**
+ * Typo tolerance of stock search (pg_trgm's `<%`, default 0.6): at 0.5 'toyta' finds Toyota and
+ * 'skoda' finds Škoda. Set on every connection so the trigram index applies it.
+ */
+const TRIGRAM_SETTING = 'pg_trgm.word_similarity_threshold';
+export const WORD_SIMILARITY_THRESHOLD = 0.5;
+
+/**
  * Opens the database: a node-postgres pool when a URL is given, otherwise PGlite persisted in
  * dataDir (or in memory when dataDir is null). Applies any pending migrations before returning.
  */
@@ -30,7 +37,11 @@ export async function openDatabase(options: {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const pool = new Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      options: `-c ${TRIGRAM_SETTING}=${WORD_SIMILARITY_THRESHOLD}`,
+    });
     const db = drizzle(pool, { schema });
     await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
@@ -46,6 +57,7 @@ export async function openDatabase(options: {
   });
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  await client.exec(`set ${TRIGRAM_SETTING} = ${WORD_SIMILARITY_THRESHOLD}`);
   return {
     db: db as unknown as Db,
     kind: 'pglite',

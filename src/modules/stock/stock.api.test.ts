@@ -11,7 +11,7 @@ function record(overrides: Partial<CarRecord['car']> = {}, extra: Partial<CarRec
       reservable: null, preorder: false, showOnDealerWebsite: true, photosCount: 2, tag: null, customRank: 0, colour: null, seats: null,
       doors: null, engine: null, simpleFuel: null, simpleBody: null, simpleDrive: null, simpleTransmission: null, description: '',
       categories: [], features: [], primaryImageUrl: null, historyReportUrl: null, carsalesSellerIdentifier: null, city: null, state: null,
-      autograbAverageMarketPrice: null, autograbStateAverageMarketPrice: null, createdAt: created, updatedAt: created,
+      autograbAverageMarketPrice: null, autograbStateAverageMarketPrice: null, createdAt: created, updatedAt: created, searchText: 'toyota corolla',
       ...overrides,
     },
     dealershipSlug: 'dealer',

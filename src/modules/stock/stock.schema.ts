@@ -13,6 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { dealerships, websites } from '../tenancy/tenancy.schema';
 import { locations } from '../locations/locations.schema';
+import { ACCENTED_LETTERS, UNACCENTED_LETTERS } from './search/search.letters';
 
 export const CAR_TYPES = ['new', 'used', 'demo'] as const;
 export const CAR_STATUSES = ['in_stock', 'coming_soon', 'sold'] as const;
@@ -81,6 +82,16 @@ export const cars = pgTable(
     autograbStateAverageMarketPrice: integer('autograb_state_average_market_price'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * What free-text search reads: make, model (also without hyphens, so cx5 finds CX-5), badge,
+     * series, colour, stock number and VIN, lowercase with common accents folded (Škoda → skoda).
+     * translate() before lower(): lower() leaves non-ASCII letters alone in the C locale.
+     */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`lower(translate(make || ' ' || model || ' ' || replace(model, '-', '') || ' ' || coalesce(badge, '') || ' ' || coalesce(series, '') || ' ' || coalesce(colour, '') || ' ' || stocknum || ' ' || coalesce(vin, ''), ${sql.raw(`'${ACCENTED_LETTERS}'`)}, ${sql.raw(`'${UNACCENTED_LETTERS}'`)}))`,
+      ),
   },
   (t) => [
     unique('cars_website_id_id_key').on(t.websiteId, t.id),
@@ -105,6 +116,7 @@ export const cars = pgTable(
     index('cars_website_type_idx').on(t.websiteId, t.carType),
     index('cars_dealership_idx').on(t.dealershipId),
     index('cars_website_stocknum_idx').on(t.websiteId, t.stocknum),
+    index('cars_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
 );
 

@@ -1,0 +1,2 @@
+ALTER TABLE "cars" ADD COLUMN "search_text" text GENERATED ALWAYS AS (lower(translate(make || ' ' || model || ' ' || replace(model, '-', '') || ' ' || coalesce(badge, '') || ' ' || coalesce(series, '') || ' ' || coalesce(colour, '') || ' ' || stocknum || ' ' || coalesce(vin, ''), 'ŠšÉéÈèÊêËëÁáÀàÂâÄäÍíÏïÓóÔôÖöÚúÜüÇçÑñŽžČčŘř', 'SsEeEeEeEeAaAaAaAaIiIiOoOoOoUuUuCcNnZzCcRr'))) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "cars_search_text_trgm_idx" ON "cars" USING gin ("search_text" gin_trgm_ops);
