@@ -4,7 +4,7 @@ import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
 
 type LocaleConfig = Pick<WebsiteConfig, 'locale' | 'currency' | 'distanceUnit'>;
 
-const KM_PER_MILE = 1.609344;
+export const KM_PER_MILE = 1.609344;
 
 export function formatMoney(config: LocaleConfig, amount: number): string {
   return new Intl.NumberFormat(config.locale, {
@@ -20,9 +20,13 @@ export function odometerValue(config: LocaleConfig, km: number): number {
   return config.distanceUnit === 'mi' ? Math.round(km / KM_PER_MILE) : km;
 }
 
+/** An odometer reading already in the website's unit: '12,345 km' or '12,345 mi'. */
+export function formatOdometerValue(config: LocaleConfig, value: number): string {
+  return `${new Intl.NumberFormat(config.locale).format(value)} ${config.distanceUnit === 'mi' ? 'mi' : 'km'}`;
+}
+
 export function formatOdometer(config: LocaleConfig, km: number): string {
-  const value = new Intl.NumberFormat(config.locale).format(odometerValue(config, km));
-  return `${value} ${config.distanceUnit === 'mi' ? 'mi' : 'km'}`;
+  return formatOdometerValue(config, odometerValue(config, km));
 }
 
 export function formatDistance(config: LocaleConfig, km: number): string {

@@ -7,7 +7,23 @@ import { locations } from '@/modules/locations/locations.schema';
 import { carImages, cars } from '@/modules/stock/stock.schema';
 import type { WebsiteConfigInput } from '@/modules/tenancy/tenancy.config';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { getCarBySlug, getFeaturedCars, listVisibleCars } from '@/modules/stock/stock.queries';
+import { getCarBySlug, getFeaturedCars } from '@/modules/stock/stock.queries';
+import { searchStock } from '@/modules/stock/search/search.service';
+import { pageCount } from '@/modules/stock/search/search.types';
+import type { CarType } from '@/modules/stock/stock.types';
+
+/** The stock list as the search page asks the engine for it. */
+async function listVisibleCars(tenant: Tenant, options: { q?: string; carType?: CarType; page?: number; pageSize?: number }) {
+  const page = options.page ?? 1;
+  const pageSize = options.pageSize ?? tenant.config.search.pageSize;
+  const response = await searchStock(tenant, {
+    q: options.q,
+    filters: options.carType ? { car_type: [options.carType] } : {},
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+  });
+  return { cars: response.hits, total: response.estimatedTotalHits, page, pages: pageCount(response.estimatedTotalHits, pageSize) };
+}
 
 const DAY = 86_400_000;
 const now = Date.now();

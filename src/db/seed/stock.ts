@@ -1,3 +1,4 @@
+import { slugify } from '@/lib/slug';
 import { createHash } from 'node:crypto';
 import type { carImages, carPaymentProcessors, cars } from '@/modules/stock/stock.schema';
 import { mediaUrl } from '@/lib/media';
@@ -49,14 +50,7 @@ export const TAGS = {
   testDriveStars: '*** Test Drive Vehicle Only ***',
 } as const;
 
-export function slugify(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
+export { slugify };
 
 export function photoKey(spec: Pick<PhotoSpec, 'itemType' | 'make' | 'model' | 'colour' | 'angle'>): string {
   const hash = createHash('sha1')

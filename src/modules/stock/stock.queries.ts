@@ -1,14 +1,14 @@
 import 'server-only';
 import { cache } from 'react';
-import { and, asc, desc, eq, gt, gte, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db } from '@/db';
 import { dealerships } from '@/modules/tenancy/tenancy.schema';
 import { locations } from '@/modules/locations/locations.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import type { SORT_OPTIONS } from '@/modules/tenancy/tenancy.config';
 import { carImages, cars } from './stock.schema';
-import { isValidCarSlug, soldWindowMs } from './stock.rules';
-import type { CarDetail, CarImage, CarList, CarSummary, CarType } from './stock.types';
+import { isValidCarSlug } from './stock.rules';
+import { scopeForTenant, scopeWhere } from './search/search.scope';
+import type { CarDetail, CarImage, CarSummary } from './stock.types';
 
 /**
  * Stock reads for the dealer website. Every query takes the tenant first and is limited to its
@@ -17,90 +17,11 @@ import type { CarDetail, CarImage, CarList, CarSummary, CarType } from './stock.
  */
 
 export const FEATURED_CARS_LIMIT = 6;
-const MAX_PAGE_SIZE = 100;
-const MAX_QUERY_LENGTH = 100;
-const MAX_QUERY_TERMS = 8;
+const MAX_FEATURED = 100;
 
-/** Listed cars of this website at `now`, with its default filters (minimum photos, cities, makes). */
+/** Listed cars of this website at `now`, with its default filters (the search scope's SQL). */
 export function visibleCarsWhere(tenant: Tenant, now: Date): SQL {
-  const conditions: SQL[] = [eq(cars.websiteId, tenant.id), eq(cars.showOnDealerWebsite, true)];
-  const window = soldWindowMs(tenant.config);
-  const available = inArray(cars.status, ['in_stock', 'coming_soon']);
-  conditions.push(
-    window > 0
-      ? or(available, and(eq(cars.status, 'sold'), gte(cars.soldDate, new Date(now.getTime() - window))))!
-      : available,
-  );
-  const { minPhotos, cities, makes } = tenant.config.search.defaultFilters;
-  if (minPhotos != null) conditions.push(gte(cars.photosCount, minPhotos));
-  // Both sides lowered in SQL, so the comparison is the same whatever the database's ctype.
-  if (cities.length > 0) conditions.push(lowerIn(cars.city, cities));
-  if (makes.length > 0) conditions.push(lowerIn(cars.make, makes));
-  return and(...conditions)!;
-}
-
-function lowerIn(column: typeof cars.city | typeof cars.make, values: string[]): SQL {
-  return sql`lower(${column}) in (${sql.join(
-    values.map((value) => sql`lower(${value})`),
-    sql`, `,
-  )})`;
-}
-
-/** Escapes LIKE wildcards so a visitor's % and _ match themselves. */
-function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/**
- * Free-text terms of a visitor's query: control characters (PostgreSQL refuses NUL) and double
- * quotes (SPEC §5) removed, length and term count bounded.
- */
-export function searchTerms(q: string | undefined): string[] {
-  if (!q) return [];
-  const cleaned = q
-    .replace(/[\u0000-\u001f\u007f"]/g, ' ')
-    .trim()
-    .slice(0, MAX_QUERY_LENGTH);
-  return cleaned.split(/\s+/).filter(Boolean).slice(0, MAX_QUERY_TERMS);
-}
-
-/** Every term must match the make, model, badge or stock number (case-insensitive). */
-function textMatch(terms: string[]): SQL | undefined {
-  if (terms.length === 0) return undefined;
-  return and(
-    ...terms.map((term) => {
-      const pattern = likePattern(term);
-      return or(
-        sql`${cars.make} ilike ${pattern}`,
-        sql`${cars.model} ilike ${pattern}`,
-        sql`${cars.badge} ilike ${pattern}`,
-        sql`${cars.stocknum} ilike ${pattern}`,
-      )!;
-    }),
-  );
-}
-
-function orderFor(sort: (typeof SORT_OPTIONS)[number]): SQL[] {
-  const newest = [desc(cars.createdAt), desc(cars.id)];
-  switch (sort) {
-    case 'created_at_timestamp:desc':
-      return newest;
-    case 'price:asc':
-      return [asc(cars.price), ...newest];
-    case 'price:desc':
-      return [desc(cars.price), ...newest];
-    case 'km:asc':
-      return [asc(cars.km), ...newest];
-    case 'km:desc':
-      return [desc(cars.km), ...newest];
-    case 'subscription_price:asc':
-      return [sql`${cars.subscriptionPrice} asc nulls last`, ...newest];
-    case 'subscription_price:desc':
-      return [sql`${cars.subscriptionPrice} desc nulls last`, ...newest];
-    case 'custom_rank:desc':
-    default:
-      return [desc(cars.customRank), ...newest];
-  }
+  return scopeWhere(scopeForTenant(tenant, now));
 }
 
 const firstImageUrl = sql<string | null>`coalesce(${cars.primaryImageUrl}, (
@@ -180,41 +101,8 @@ export async function getFeaturedCars(tenant: Tenant, limit = FEATURED_CARS_LIMI
       ),
     )
     .orderBy(desc(cars.customRank), desc(cars.createdAt), desc(cars.id))
-    .limit(Math.min(Math.max(1, Math.trunc(limit) || FEATURED_CARS_LIMIT), MAX_PAGE_SIZE));
+    .limit(Math.min(Math.max(1, Math.trunc(limit) || FEATURED_CARS_LIMIT), MAX_FEATURED));
   return rows.map(toSummary);
-}
-
-export type ListVisibleCarsOptions = {
-  q?: string;
-  carType?: CarType;
-  page?: number;
-  pageSize?: number;
-  now?: Date;
-};
-
-/**
- * A plain list of the website's listed stock, sorted by its default sort. A deliberately simple
- * list until the faceted search replaces it. pages = ceil(total / pageSize).
- */
-export async function listVisibleCars(tenant: Tenant, options: ListVisibleCarsOptions = {}): Promise<CarList> {
-  const pageSize = Math.min(Math.max(1, Math.trunc(options.pageSize ?? tenant.config.search.pageSize) || 1), MAX_PAGE_SIZE);
-  const page = Math.max(1, Math.trunc(options.page ?? 1) || 1);
-  const where = and(
-    visibleCarsWhere(tenant, options.now ?? new Date()),
-    options.carType ? eq(cars.carType, options.carType) : undefined,
-    textMatch(searchTerms(options.q)),
-  );
-  const db = await getDb();
-  const [rows, [{ total }]] = await Promise.all([
-    selectSummaries(db)
-      .where(where)
-      .orderBy(...orderFor(tenant.config.search.defaultSort))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ total: sql<number>`cast(count(*) as integer)` }).from(cars).where(where),
-  ]);
-  const count = Number(total);
-  return { cars: rows.map(toSummary), total: count, page, pages: Math.ceil(count / pageSize) };
 }
 
 /**

@@ -77,10 +77,3 @@ export type CarDetail = CarSummary & {
   phone: string;
   location: (CarLocationSummary & { phone: string; state: string }) | null;
 };
-
-export type CarList = {
-  cars: CarSummary[];
-  total: number;
-  page: number;
-  pages: number;
-};

@@ -94,7 +94,8 @@ export function parseSearchParams(params: RawParams, sortOptions: readonly SortO
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
     .trim();
   const sort = first(params.sort) as SortOption | undefined;
-  const page = Math.trunc(numberParam(params.page) ?? 1);
+  const pageText = first(params.page)?.trim() ?? '';
+  const page = /^\d{1,6}$/.test(pageText) ? Number(pageText) : 1;
   return {
     ...(q && { q }),
     filters,

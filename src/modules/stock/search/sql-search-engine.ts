@@ -226,7 +226,6 @@ function toSummary(row: HitRow): CarSummary {
 }
 
 const locationJoin = sql`left join ${locations} on ${locations.websiteId} = ${cars.websiteId} and ${locations.id} = ${cars.locationId}`;
-const dealershipJoin = sql`left join ${dealerships} on ${dealerships.websiteId} = ${cars.websiteId} and ${dealerships.id} = ${cars.dealershipId}`;
 
 /** Columns of `base` each term facet groups by. */
 function facetColumns(facet: TermFacet): readonly TermFacet[] {

@@ -5,8 +5,8 @@ import { contentMetadata, NOT_FOUND_METADATA, withQuery, type SearchParams } fro
 import { isCareerListingSlug } from '@/modules/content/content.routing';
 import { CareersListing } from '@/modules/content/components/careers-listing';
 import { ContentPageView } from '@/modules/content/components/content-page-view';
-import { StockListPage, stockListMetadata } from '@/modules/stock/components/stock-list-page';
-import { requireTenant } from '@/modules/tenancy/tenancy.request';
+import { requireSearchListing, SearchPage, searchMetadata } from '@/modules/stock/components/search-page';
+import { hostFromParams, requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 
 /**
@@ -22,10 +22,9 @@ function isAllStockPath(tenant: Tenant, slug: string): boolean {
   return tenant.config.search.allStockPath === `/${slug}`;
 }
 
-/** The stock list's route parameters for the website's default search page. */
-async function allStockParams(params: Props['params'], tenant: Tenant) {
-  const { host } = await params;
-  return Promise.resolve({ host, segments: [tenant.config.search.defaultSlug] });
+/** The all-stock path lists what /search/{that slug} lists, under its own URL. */
+function allStockListing(tenant: Tenant, slug: string) {
+  return requireSearchListing(tenant, [slug], `/${slug}`);
 }
 
 const LISTING_TITLES = { careers: 'Careers', 'current-positions': 'Current positions' } as const;
@@ -33,7 +32,9 @@ const LISTING_TITLES = { careers: 'Careers', 'current-positions': 'Current posit
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const tenant = await requireTenant(params);
   const { page: slug } = await params;
-  if (isAllStockPath(tenant, slug)) return stockListMetadata(allStockParams(params, tenant), searchParams);
+  if (isAllStockPath(tenant, slug)) {
+    return searchMetadata(tenant, await hostFromParams(params), await allStockListing(tenant, slug), await searchParams);
+  }
   if (isCareerListingSlug(slug)) {
     const intro = await getContentPage(tenant, slug);
     return contentMetadata(
@@ -51,7 +52,7 @@ export default async function TopLevelContentPage({ params, searchParams }: Prop
   const { page: slug } = await params;
 
   if (isAllStockPath(tenant, slug)) {
-    return <StockListPage params={allStockParams(params, tenant)} searchParams={searchParams} />;
+    return <SearchPage tenant={tenant} listing={await allStockListing(tenant, slug)} raw={await searchParams} />;
   }
 
   if (isCareerListingSlug(slug)) {

@@ -1,17 +1,22 @@
 import type { Metadata } from 'next';
+import { hostFromParams, requireTenant } from '@/modules/tenancy/tenancy.request';
 import {
-  StockListPage,
-  stockListMetadata,
-  type StockListParams,
-  type StockListSearchParams,
-} from '@/modules/stock/components/stock-list-page';
+  requireSearchListing,
+  SearchPage,
+  searchMetadata,
+  type RawSearchParams,
+} from '@/modules/stock/components/search-page';
 
-type Props = { params: StockListParams; searchParams: StockListSearchParams };
+type Props = { params: Promise<{ host: string; segments: string[] }>; searchParams: Promise<RawSearchParams> };
 
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
-  return stockListMetadata(params, searchParams);
+  const tenant = await requireTenant(params);
+  const listing = await requireSearchListing(tenant, (await params).segments);
+  return searchMetadata(tenant, await hostFromParams(params), listing, await searchParams);
 }
 
-export default function Page({ params, searchParams }: Props) {
-  return <StockListPage params={params} searchParams={searchParams} />;
+export default async function Page({ params, searchParams }: Props) {
+  const tenant = await requireTenant(params);
+  const listing = await requireSearchListing(tenant, (await params).segments);
+  return <SearchPage tenant={tenant} listing={listing} raw={await searchParams} />;
 }

@@ -1,0 +1,180 @@
+import { buttonClasses } from '@/components/ui/button';
+import type { FacetGroup, FacetOption, RangeFacetGroup } from '../search/search.view';
+import { MAX_QUERY_LENGTH } from '../search/search.text';
+
+export const FILTER_FORM_ID = 'search-filters';
+export const FILTER_DRAWER_ID = 'search-filters-open';
+
+function Count({ n }: { n: number }) {
+  return (
+    <span className="ml-auto pl-2 text-sm tabular-nums text-slate-500">
+      <span aria-hidden="true">{n}</span>
+      <span className="sr-only">, {n} results</span>
+    </span>
+  );
+}
+
+function Option({ name, option, nested = false }: { name: string; option: FacetOption; nested?: boolean }) {
+  const id = `f-${name}-${option.value}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  return (
+    <li>
+      <label
+        htmlFor={id}
+        className={`flex min-h-9 cursor-pointer items-center gap-2 rounded px-1 text-slate-800 hover:bg-slate-100 ${nested ? 'text-sm' : ''}`}
+      >
+        <input
+          id={id}
+          type="checkbox"
+          name={name}
+          value={option.value}
+          defaultChecked={option.selected}
+          className="size-4 shrink-0 accent-[var(--brand)]"
+        />
+        <span className="min-w-0 truncate">{option.label}</span>
+        <Count n={option.count} />
+      </label>
+      {option.models && option.models.length > 0 ? (
+        <ul aria-label={`${option.label} models`} className="mb-1 ml-6 border-l border-slate-200 pl-2">
+          {option.models.map((model) => (
+            <Option key={model.value} name="make_model" option={model} nested />
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+}
+
+function RangeInputs({ group }: { group: RangeFacetGroup }) {
+  const step = group.unit === 'money' ? 500 : group.unit === 'distance' ? 1000 : 1;
+  const input = (bound: 'min' | 'max') => {
+    const id = `f-${group.facet}-${bound}`;
+    const hint = group.bounds?.[bound];
+    return (
+      <div className="flex min-w-0 flex-1 flex-col gap-1">
+        <label htmlFor={id} className="text-sm text-slate-600">
+          {bound === 'min' ? 'From' : 'To'}
+        </label>
+        <input
+          id={id}
+          name={`${group.facet}_${bound}`}
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={step}
+          defaultValue={group[bound] ?? ''}
+          placeholder={hint != null ? String(hint) : bound === 'min' ? 'Min' : 'Max'}
+          className="min-h-11 w-full rounded-site border border-slate-400 px-2 text-base text-slate-900"
+        />
+      </div>
+    );
+  };
+  return (
+    <div className="flex gap-2">
+      {input('min')}
+      {input('max')}
+    </div>
+  );
+}
+
+/**
+ * The filter sidebar: one GET form, so it works without JavaScript (the 'Show results' button
+ * submits it); with JavaScript each change applies at once (SearchFormEnhancer). On phones it is a
+ * drawer opened by the 'Filters' control, a checkbox so that it also opens without JavaScript.
+ */
+export function SearchFilters({
+  action,
+  groups,
+  q,
+  total,
+  noun,
+  activeCount,
+  clearHref,
+}: {
+  action: string;
+  groups: FacetGroup[];
+  q?: string;
+  total: number;
+  noun: string;
+  activeCount: number;
+  clearHref: string;
+}) {
+  return (
+    <>
+      <input type="checkbox" id={FILTER_DRAWER_ID} className="peer sr-only lg:hidden" aria-controls="search-filter-panel" />
+      <label
+        htmlFor={FILTER_DRAWER_ID}
+        className={buttonClasses('outline', 'md', 'w-full cursor-pointer peer-focus-visible:ring-2 peer-focus-visible:ring-brand lg:hidden')}
+      >
+        Filters{activeCount > 0 ? ` (${activeCount})` : ''}
+      </label>
+      <div
+        id="search-filter-panel"
+        className="fixed inset-0 z-50 hidden flex-col bg-white peer-checked:flex lg:static lg:z-auto lg:flex lg:bg-transparent"
+      >
+        <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 lg:hidden">
+          <p className="text-lg font-bold text-slate-900">Filters</p>
+          <label htmlFor={FILTER_DRAWER_ID} className={buttonClasses('ghost', 'sm', 'cursor-pointer')}>
+            Close<span className="sr-only"> filters</span>
+          </label>
+        </div>
+        <form
+          id={FILTER_FORM_ID}
+          action={action}
+          method="get"
+          aria-label="Filter stock"
+          className="flex-1 overflow-y-auto px-4 pb-28 pt-2 lg:overflow-visible lg:px-0 lg:pb-0"
+        >
+          <div className="border-b border-slate-200 py-3">
+            <label htmlFor="f-q" className="text-sm font-semibold text-slate-900">
+              Keyword
+            </label>
+            <input
+              id="f-q"
+              name="q"
+              type="search"
+              defaultValue={q ?? ''}
+              maxLength={MAX_QUERY_LENGTH}
+              placeholder="Make, model or stock number"
+              className="mt-1 min-h-11 w-full rounded-site border border-slate-400 px-3 text-base text-slate-900"
+            />
+          </div>
+          {groups.map((group) => (
+            <details key={group.facet} open className="group border-b border-slate-200 py-3">
+              <summary className="flex min-h-9 cursor-pointer list-none items-center justify-between font-semibold text-slate-900 [&::-webkit-details-marker]:hidden">
+                {group.label}
+                <span aria-hidden="true" className="text-slate-500 transition-transform group-open:rotate-180">
+                  ▾
+                </span>
+              </summary>
+              <fieldset className="mt-2 min-w-0">
+                <legend className="sr-only">{group.label}</legend>
+                {group.kind === 'term' ? (
+                  <ul className={group.options.length > 8 ? 'max-h-72 overflow-y-auto pr-1' : undefined}>
+                    {group.options.map((option) => (
+                      <Option key={option.value} name={group.facet} option={option} />
+                    ))}
+                  </ul>
+                ) : (
+                  <RangeInputs group={group} />
+                )}
+              </fieldset>
+            </details>
+          ))}
+          <div className="fixed inset-x-0 bottom-0 flex gap-3 border-t border-slate-200 bg-white p-4 lg:static lg:border-0 lg:px-0">
+            {activeCount > 0 ? (
+              <a href={clearHref} className={buttonClasses('ghost', 'md', 'underline underline-offset-4')}>
+                Clear all
+              </a>
+            ) : null}
+            <button type="submit" className={buttonClasses('primary', 'md', 'flex-1')}>
+              <span className="lg:hidden">
+                Show {total} {noun}
+              </span>
+              <span className="hidden lg:inline">Apply filters</span>
+            </button>
+          </div>
+        </form>
+      </div>
+    </>
+  );
+}
