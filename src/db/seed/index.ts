@@ -325,7 +325,10 @@ export async function seedDemoData(db: Db, options: SeedOptions): Promise<SeedSu
         return result;
       })
     : Promise.resolve({ written: 0, skipped: 0 });
-  const [mediaResult] = await Promise.all([media, writeDatabase(db, plans, now).then(() => log('Database rows written.'))]);
+  const [mediaResult] = await Promise.all([media, writeDatabase(db, plans, now)
+      // Fresh statistics, so the planner picks the search indexes at once (PGlite has no autovacuum).
+      .then(() => db.execute(sql`analyze`))
+      .then(() => log('Database rows written.'))]);
 
   const carsByStatus = { in_stock: 0, coming_soon: 0, sold: 0 };
   const carsByWebsite: Record<string, number> = {};

@@ -1,10 +1,12 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   foreignKey,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -116,6 +118,12 @@ export const cars = pgTable(
     index('cars_website_type_idx').on(t.websiteId, t.carType),
     index('cars_dealership_idx').on(t.dealershipId),
     index('cars_website_stocknum_idx').on(t.websiteId, t.stocknum),
+    // Sort orders across many websites (a website's own stock sorts by the website_id indexes).
+    index('cars_price_idx').on(t.price),
+    index('cars_km_idx').on(t.km),
+    index('cars_created_idx').on(t.createdAt),
+    index('cars_rank_idx').on(t.customRank, t.createdAt),
+    index('cars_subscription_price_idx').on(t.subscriptionPrice),
     index('cars_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
 );
@@ -164,3 +172,34 @@ export const carPaymentProcessors = pgTable(
     index('car_payment_processors_car_idx').on(t.carId),
   ],
 );
+
+/**
+ * Bumped by triggers on cars (migration 0002) in the same transaction as any change to a
+ * website's cars, including writes that bypass the commands.
+ */
+export const carGenerations = pgTable('car_generations', {
+  websiteId: integer('website_id')
+    .primaryKey()
+    .references(() => websites.id, { onDelete: 'cascade' }),
+  generation: bigint('generation', { mode: 'number' }).notNull(),
+});
+
+/**
+ * Facet counts and range statistics of a website's available stock (in stock or coming soon,
+ * shown, with its standing filters), so a search without filters or text does not count every
+ * car again. Valid while its generation and filters_key match the website's; counted in one
+ * statement with the generation it read, so a concurrent change cannot leave a stale one.
+ * Location and dealership counts are by id, so renames need no recount.
+ */
+export const searchFacetSnapshots = pgTable('search_facet_snapshots', {
+  websiteId: integer('website_id')
+    .primaryKey()
+    .references(() => websites.id, { onDelete: 'cascade' }),
+  generation: bigint('generation', { mode: 'number' }).notNull(),
+  filtersKey: text('filters_key').notNull(),
+  /** [facet, value, count][] */
+  counts: jsonb('counts').$type<[string, string, number][]>().notNull(),
+  /** total and, per range facet, min and max */
+  stats: jsonb('stats').$type<Record<string, number | string | null>>().notNull(),
+  computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,7 +1,28 @@
 import 'server-only';
 import { notFound } from 'next/navigation';
+import { isDatabaseUnavailable } from '@/db/errors';
+import { logger } from '@/lib/logger';
+import { markServiceUnavailable } from '@/lib/service-unavailable';
 import { findTenantByHost } from './tenancy.queries';
 import type { Tenant } from './tenancy.types';
+
+export const DATABASE_UNAVAILABLE = 'database-unavailable' as const;
+
+/**
+ * The website for a host, null for none, or DATABASE_UNAVAILABLE when the database cannot be
+ * reached: the response then goes out as 503 (see src/lib/service-unavailable.ts) and the layout
+ * shows a friendly 'try again' page instead of an error.
+ */
+export async function lookupTenant(host: string): Promise<Tenant | null | typeof DATABASE_UNAVAILABLE> {
+  try {
+    return await findTenantByHost(host);
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    markServiceUnavailable();
+    logger.error({ err: error, host }, 'database unavailable');
+    return DATABASE_UNAVAILABLE;
+  }
+}
 
 export type HostParams = Promise<{ host: string }>;
 
@@ -12,7 +33,16 @@ export async function hostFromParams(params: HostParams): Promise<string> {
 
 /** The page's website, or the 404 page when no website answers to this host. */
 export async function requireTenant(params: HostParams): Promise<Tenant> {
-  const tenant = await findTenantByHost(await hostFromParams(params));
+  const tenant = await lookupTenant(await hostFromParams(params));
+  // The layout already shows the unavailable page; the page itself has nothing to add.
+  if (tenant === DATABASE_UNAVAILABLE) throw new DatabaseUnavailableError();
   if (!tenant) notFound();
   return tenant;
+}
+
+export class DatabaseUnavailableError extends Error {
+  code = '08006';
+  constructor() {
+    super('The database is unavailable');
+  }
 }

@@ -1,8 +1,9 @@
 import '../../globals.css';
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
-import { findTenantByHost, getNavigation } from '@/modules/tenancy/tenancy.queries';
-import { hostFromParams, type HostParams } from '@/modules/tenancy/tenancy.request';
+import { getNavigation } from '@/modules/tenancy/tenancy.queries';
+import { DATABASE_UNAVAILABLE, hostFromParams, lookupTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
+import { ServiceUnavailablePage } from '@/modules/tenancy/components/service-unavailable-page';
 import { buildNavEntries } from '@/modules/tenancy/components/navigation-model';
 import { SiteFooter } from '@/modules/tenancy/components/site-footer';
 import { SiteHeader } from '@/modules/tenancy/components/site-header';
@@ -22,9 +23,10 @@ function currentYear(timeZone: string): number {
 
 export async function generateMetadata({ params }: { params: HostParams }): Promise<Metadata> {
   const host = await hostFromParams(params);
-  const tenant = await findTenantByHost(host);
+  const tenant = await lookupTenant(host);
   // No favicon file is served: an empty data URL stops the browser asking for /favicon.ico.
   const icons = { icon: 'data:,' };
+  if (tenant === DATABASE_UNAVAILABLE) return { title: 'Back shortly', robots: { index: false }, icons };
   if (!tenant) return { title: 'Page not found', robots: { index: false }, icons };
   return {
     title: { template: `%s | ${tenant.name}`, default: tenant.name },
@@ -37,8 +39,8 @@ export async function generateMetadata({ params }: { params: HostParams }): Prom
 }
 
 export async function generateViewport({ params }: { params: HostParams }): Promise<Viewport> {
-  const tenant = await findTenantByHost(await hostFromParams(params));
-  return { themeColor: tenant?.config.theme.headerBackground ?? '#ffffff' };
+  const tenant = await lookupTenant(await hostFromParams(params));
+  return { themeColor: tenant && tenant !== DATABASE_UNAVAILABLE ? tenant.config.theme.headerBackground : '#ffffff' };
 }
 
 /**
@@ -47,7 +49,8 @@ export async function generateViewport({ params }: { params: HostParams }): Prom
  * no dealer.
  */
 export default async function SiteLayout({ children, params }: LayoutProps) {
-  const tenant = await findTenantByHost(await hostFromParams(params));
+  const tenant = await lookupTenant(await hostFromParams(params));
+  if (tenant === DATABASE_UNAVAILABLE) return <ServiceUnavailablePage />;
   if (!tenant) {
     return (
       <html lang="en">

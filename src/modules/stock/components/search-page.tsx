@@ -6,6 +6,7 @@ import { absoluteSiteUrl } from '@/modules/tenancy/tenancy.paths';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { buttonClasses } from '@/components/ui/button';
 import { logger } from '@/lib/logger';
+import { markServiceUnavailable } from '@/lib/service-unavailable';
 import { vehicleNoun } from '../stock.rules';
 import { resolveSearchListing, type SearchListing } from '../search/search.listing';
 import { sortLabel } from '../search/search.labels';
@@ -71,6 +72,7 @@ export async function SearchPage({ tenant, listing, raw }: { tenant: Tenant; lis
     if (response.hits.length === 0 && pages > 0 && state.page > pages) response = await searchStock(tenant, request(pages));
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
+    markServiceUnavailable();
     logger.error({ err: error, website: tenant.slug }, 'stock search: database unavailable');
     return <SearchUnavailable tenant={tenant} heading={listing.heading} />;
   }

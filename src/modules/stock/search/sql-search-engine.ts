@@ -1,9 +1,9 @@
 import 'server-only';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db';
-import { dealerships } from '@/modules/tenancy/tenancy.schema';
 import { locations } from '@/modules/locations/locations.schema';
-import { carImages, cars } from '../stock.schema';
+import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
+import { carGenerations, carImages, cars, searchFacetSnapshots } from '../stock.schema';
 import type { CarSummary } from '../stock.types';
 import { scopeWhere } from './search.scope';
 import { cleanFilterValue, searchTerms, type SearchTerm } from './search.text';
@@ -241,16 +241,106 @@ const RANGE_STAT: Record<RangeFacet, string> = {
 };
 
 type FacetRow = [mask: number, failed: number | null, ...rest: (string | number | boolean | null)[]];
-type StatsRow = { failed: number | null; n: number } & Record<string, number | string | null>;
-type ResultRow = {
-  hits: HitRow[] | null;
-  facets: FacetRow[] | null;
-  stats: StatsRow[] | null;
-  location_names: [number, string][] | null;
-  dealership_names: [number, string][] | null;
-};
+type StatsRow = { failed?: number | null; n: number } & Record<string, number | string | null>;
+type Names = { locations: Map<number, string>; dealerships: Map<number, string> };
+
+/** Counts by raw value (location and dealership ids, 'Make:Model'), before names are put on. */
+type Tally = { counts: Map<TermFacet, Map<string, number>>; stats: Map<RangeFacet, FacetStats>; total: number };
 
 const toMs = (value: number | string) => (typeof value === 'number' ? value : new Date(value).getTime());
+const column = (name: string) => sql.identifier(`f_${name}`);
+
+function newTally(): Tally {
+  return { counts: new Map(), stats: new Map(), total: 0 };
+}
+
+function addCount(tally: Tally, facet: TermFacet, key: string, n: number) {
+  const counts = tally.counts.get(facet) ?? new Map<string, number>();
+  counts.set(key, (counts.get(key) ?? 0) + n);
+  tally.counts.set(facet, counts);
+}
+
+function addStats(tally: Tally, facet: RangeFacet, found: FacetStats) {
+  const known = tally.stats.get(facet);
+  tally.stats.set(facet, known ? { min: Math.min(known.min, found.min), max: Math.max(known.max, found.max) } : found);
+}
+
+/** The columns `base` selects: sort keys, range values and the facets' columns. */
+function baseColumns(columns: readonly TermFacet[]): SQL {
+  return sql`${cars.id} as id, ${cars.customRank} as custom_rank, ${cars.createdAt} as created_at,
+    ${cars.price} as price, ${cars.km} as km, ${cars.subscriptionPrice} as subscription_price, ${cars.year} as year
+    ${sql.join(columns.map((c) => sql`, ${TERM_COLUMN[c]} as ${column(c)}`), sql``)}`;
+}
+
+/** JSON rows [grouping mask, failed, ...columns, count] of one grouping set per term facet. */
+function facetCountsSql(from: SQL, columns: readonly TermFacet[], termFacets: readonly TermFacet[], withFailed: boolean): SQL {
+  if (termFacets.length === 0) return sql`null`;
+  const cols = sql.join(columns.map(column), sql`, `);
+  const sets = sql.join(
+    termFacets.map((f) => sql`(${sql.join(facetColumns(f).map(column), sql`, `)})`),
+    sql`, `,
+  );
+  const failed = withFailed ? sql`failed` : sql`null::int`;
+  return sql`(select json_agg(json_build_array(mask, failed, ${cols}, n)) from (
+    select grouping(${cols}) as mask, ${failed} as failed, ${cols}, count(*) as n
+    from ${from} group by ${withFailed ? sql`failed, ` : sql``}grouping sets (${sets})) facet_counts)`;
+}
+
+/** JSON rows {failed, n, <facet>_min, <facet>_max}. */
+function statsSql(from: SQL, rangeFacets: readonly RangeFacet[], withFailed: boolean): SQL {
+  const stats = rangeFacets.map((f) => {
+    const name = sql.identifier(RANGE_STAT[f]);
+    return sql`, min(${name}) as ${sql.identifier(`${f}_min`)}, max(${name}) as ${sql.identifier(`${f}_max`)}`;
+  });
+  return sql`(select json_agg(row_to_json(totals)) from (
+    select ${withFailed ? sql`failed` : sql`null::int as failed`}, count(*) as n ${sql.join(stats, sql``)}
+    from ${from} ${withFailed ? sql`group by failed` : sql``}) totals)`;
+}
+
+type CountsFor = (facet: TermFacet | RangeFacet, failed: number | null) => boolean;
+
+function tallyRows(
+  tally: Tally,
+  facetRows: FacetRow[] | null,
+  statsRows: StatsRow[] | null,
+  columns: readonly TermFacet[],
+  termFacets: readonly TermFacet[],
+  rangeFacets: readonly RangeFacet[],
+  countsFor: CountsFor,
+) {
+  const setMask = (facet: TermFacet) =>
+    columns.reduce((mask, c, i) => (facetColumns(facet).includes(c) ? mask : mask | (1 << (columns.length - 1 - i))), 0);
+  const facetByMask = new Map(termFacets.map((f) => [setMask(f), f]));
+  for (const [mask, failed, ...rest] of facetRows ?? []) {
+    const facet = facetByMask.get(mask);
+    if (!facet || !countsFor(facet, failed)) continue;
+    const at = (c: TermFacet) => rest[columns.indexOf(c)];
+    const key = facet === 'make_model' ? (at('make') != null && at('model') != null ? `${at('make')}${MAKE_MODEL_SEPARATOR}${at('model')}` : null) : at(facet);
+    if (key == null || key === '') continue;
+    addCount(tally, facet, String(key), Number(rest[columns.length]));
+  }
+  for (const stats of statsRows ?? []) {
+    const failed = stats.failed ?? null;
+    if (failed == null) tally.total += Number(stats.n);
+    for (const facet of rangeFacets) {
+      const min = stats[`${facet}_min`];
+      const max = stats[`${facet}_max`];
+      if (min == null || max == null || !countsFor(facet, failed)) continue;
+      const convert = (v: number | string) => (facet === 'created_at_timestamp' ? toMs(v) : Number(v));
+      addStats(tally, facet, { min: convert(min), max: convert(max) });
+    }
+  }
+}
+
+function namesSql(table: typeof locations | typeof dealerships, websiteIds: readonly number[]): SQL {
+  return sql`(select json_agg(json_build_array(${table.id}, ${table.name})) from ${table} where ${table.websiteId} in (${list(websiteIds)}))`;
+}
+
+function filtersKey(scope: SearchScope): string {
+  return JSON.stringify([scope.minPhotos, [...scope.cities].map((c) => c.toLowerCase()).sort(), [...scope.makes].map((m) => m.toLowerCase()).sort()]);
+}
+
+type Found = { hits: CarSummary[]; tally: Tally; names: Names };
 
 export class SqlSearchEngine implements SearchEngine {
   constructor(private readonly db: Db) {}
@@ -270,33 +360,57 @@ export class SqlSearchEngine implements SearchEngine {
       limit,
       offset,
     };
-    if (scope.websiteIds.length === 0) return { ...response, processingTimeMs: Math.round(performance.now() - started) };
+    if (scope.websiteIds.length > 0) {
+      const terms = searchTerms(request.q);
+      const groups = filterGroups(scope, request.filters ?? {});
+      const found =
+        terms.length === 0 && groups.length === 0
+          ? ((await this.unfiltered(scope, request, termFacets, rangeFacets)) ??
+            (await this.filtered(scope, request, terms, groups, termFacets, rangeFacets)))
+          : await this.filtered(scope, request, terms, groups, termFacets, rangeFacets);
+      response.hits = found.hits;
+      response.estimatedTotalHits = found.tally.total;
+      for (const [facet, counts] of found.tally.counts) {
+        const distribution = response.facetDistribution[facet]!;
+        for (const [key, n] of counts) {
+          const name =
+            facet === 'location_name'
+              ? found.names.locations.get(Number(key))
+              : facet === 'dealership_name'
+                ? found.names.dealerships.get(Number(key))
+                : key;
+          if (name) distribution[name] = (distribution[name] ?? 0) + n;
+        }
+      }
+      for (const [facet, stats] of found.tally.stats) response.facetStats[facet] = stats;
+    }
+    response.processingTimeMs = Math.round(performance.now() - started);
+    return response;
+  }
 
-    const terms = searchTerms(request.q);
-    const groups = filterGroups(scope, request.filters ?? {});
+  /**
+   * Any text or filter: every count from the scope's cars in one statement (see the file comment).
+   * With `generationOf`, also reads that website's car generation in the same statement.
+   */
+  private async filtered(
+    scope: SearchScope,
+    request: SearchRequest,
+    terms: SearchTerm[],
+    groups: Group[],
+    termFacets: readonly TermFacet[],
+    rangeFacets: readonly RangeFacet[],
+    generationOf?: number,
+  ): Promise<Found & { generation: number }> {
     const groupIndex = new Map(groups.map((g, i) => [g.key, i]));
     const text = textCondition(terms);
     const columns = [...new Set(termFacets.flatMap((f) => facetColumns(f)))];
-    const column = (name: string) => sql.identifier(`f_${name}`);
-
     const failCount = groups.length > 0 ? sql.raw(groups.map((_, i) => `(not g${i})::int`).join(' + ')) : sql`0`;
     const failedGroup = groups.length > 0 ? sql.raw(`case ${groups.map((_, i) => `when not g${i} then ${i}`).join(' ')} end`) : sql`null::int`;
-    const groupingSets = termFacets.map((f) => sql`(${sql.join(facetColumns(f).map(column), sql`, `)})`);
-    const rangeStats = rangeFacets.map((f) => {
-      const name = RANGE_STAT[f];
-      return sql`, min(${sql.identifier(name)}) as ${sql.identifier(`${f}_min`)}, max(${sql.identifier(name)}) as ${sql.identifier(`${f}_max`)}`;
-    });
-    const scopeIds = list(scope.websiteIds);
-    const names = (table: typeof locations | typeof dealerships) =>
-      sql`(select json_agg(json_build_array(${table.id}, ${table.name})) from ${table} where ${table.websiteId} in (${scopeIds}))`;
 
     const query = sql`
       with base as materialized (
         select *, ${failCount} as fails, ${failedGroup} as failed from (
-          select ${cars.id} as id, ${cars.customRank} as custom_rank, ${cars.createdAt} as created_at,
-            ${cars.price} as price, ${cars.km} as km, ${cars.subscriptionPrice} as subscription_price,
-            ${cars.year} as year, ${textScore(terms)} as score
-            ${sql.join(columns.map((c) => sql`, ${TERM_COLUMN[c]} as ${column(c)}`), sql``)}
+          select ${baseColumns(columns)}, ${textScore(terms)} as score
             ${sql.join(groups.map((g, i) => sql`, coalesce(${g.predicate}, false) as ${sql.identifier(`g${i}`)}`), sql``)}
           from ${cars}
           where ${scopeWhere(scope)} ${text ? sql`and ${text}` : sql``}
@@ -307,66 +421,124 @@ export class SqlSearchEngine implements SearchEngine {
         select id, row_number() over () as position from (
           select id from base where fails = 0
           order by ${orderBy(request.sort ?? scope.defaultSort, terms.some((t) => t.fuzzy))}
-          limit ${limit} offset ${offset}
+          limit ${request.limit} offset ${request.offset}
         ) ordered
       )
       select
         (select json_agg(${hitJson} order by page.position)
           from page join ${cars} on ${cars.id} = page.id ${locationJoin}) as hits,
-        ${
-          groupingSets.length > 0
-            ? sql`(select json_agg(json_build_array(mask, failed, ${sql.join(columns.map(column), sql`, `)}, n)) from (
-                select grouping(${sql.join(columns.map(column), sql`, `)}) as mask, failed,
-                  ${sql.join(columns.map(column), sql`, `)}, count(*) as n
-                from base group by failed, grouping sets (${sql.join(groupingSets, sql`, `)})) facet_counts)`
-            : sql`null`
-        } as facets,
-        (select json_agg(row_to_json(totals)) from (
-          select failed, count(*) as n ${sql.join(rangeStats, sql``)} from base group by failed) totals) as stats,
-        ${termFacets.includes('location_name') ? names(locations) : sql`null`} as location_names,
-        ${termFacets.includes('dealership_name') ? names(dealerships) : sql`null`} as dealership_names
+        ${facetCountsSql(sql`base`, columns, termFacets, true)} as facets,
+        ${statsSql(sql`base`, rangeFacets, true)} as stats,
+        ${termFacets.includes('location_name') ? namesSql(locations, scope.websiteIds) : sql`null`} as location_names,
+        ${termFacets.includes('dealership_name') ? namesSql(dealerships, scope.websiteIds) : sql`null`} as dealership_names,
+        ${generationOf != null ? sql`(select ${carGenerations.generation} from ${carGenerations} where ${carGenerations.websiteId} = ${generationOf})` : sql`null`} as generation
     `;
-
-    const result = await this.db.execute(query);
-    const row = (result as unknown as { rows: ResultRow[] }).rows[0];
-
+    const row = await this.one<{
+      hits: HitRow[] | null;
+      facets: FacetRow[] | null;
+      stats: StatsRow[] | null;
+      location_names: [number, string][] | null;
+      dealership_names: [number, string][] | null;
+      generation: number | string | null;
+    }>(query);
     // A car counts for a facet when it fails no group, or only the facet's own group.
-    const countsFor = (facet: TermFacet | RangeFacet, failed: number | null) =>
-      failed == null || failed === groupIndex.get(groupOf(facet));
+    const countsFor: CountsFor = (facet, failed) => failed == null || failed === groupIndex.get(groupOf(facet));
+    const tally = newTally();
+    tallyRows(tally, row.facets, row.stats, columns, termFacets, rangeFacets, countsFor);
+    return {
+      hits: (row.hits ?? []).map(toSummary),
+      tally,
+      names: { locations: new Map(row.location_names ?? []), dealerships: new Map(row.dealership_names ?? []) },
+      generation: Number(row.generation ?? 0),
+    };
+  }
 
-    const locationNames = new Map(row?.location_names ?? []);
-    const dealershipNames = new Map(row?.dealership_names ?? []);
-    const setMask = (facet: TermFacet) =>
-      columns.reduce((mask, c, i) => (facetColumns(facet).includes(c) ? mask : mask | (1 << (columns.length - 1 - i))), 0);
-    const facetByMask = new Map(termFacets.map((f) => [setMask(f), f]));
-    for (const [mask, failed, ...rest] of row?.facets ?? []) {
-      const facet = facetByMask.get(mask);
-      if (!facet || !countsFor(facet, failed)) continue;
-      const n = Number(rest[columns.length]);
-      const at = (c: TermFacet) => rest[columns.indexOf(c)];
-      let value: string | number | boolean | null | undefined;
-      if (facet === 'make_model') value = at('make') != null && at('model') != null ? `${at('make')}${MAKE_MODEL_SEPARATOR}${at('model')}` : null;
-      else if (facet === 'location_name') value = locationNames.get(Number(at(facet)));
-      else if (facet === 'dealership_name') value = dealershipNames.get(Number(at(facet)));
-      else value = at(facet);
-      if (value == null || value === '') continue;
-      const distribution = response.facetDistribution[facet]!;
-      distribution[String(value)] = (distribution[String(value)] ?? 0) + n;
-    }
-
-    for (const stats of row?.stats ?? []) {
-      if (stats.failed == null) response.estimatedTotalHits = Number(stats.n);
-      for (const facet of rangeFacets) {
-        const min = stats[`${facet}_min`];
-        const max = stats[`${facet}_max`];
-        if (min == null || max == null || !countsFor(facet, stats.failed)) continue;
-        const found = { min: facet === 'created_at_timestamp' ? toMs(min) : Number(min), max: facet === 'created_at_timestamp' ? toMs(max) : Number(max) };
-        const known: FacetStats | undefined = response.facetStats[facet];
-        response.facetStats[facet] = known ? { min: Math.min(known.min, found.min), max: Math.max(known.max, found.max) } : found;
+  /**
+   * No text and no filter (the first view of every search page): counts of available cars come
+   * from each website's snapshot, recounted only after its cars change; recently sold cars, few
+   * by nature, are counted live. Null when snapshots keep changing underneath (then count live).
+   */
+  private async unfiltered(
+    scope: SearchScope,
+    request: SearchRequest,
+    termFacets: readonly TermFacet[],
+    rangeFacets: readonly RangeFacet[],
+  ): Promise<Found | null> {
+    const key = filtersKey(scope);
+    const columns = [...new Set(termFacets.flatMap((f) => facetColumns(f)))];
+    const sold = sql`(select ${baseColumns(columns)} from ${cars} where ${scopeWhere(scope)} and ${cars.status} = 'sold') sold`;
+    const query = sql`
+      with page as (
+        select id, row_number() over () as position from (
+          select ${cars.id} as id from ${cars} where ${scopeWhere(scope)}
+          order by ${orderBy(request.sort ?? scope.defaultSort, false)}
+          limit ${request.limit} offset ${request.offset}
+        ) ordered
+      )
+      select
+        (select json_agg(${hitJson} order by page.position)
+          from page join ${cars} on ${cars.id} = page.id ${locationJoin}) as hits,
+        (select json_agg(json_build_array(${websites.id}, ${searchFacetSnapshots.counts}, ${searchFacetSnapshots.stats}))
+          from ${websites}
+          left join ${carGenerations} on ${carGenerations.websiteId} = ${websites.id}
+          left join ${searchFacetSnapshots} on ${searchFacetSnapshots.websiteId} = ${websites.id}
+            and ${searchFacetSnapshots.generation} = coalesce(${carGenerations.generation}, 0)
+            and ${searchFacetSnapshots.filtersKey} = ${key}
+          where ${websites.id} in (${list(scope.websiteIds)})) as snapshots,
+        ${facetCountsSql(sold, columns, termFacets, false)} as sold_facets,
+        ${statsSql(sold, rangeFacets, false)} as sold_stats,
+        ${termFacets.includes('location_name') ? namesSql(locations, scope.websiteIds) : sql`null`} as location_names,
+        ${termFacets.includes('dealership_name') ? namesSql(dealerships, scope.websiteIds) : sql`null`} as dealership_names
+    `;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const row = await this.one<{
+        hits: HitRow[] | null;
+        snapshots: [number, [string, string, number][] | null, Record<string, number | string | null> | null][] | null;
+        sold_facets: FacetRow[] | null;
+        sold_stats: StatsRow[] | null;
+        location_names: [number, string][] | null;
+        dealership_names: [number, string][] | null;
+      }>(query);
+      const snapshots = row.snapshots ?? [];
+      const missing = snapshots.filter(([, counts]) => counts == null).map(([id]) => id);
+      if (missing.length > 0) {
+        if (attempt === 0) for (const websiteId of missing) await this.countSnapshot(scope, websiteId, key);
+        continue;
       }
+      const tally = newTally();
+      const wanted = new Set<string>(termFacets);
+      for (const [, counts, stats] of snapshots) {
+        for (const [facet, value, n] of counts ?? []) if (wanted.has(facet)) addCount(tally, facet as TermFacet, value, n);
+        tallyRows(tally, null, [{ ...stats, n: Number(stats?.total ?? 0), failed: null }], [], [], rangeFacets, () => true);
+      }
+      tallyRows(tally, row.sold_facets, row.sold_stats, columns, termFacets, rangeFacets, () => true);
+      return {
+        hits: (row.hits ?? []).map(toSummary),
+        tally,
+        names: { locations: new Map(row.location_names ?? []), dealerships: new Map(row.dealership_names ?? []) },
+      };
     }
-    response.hits = (row?.hits ?? []).map(toSummary);
-    response.processingTimeMs = Math.round(performance.now() - started);
-    return response;
+    return null;
+  }
+
+  /** Counts one website's available stock (every facet) and stores it with the generation it read. */
+  private async countSnapshot(scope: SearchScope, websiteId: number, key: string): Promise<void> {
+    const available: SearchScope = { ...scope, websiteIds: [websiteId], soldSince: null };
+    const { tally, generation } = await this.filtered(available, { limit: 1, offset: 0 }, [], [], TERM_FACETS, RANGE_FACETS, websiteId);
+    const counts = [...tally.counts].flatMap(([facet, values]) => [...values].map(([value, n]) => [facet, value, n] as [string, string, number]));
+    const stats: Record<string, number> = { total: tally.total };
+    for (const [facet, { min, max }] of tally.stats) Object.assign(stats, { [`${facet}_min`]: min, [`${facet}_max`]: max });
+    await this.db
+      .insert(searchFacetSnapshots)
+      .values({ websiteId, generation, filtersKey: key, counts, stats })
+      .onConflictDoUpdate({
+        target: searchFacetSnapshots.websiteId,
+        set: { generation, filtersKey: key, counts, stats, computedAt: sql`now()` },
+      });
+  }
+
+  private async one<T>(query: SQL): Promise<T> {
+    const result = await this.db.execute(query);
+    return (result as unknown as { rows: T[] }).rows[0];
   }
 }
