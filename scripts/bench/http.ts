@@ -1,0 +1,130 @@
+/**
+ * The search page under load: a production build in its own dist dir, served on 127.0.0.1:3300
+ * from the bench's embedded database, hammered by autocannon for a fixed time.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+export const BENCH_DIST_DIR = '.next-bench';
+const nextBin = path.join(ROOT, 'node_modules', '.bin', 'next');
+
+export type LoadResult = {
+  url: string;
+  host: string;
+  connections: number;
+  durationS: number;
+  requests: number;
+  requestsPerSecond: number;
+  latencyP50: number;
+  latencyP99: number;
+  non2xx: number;
+  errors: number;
+  /** Size of one page of HTML, as a check that the page rendered cards. */
+  pageBytes: number;
+};
+
+/**
+ * Builds into .next-bench unless a build newer than every source file is there (scripts/lib.mjs).
+ * `next build` adds its dist dir's type folders to tsconfig.json; the file is put back as it was.
+ */
+export async function buildIfNeeded(): Promise<void> {
+  const tsconfig = path.join(ROOT, 'tsconfig.json');
+  const before = fs.readFileSync(tsconfig);
+  const code = `import { buildIfNeeded } from ${JSON.stringify(path.join(ROOT, 'scripts', 'lib.mjs'))}; await buildIfNeeded(${JSON.stringify(BENCH_DIST_DIR)});`;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: { ...process.env, NEXT_DIST_DIR: BENCH_DIST_DIR, NEXT_TELEMETRY_DISABLED: '1' },
+      });
+      child.on('error', reject);
+      child.on('exit', (status) => (status === 0 ? resolve() : reject(new Error(`next build failed (exit ${status})`))));
+    });
+  } finally {
+    if (!fs.readFileSync(tsconfig).equals(before)) fs.writeFileSync(tsconfig, before);
+  }
+}
+
+export type Server = { child: ChildProcess; logFile: string; stop: () => Promise<void> };
+
+/** `next start` on the port (no -H: it breaks host rewrites), output to logFile. */
+export function startServer(port: number, env: Record<string, string>, logFile: string): Server {
+  const log = fs.openSync(logFile, 'w');
+  const child = spawn(nextBin, ['start', '-p', String(port)], {
+    cwd: ROOT,
+    stdio: ['ignore', log, log],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', NEXT_DIST_DIR: BENCH_DIST_DIR, ...env },
+  });
+  fs.closeSync(log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    logFile,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** GET with a Host header (fetch cannot set one). */
+export function get(url: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { headers: { host }, timeout: 30_000 }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    request.on('timeout', () => request.destroy(new Error(`GET ${url} timed out`)));
+    request.on('error', reject);
+  });
+}
+
+export async function waitForServer(url: string, host: string, server: Server, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) throw new Error(`the server exited (code ${server.child.exitCode}); see ${server.logFile}`);
+    try {
+      const { status } = await get(url, host);
+      if (status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s; see ${server.logFile}`);
+}
+
+export async function loadTest(url: string, host: string, options: { connections: number; durationS: number; warmupRequests: number }): Promise<LoadResult> {
+  let pageBytes = 0;
+  for (let i = 0; i < options.warmupRequests; i++) {
+    const { status, body } = await get(url, host);
+    if (status !== 200) throw new Error(`GET ${url} (Host: ${host}) answered ${status} during warm-up`);
+    pageBytes = Buffer.byteLength(body);
+  }
+  const result = await autocannon({ url, connections: options.connections, duration: options.durationS, headers: { host } });
+  const requests = result.requests.total ?? Math.round(result.requests.average * result.duration);
+  return {
+    url,
+    host,
+    connections: options.connections,
+    durationS: options.durationS,
+    requests,
+    requestsPerSecond: result.requests.average,
+    latencyP50: result.latency.p50,
+    latencyP99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    pageBytes,
+  };
+}

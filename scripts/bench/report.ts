@@ -1,0 +1,163 @@
+/**
+ * The stock-search benchmark's figures as Markdown, written into its own section of
+ * docs/benchmarks.md (between markers, so other benchmarks' sections stay as they are).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { LoadResult } from './http';
+import type { KindResult, Scope } from './queries';
+
+export const TARGET_MS: Record<Scope, number> = { 'one website': 10, 'all websites': 40 };
+export const TARGET_RPS = 150;
+
+export type Machine = { cpu: string; cores: number; ramGiB: number; node: string; os: string; postgres: string | null; pglite: string };
+
+export function machine(versions: { postgres: string | null; pglite: string }): Machine {
+  let cpu = os.cpus()[0]?.model ?? 'unknown';
+  try {
+    const line = fs
+      .readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
+    if (line) cpu = line.split(':')[1].trim();
+  } catch {
+    // not Linux
+  }
+  return {
+    cpu,
+    cores: os.availableParallelism(),
+    ramGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    ...versions,
+  };
+}
+
+export type DatabaseFigures = { label: string; results: KindResult[] };
+
+export type Report = {
+  date: Date;
+  machine: Machine;
+  dataset: string;
+  databases: DatabaseFigures[];
+  /** The search page under load, per database the server ran on. */
+  loads: Array<{ label: string; result: LoadResult }>;
+  loadSkipped: string | null;
+};
+
+const ms = (value: number) => value.toFixed(value < 10 ? 2 : 1);
+const met = (ok: boolean) => (ok ? 'met' : '**missed**');
+
+export function loadMet(result: LoadResult): boolean {
+  return result.requestsPerSecond >= TARGET_RPS && result.non2xx === 0 && result.errors === 0;
+}
+
+export function kindMet(result: KindResult): boolean {
+  return result.p95 <= TARGET_MS[result.scope];
+}
+
+function databaseTable(figures: DatabaseFigures): string[] {
+  const lines = [
+    `| scope | query | runs | p50 ms | p95 ms | p99 ms | hits (median) | p95 target |`,
+    `|---|---|--:|--:|--:|--:|--:|---|`,
+  ];
+  for (const r of figures.results) {
+    lines.push(
+      `| ${r.scope} | ${r.kind} | ${r.iterations} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} | ${r.medianHits.toLocaleString('en-AU')} | ≤ ${TARGET_MS[r.scope]} ms ${met(kindMet(r))} |`,
+    );
+  }
+  return lines;
+}
+
+export function summaryLines(report: Report): string[] {
+  const lines: string[] = [];
+  for (const db of report.databases) {
+    for (const scope of ['one website', 'all websites'] as const) {
+      const rows = db.results.filter((r) => r.scope === scope);
+      if (rows.length === 0) continue;
+      const worst = rows.reduce((a, b) => (b.p95 > a.p95 ? b : a));
+      const missed = rows.filter((r) => !kindMet(r));
+      lines.push(
+        `${db.label}, ${scope}: worst p95 ${ms(worst.p95)} ms (${worst.kind}) — target ≤ ${TARGET_MS[scope]} ms ${missed.length === 0 ? 'met' : `missed by ${missed.length} of ${rows.length} kinds (${missed.map((r) => r.kind).join(', ')})`}`,
+      );
+    }
+  }
+  for (const { label, result: l } of report.loads) {
+    lines.push(
+      `search page on ${label}: ${l.requestsPerSecond.toFixed(1)} requests/s, p99 ${l.latencyP99} ms, ${l.non2xx} non-2xx — target ≥ ${TARGET_RPS}/s ${loadMet(l) ? 'met' : 'missed'}`,
+    );
+  }
+  if (report.loads.length === 0 && report.loadSkipped) {
+    lines.push(`search page: not measured (${report.loadSkipped})`);
+  }
+  return lines;
+}
+
+export function renderSection(report: Report): string {
+  const m = report.machine;
+  const out: string[] = [
+    '## Stock search (`npm run bench:search`)',
+    '',
+    `Measured ${report.date.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+    '',
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, ${m.os}, Node ${m.node}; ` +
+      `PGlite ${m.pglite}${m.postgres ? `; PostgreSQL server ${m.postgres}` : '; no PostgreSQL server (DATABASE_URL unset)'}.`,
+    '',
+    `Data set: ${report.dataset}`,
+    '',
+    'Each query runs through `SqlSearchEngine.search()` and is timed in the benchmark process with ' +
+      '`performance.now()` (so the figures include the driver round trip and the shaping of the response). ' +
+      '"one website" rotates over the 50 websites; "all websites" searches the 50 at once. Unless the kind says ' +
+      'otherwise, a query asks for the sidebar facets (location, car type, make, make and model, colour, body, ' +
+      'transmission, drive, fuel, dealership, price, km, year) and the first 24 hits, sorted by the default ' +
+      '(custom rank). Warm-up: one run per website (one website) or 5 runs (all websites) per kind before the timed runs. ' +
+      '"just after a stock change" changes one car of the searched website (and bumps its stock version) before each ' +
+      'timed run, untimed, so nothing counted before the change can be reused: the first visitor after a dealer\'s update. ' +
+      'Targets: p95 ≤ 10 ms for one website, ≤ 40 ms across all websites.',
+    '',
+  ];
+  for (const db of report.databases) {
+    out.push(`### ${db.label}`, '', ...databaseTable(db), '');
+  }
+  out.push('### Search page under load', '');
+  const [firstLoad] = report.loads;
+  if (firstLoad) {
+    const l = firstLoad.result;
+    out.push(
+      `autocannon, ${l.connections} connections for ${l.durationS} s against \`${l.url}\` with \`Host: ${l.host}\` ` +
+        '(production build, `next start` on 127.0.0.1 with the data set above; autocannon runs on the same machine). ' +
+        `One page is ${Math.round(l.pageBytes / 1024)} KiB of HTML.`,
+      '',
+      `| database | requests | requests/s (mean) | latency p50 ms | latency p99 ms | non-2xx | errors | target ≥ ${TARGET_RPS} requests/s |`,
+      '|---|--:|--:|--:|--:|--:|--:|---|',
+      ...report.loads.map(
+        ({ label, result: r }) =>
+          `| ${label} | ${r.requests.toLocaleString('en-AU')} | ${r.requestsPerSecond.toFixed(1)} | ${r.latencyP50} | ${r.latencyP99} | ${r.non2xx} | ${r.errors} | ${met(loadMet(r))} |`,
+      ),
+      '',
+    );
+  } else {
+    out.push(`Not measured in this run: ${report.loadSkipped ?? 'skipped'}.`, '');
+  }
+  out.push('### Summary', '', ...summaryLines(report).map((line) => `- ${line}`), '');
+  return out.join('\n');
+}
+
+const START = '<!-- bench:search -->';
+const END = '<!-- /bench:search -->';
+
+/** Replaces this benchmark's section of docs/benchmarks.md (creating the file or the section). */
+export function writeSection(root: string, section: string): string {
+  const file = path.join(root, 'docs', 'benchmarks.md');
+  const block = `${START}\n${section.trimEnd()}\n${END}`;
+  let text = fs.existsSync(file)
+    ? fs.readFileSync(file, 'utf8')
+    : '# Benchmarks\n\nFigures written by the `npm run bench:*` scripts; each script rewrites only its own section.\n';
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  if (start >= 0 && end > start) text = `${text.slice(0, start)}${block}${text.slice(end + END.length)}`;
+  else text = `${text.trimEnd()}\n\n${block}\n`;
+  fs.writeFileSync(file, text);
+  return file;
+}
