@@ -29,8 +29,10 @@ BEGIN
       ON CONFLICT ("website_id") DO UPDATE SET "generation" = "car_generations"."generation" + 1;
   END IF;
   IF TG_OP = 'DELETE' THEN
+    -- Not for a website being deleted (its cars go by cascade): it has no generation to keep.
     INSERT INTO "car_generations" ("website_id", "generation")
       SELECT DISTINCT "website_id", 1 FROM "changed_old"
+      WHERE EXISTS (SELECT 1 FROM "websites" WHERE "websites"."id" = "changed_old"."website_id")
       ON CONFLICT ("website_id") DO UPDATE SET "generation" = "car_generations"."generation" + 1;
   END IF;
   RETURN NULL;

@@ -343,12 +343,14 @@ describe('stock search engine', () => {
     it('puts cars that contain the words as written before typo matches', async () => {
       const site = await website('relevance-motors');
       await site.addCars([
-        { slug: 'r-fuzzy', make: 'Toyota', model: 'Corolla', customRank: 100 },
+        { slug: 'r-fuzzy', make: 'Toyota', model: 'Corolla', customRank: 100, price: 10_000 },
         { slug: 'r-exact', make: 'Toyotas', model: 'Corolla', customRank: 0 },
       ]);
       const tenant = await site.tenant();
       expect(ordered(await search(tenant, { q: 'toyotas' }))).toEqual(['r-exact', 'r-fuzzy']);
       expect(ordered(await search(tenant, { q: 'corolla' }))).toEqual(['r-fuzzy', 'r-exact']);
+      // A sort the visitor chose is kept: relevance leads only 'Most relevant'.
+      expect(ordered(await search(tenant, { q: 'toyotas', sort: 'price:asc' }))).toEqual(['r-fuzzy', 'r-exact']);
     });
   });
 
@@ -419,6 +421,10 @@ describe('stock search engine', () => {
       expect(slugs(await search(textSite, { filters: { colour: ['"White"'], make: ['Toyota"'] } }))).toEqual(['t-hilux']);
       expect(slugs(await search(textSite, { filters: { make: ["' or '1'='1"] } }))).toEqual([]);
       expect(slugs(await search(textSite, { filters: { make: ['toyota'] } }))).toEqual([]);
+      // A model value without its make matches nothing, as an unknown value of any facet does.
+      for (const value of ['garbage', ':HiLux', 'Toyota:']) {
+        expect(slugs(await search(textSite, { filters: { make_model: [value] } })), value).toEqual([]);
+      }
     });
   });
 

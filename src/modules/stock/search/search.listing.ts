@@ -85,7 +85,8 @@ export const resolveSearchListing = cache(async (tenant: Tenant, segments: strin
     };
   }
 
-  const [first, makeSlug, modelSlug] = segments.map((s) => s.toLowerCase());
+  const [first, makeSlug, modelSlug] = segments.map((s, i) => (i === 0 ? s.toLowerCase() : slugify(s)));
+  if (segments.slice(1).some((s) => slugify(s) === '')) return null;
   const allStockSlug = config.search.allStockPath?.replace(/^\/+/, '');
   const carType: CarType | null = carTypeFromSearchSlug(first);
   const isAllStock = first === config.search.defaultSlug || first === allStockSlug;
@@ -124,7 +125,7 @@ export const resolveSearchListing = cache(async (tenant: Tenant, segments: strin
     ? [typeWord, makeDisplayName(make), model, carType ? '' : noun].filter(Boolean).join(' ')
     : base;
   return {
-    path: `/search/${segments.slice(0, make ? (model ? 3 : 2) : 1).map((s) => s.toLowerCase()).join('/')}`,
+    path: `/search/${[first, makeSlug, modelSlug].slice(0, make ? (model ? 3 : 2) : 1).join('/')}`,
     title: spell(config, `${heading} for sale${place ? ` in ${place}` : ''}`),
     heading: spell(config, heading),
     description: spell(config, `${heading} for sale at ${tenant.name}${place ? `, ${place}` : ''}.`),

@@ -236,7 +236,7 @@ describe('searchParamsFor and searchHref (one URL per state)', () => {
         price: { min: 10_000, max: 50_000 },
         km: { max: 80_000 },
         year: { min: 2018 },
-        subscription_price: { min: 99.5 },
+        subscription_price: { min: 99 },
       },
       sort: 'km:asc',
       page: 12,

@@ -21,10 +21,23 @@ const MAX_VALUE_LENGTH = 200;
 const MAX_PAGE = 1_000;
 
 const filterValue = z.string().max(MAX_VALUE_LENGTH).transform(cleanFilterValue);
-const range = z
-  .object({ min: z.number().finite().optional(), max: z.number().finite().optional() })
-  .strict()
-  .refine((r) => r.min == null || r.max == null || r.min <= r.max, { message: 'min must not be above max' });
+/** Range bounds are whole numbers the columns can hold: int4, or epoch milliseconds for created_at_timestamp. */
+const INT4_MAX = 2_147_483_647;
+export const RANGE_BOUND: Record<RangeFacet, number> = {
+  price: INT4_MAX,
+  subscription_price: INT4_MAX,
+  km: INT4_MAX,
+  year: INT4_MAX,
+  created_at_timestamp: 8_640_000_000_000_000,
+};
+
+const rangeOf = (facet: RangeFacet) => {
+  const bound = z.number().int().min(-RANGE_BOUND[facet]).max(RANGE_BOUND[facet]).optional();
+  return z
+    .object({ min: bound, max: bound })
+    .strict()
+    .refine((r) => r.min == null || r.max == null || r.min <= r.max, { message: 'min must not be above max' });
+};
 
 const filtersSchema = z
   .object({
@@ -32,7 +45,10 @@ const filtersSchema = z
       TermFacet,
       z.ZodOptional<z.ZodArray<typeof filterValue>>
     >),
-    ...(Object.fromEntries(RANGE_FACETS.map((f) => [f, range.optional()])) as Record<RangeFacet, z.ZodOptional<typeof range>>),
+    ...(Object.fromEntries(RANGE_FACETS.map((f) => [f, rangeOf(f).optional()])) as Record<
+      RangeFacet,
+      z.ZodOptional<ReturnType<typeof rangeOf>>
+    >),
   })
   .strict();
 
@@ -62,11 +78,12 @@ type RawParams = Record<string, string | string[] | undefined>;
 const list = (value: string | string[] | undefined): string[] => (value == null ? [] : Array.isArray(value) ? value : [value]);
 const first = (value: string | string[] | undefined): string | undefined => list(value)[0];
 
-function numberParam(value: string | string[] | undefined): number | undefined {
+/** A whole number within the facet's bounds (decimals rounded), or undefined. */
+function rangeParam(value: string | string[] | undefined, facet: RangeFacet): number | undefined {
   const text = first(value)?.trim();
-  if (!text || !/^-?\d+(\.\d+)?$/.test(text)) return undefined;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : undefined;
+  if (!text || !/^-?\d{1,16}(\.\d+)?$/.test(text)) return undefined;
+  const n = Math.round(Number(text));
+  return Math.abs(n) <= RANGE_BOUND[facet] ? n : undefined;
 }
 
 /** The search page's query string → state. Unknown keys, bad numbers and unknown sorts are dropped. */
@@ -84,8 +101,8 @@ export function parseSearchParams(params: RawParams, sortOptions: readonly SortO
     if (values.length > 0) filters[facet] = values;
   }
   for (const facet of RANGE_FACETS) {
-    let min = numberParam(params[`${facet}_min`]);
-    let max = numberParam(params[`${facet}_max`]);
+    let min = rangeParam(params[`${facet}_min`], facet);
+    let max = rangeParam(params[`${facet}_max`], facet);
     if (min != null && max != null && min > max) [min, max] = [max, min];
     if (min != null || max != null) filters[facet] = { ...(min != null && { min }), ...(max != null && { max }) };
   }

@@ -96,10 +96,14 @@ function idsNamed(table: typeof locations | typeof dealerships, scope: SearchSco
 function filterGroups(scope: SearchScope, filters: SearchFilters): Group[] {
   const groups: Group[] = [];
   const makes = cleanValues(filters.make);
-  const makeModels = cleanValues(filters.make_model)
-    .map((value) => value.split(MAKE_MODEL_SEPARATOR))
-    .filter((parts): parts is [string, string] => parts.length === 2 && parts.every(Boolean));
-  if (makes.length > 0 || makeModels.length > 0) {
+  const makeModelValues = cleanValues(filters.make_model);
+  // 'Make:Model', split at the first separator (a model may contain one); a value without both matches nothing.
+  const makeModels = makeModelValues.flatMap((value) => {
+    const at = value.indexOf(MAKE_MODEL_SEPARATOR);
+    const model = value.slice(at + 1);
+    return at > 0 && model ? [[value.slice(0, at), model] as [string, string]] : [];
+  });
+  if (makes.length > 0 || makeModelValues.length > 0) {
     const narrowed = new Set(makeModels.map(([make]) => make));
     const wholeMakes = makes.filter((make) => !narrowed.has(make));
     const parts: SQL[] = [];
@@ -159,8 +163,9 @@ function textScore(terms: SearchTerm[]): SQL {
   );
 }
 
+/** The visitor's sort; 'most relevant' (custom_rank) puts cars matching the words as written first. */
 function orderBy(sort: SortOption, withScore: boolean): SQL {
-  const keys: string[] = withScore ? ['score desc'] : [];
+  const keys: string[] = withScore && sort === 'custom_rank:desc' ? ['score desc'] : [];
   const newest = ['created_at desc', 'id desc'];
   switch (sort) {
     case 'custom_rank:desc':
