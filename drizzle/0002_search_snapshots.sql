@@ -18,7 +18,8 @@ CREATE INDEX "cars_price_idx" ON "cars" USING btree ("price");--> statement-brea
 CREATE INDEX "cars_km_idx" ON "cars" USING btree ("km");--> statement-breakpoint
 CREATE INDEX "cars_created_idx" ON "cars" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "cars_rank_idx" ON "cars" USING btree ("custom_rank","created_at");--> statement-breakpoint
-CREATE INDEX "cars_subscription_price_idx" ON "cars" USING btree ("subscription_price");
+CREATE INDEX "cars_subscription_price_idx" ON "cars" USING btree ("subscription_price");--> statement-breakpoint
+CREATE INDEX "cars_subscription_price_desc_idx" ON "cars" USING btree ("subscription_price" DESC NULLS LAST);
 --> statement-breakpoint
 -- Every change to a website's cars bumps its generation in the same transaction; a facet snapshot is valid only for the generation it was counted at.
 CREATE FUNCTION "car_generations_bump"() RETURNS trigger LANGUAGE plpgsql AS $$

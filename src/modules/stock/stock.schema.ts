@@ -124,6 +124,7 @@ export const cars = pgTable(
     index('cars_created_idx').on(t.createdAt),
     index('cars_rank_idx').on(t.customRank, t.createdAt),
     index('cars_subscription_price_idx').on(t.subscriptionPrice),
+    index('cars_subscription_price_desc_idx').on(t.subscriptionPrice.desc().nullsLast()),
     index('cars_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
 );
@@ -197,8 +198,8 @@ export const searchFacetSnapshots = pgTable('search_facet_snapshots', {
     .references(() => websites.id, { onDelete: 'cascade' }),
   generation: bigint('generation', { mode: 'number' }).notNull(),
   filtersKey: text('filters_key').notNull(),
-  /** [facet, value, count][] */
-  counts: jsonb('counts').$type<[string, string, number][]>().notNull(),
+  /** facet → value → count */
+  counts: jsonb('counts').$type<Record<string, Record<string, number>>>().notNull(),
   /** total and, per range facet, min and max */
   stats: jsonb('stats').$type<Record<string, number | string | null>>().notNull(),
   computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),

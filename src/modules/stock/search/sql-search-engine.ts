@@ -177,13 +177,16 @@ function orderBy(sort: SortOption, withScore: boolean): SQL {
     case 'price:asc':
     case 'price:desc':
     case 'km:asc':
-    case 'km:desc':
-    case 'subscription_price:asc':
-    case 'subscription_price:desc': {
+    case 'km:desc': {
       const [field, direction] = sort.split(':');
-      keys.push(`${field} ${direction} nulls last`, ...newest);
+      keys.push(`${field} ${direction}`, ...newest);
       break;
     }
+    case 'subscription_price:asc':
+    case 'subscription_price:desc':
+      // Cars without a subscription price come last either way (matching the two indexes).
+      keys.push(`subscription_price ${sort.endsWith('asc') ? 'asc' : 'desc'} nulls last`, ...newest);
+      break;
   }
   return sql.raw(keys.join(', '));
 }
@@ -472,6 +475,11 @@ export class SqlSearchEngine implements SearchEngine {
     const key = filtersKey(scope);
     const columns = [...new Set(termFacets.flatMap((f) => facetColumns(f)))];
     const sold = sql`(select ${baseColumns(columns)} from ${cars} where ${scopeWhere(scope)} and ${cars.status} = 'sold') sold`;
+    // Only the facets asked for leave the database (a snapshot holds all of them); null when there is no valid snapshot.
+    const requestedCounts = sql`case when ${searchFacetSnapshots.websiteId} is null then null else jsonb_build_object(${sql.join(
+      termFacets.map((f) => sql`${f}::text, ${searchFacetSnapshots.counts} -> ${f}::text`),
+      sql`, `,
+    )}) end`;
     const query = sql`
       with page as (
         select id, row_number() over () as position from (
@@ -483,7 +491,7 @@ export class SqlSearchEngine implements SearchEngine {
       select
         (select json_agg(${hitJson} order by page.position)
           from page join ${cars} on ${cars.id} = page.id ${locationJoin}) as hits,
-        (select json_agg(json_build_array(${websites.id}, ${searchFacetSnapshots.counts}, ${searchFacetSnapshots.stats}))
+        (select json_agg(json_build_array(${websites.id}, ${requestedCounts}, ${searchFacetSnapshots.stats}))
           from ${websites}
           left join ${carGenerations} on ${carGenerations.websiteId} = ${websites.id}
           left join ${searchFacetSnapshots} on ${searchFacetSnapshots.websiteId} = ${websites.id}
@@ -498,7 +506,7 @@ export class SqlSearchEngine implements SearchEngine {
     for (let attempt = 0; attempt < 2; attempt++) {
       const row = await this.one<{
         hits: HitRow[] | null;
-        snapshots: [number, [string, string, number][] | null, Record<string, number | string | null> | null][] | null;
+        snapshots: [number, Record<string, Record<string, number> | null> | null, Record<string, number | string | null> | null][] | null;
         sold_facets: FacetRow[] | null;
         sold_stats: StatsRow[] | null;
         location_names: [number, string][] | null;
@@ -511,9 +519,8 @@ export class SqlSearchEngine implements SearchEngine {
         continue;
       }
       const tally = newTally();
-      const wanted = new Set<string>(termFacets);
       for (const [, counts, stats] of snapshots) {
-        for (const [facet, value, n] of counts ?? []) if (wanted.has(facet)) addCount(tally, facet as TermFacet, value, n);
+        for (const facet of termFacets) for (const [value, n] of Object.entries(counts?.[facet] ?? {})) addCount(tally, facet, value, n);
         tallyRows(tally, null, [{ ...stats, n: Number(stats?.total ?? 0), failed: null }], [], [], rangeFacets, () => true);
       }
       tallyRows(tally, row.sold_facets, row.sold_stats, columns, termFacets, rangeFacets, () => true);
@@ -530,7 +537,7 @@ export class SqlSearchEngine implements SearchEngine {
   private async countSnapshot(scope: SearchScope, websiteId: number, key: string): Promise<void> {
     const available: SearchScope = { ...scope, websiteIds: [websiteId], soldSince: null };
     const { tally, generation } = await this.filtered(available, { limit: 1, offset: 0 }, [], [], TERM_FACETS, RANGE_FACETS, websiteId);
-    const counts = [...tally.counts].flatMap(([facet, values]) => [...values].map(([value, n]) => [facet, value, n] as [string, string, number]));
+    const counts = Object.fromEntries([...tally.counts].map(([facet, values]) => [facet, Object.fromEntries(values)]));
     const stats: Record<string, number> = { total: tally.total };
     for (const [facet, { min, max }] of tally.stats) Object.assign(stats, { [`${facet}_min`]: min, [`${facet}_max`]: max });
     await this.db
