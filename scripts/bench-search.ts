@@ -10,6 +10,7 @@
 // Options: --rebuild (regenerate the data), --no-http (skip 3), --quick (few iterations, 5 s of
 // load, nothing written), --no-write (print only).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
@@ -19,7 +20,7 @@ import { BENCH_NOW, CARS_PER_WEBSITE, GENERATOR_VERSION, WEBSITE_COUNT } from '.
 import { buildIfNeeded, get, loadTest, ROOT, startServer, waitForServer, type LoadResult } from './bench/http';
 import { openBenchPglite, openBenchServer, RefusedDatabaseError, selectRows, writeBenchMedia } from './bench/load';
 import { queryKinds, runKind, type KindResult, type Scope } from './bench/queries';
-import { kindMet, machine, renderSection, summaryLines, TARGET_MS, writeSection, type DatabaseFigures, type Report } from './bench/report';
+import { BUSY_LOAD, kindMet, machine, renderSection, summaryLines, TARGET_MS, writeSection, type DatabaseFigures, type Report } from './bench/report';
 
 const { values: args } = parseArgs({
   options: {
@@ -120,6 +121,10 @@ async function measureSearchPage(slug: string, label: string, databaseEnv: { DAT
 
 async function main(): Promise<void> {
   const started = performance.now();
+  const loadStart = os.loadavg()[0];
+  if (loadStart > BUSY_LOAD) {
+    log(`Warning: the 1-minute load average is ${loadStart.toFixed(2)}: something else is using the CPU, so the figures will be pessimistic.`);
+  }
   fs.mkdirSync(DATA_ROOT, { recursive: true });
   const databases: DatabaseFigures[] = [];
   let pgliteVersion = 'unknown';
@@ -161,7 +166,7 @@ async function main(): Promise<void> {
 
   const report: Report = {
     date: new Date(),
-    machine: machine({ postgres: postgresVersion, pglite: pgliteVersion }),
+    machine: machine({ postgres: postgresVersion, pglite: pgliteVersion, loadStart }),
     dataset:
       `${WEBSITE_COUNT} websites × ${CARS_PER_WEBSITE.toLocaleString('en-AU')} cars = ${(WEBSITE_COUNT * CARS_PER_WEBSITE).toLocaleString('en-AU')} cars ` +
       `(generator \`${GENERATOR_VERSION}\`, scripts/bench/generate-stock.ts: Australian makes and models from the demo catalogue, ` +

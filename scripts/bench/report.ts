@@ -10,10 +10,23 @@ import type { KindResult, Scope } from './queries';
 
 export const TARGET_MS: Record<Scope, number> = { 'one website': 10, 'all websites': 40 };
 export const TARGET_RPS = 150;
+/** A 1-minute load average above this before or after the run means something else was using the CPU. */
+export const BUSY_LOAD = 0.8;
 
-export type Machine = { cpu: string; cores: number; ramGiB: number; node: string; os: string; postgres: string | null; pglite: string };
+export type Machine = {
+  cpu: string;
+  cores: number;
+  ramGiB: number;
+  node: string;
+  os: string;
+  postgres: string | null;
+  pglite: string;
+  /** 1-minute load average when the run started and when it ended: other work on the machine skews the figures. */
+  loadStart: number;
+  loadEnd: number;
+};
 
-export function machine(versions: { postgres: string | null; pglite: string }): Machine {
+export function machine(versions: { postgres: string | null; pglite: string; loadStart: number }): Machine {
   let cpu = os.cpus()[0]?.model ?? 'unknown';
   try {
     const line = fs
@@ -31,6 +44,7 @@ export function machine(versions: { postgres: string | null; pglite: string }): 
     node: process.version,
     os: `${os.type()} ${os.release()}`,
     ...versions,
+    loadEnd: os.loadavg()[0],
   };
 }
 
@@ -102,7 +116,9 @@ export function renderSection(report: Report): string {
     `Measured ${report.date.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, ${m.os}, Node ${m.node}; ` +
-      `PGlite ${m.pglite}${m.postgres ? `; PostgreSQL server ${m.postgres}` : '; no PostgreSQL server (DATABASE_URL unset)'}.`,
+      `PGlite ${m.pglite}${m.postgres ? `; PostgreSQL server ${m.postgres}` : '; no PostgreSQL server (DATABASE_URL unset)'}. ` +
+      `Load average (1 min) ${m.loadStart.toFixed(2)} at the start and ${m.loadEnd.toFixed(2)} at the end of the run` +
+      `${Math.max(m.loadStart, m.loadEnd) > BUSY_LOAD ? ' — **other work was running on the machine: the figures are pessimistic**' : ''}.`,
     '',
     `Data set: ${report.dataset}`,
     '',
