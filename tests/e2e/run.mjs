@@ -4,8 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildIfNeeded, root, run, tsx } from '../../scripts/lib.mjs';
 
-const dataDir = path.join(root, '.test-data/e2e');
-const mediaDir = path.join(root, '.test-data/media');
+// E2E_DATA_DIR / E2E_MEDIA_DIR let several runs (e.g. one spec each) use databases of their own.
+const dataDir = path.resolve(root, process.env.E2E_DATA_DIR ?? '.test-data/e2e');
+const mediaDir = path.resolve(root, process.env.E2E_MEDIA_DIR ?? '.test-data/media');
 fs.rmSync(dataDir, { recursive: true, force: true });
 
 await buildIfNeeded();
