@@ -89,6 +89,7 @@ export function SearchFilters({
   noun,
   activeCount,
   clearHref,
+  stateKey,
 }: {
   action: string;
   groups: FacetGroup[];
@@ -97,6 +98,8 @@ export function SearchFilters({
   noun: string;
   activeCount: number;
   clearHref: string;
+  /** The URL state: a new state renders a new form, so its controls show that state. */
+  stateKey: string;
 }) {
   return (
     <>
@@ -118,6 +121,7 @@ export function SearchFilters({
           </label>
         </div>
         <form
+          key={stateKey}
           id={FILTER_FORM_ID}
           action={action}
           method="get"

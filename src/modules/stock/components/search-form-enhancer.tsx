@@ -1,26 +1,31 @@
 'use client';
 
-import { useEffect, useTransition } from 'react';
+import { useEffect, useRef, useTransition } from 'react';
 import { useRouter, useSearchParams } from 'next/navigation';
 
 /**
  * With JavaScript, the filter form applies each change at once (a client navigation to the same
- * GET URL the form would submit), and back/forward put the controls in step with the URL. The
- * form itself works without this.
+ * GET URL the form would submit). The form works without this. The server renders the form and
+ * the sort box with a key per URL state, so after any navigation (back and forward included) they
+ * are new elements showing that state; this puts the focus back on the control the visitor used.
  */
-export function SearchFormEnhancer({ formId, drawerId }: { formId: string; drawerId: string }) {
+export function SearchFormEnhancer({ formId, drawerId, defaultSort }: { formId: string; drawerId: string; defaultSort: string }) {
   const router = useRouter();
   const searchParams = useSearchParams();
   const [pending, startTransition] = useTransition();
+  const lastControl = useRef<string | null>(null);
 
   useEffect(() => {
-    const form = document.getElementById(formId);
-    if (!(form instanceof HTMLFormElement)) return;
-
-    const apply = () => {
+    const currentForm = () => {
+      const form = document.getElementById(formId);
+      return form instanceof HTMLFormElement ? form : null;
+    };
+    const apply = (form: HTMLFormElement) => {
       const params = new URLSearchParams();
       for (const [key, value] of new FormData(form)) {
-        if (typeof value === 'string' && value.trim() !== '') params.append(key, value.trim());
+        if (typeof value !== 'string' || value.trim() === '') continue;
+        if (key === 'sort' && value === defaultSort) continue;
+        params.append(key, value.trim());
       }
       const query = params.toString();
       const url = `${form.getAttribute('action') ?? location.pathname}${query ? `?${query}` : ''}`;
@@ -28,14 +33,19 @@ export function SearchFormEnhancer({ formId, drawerId }: { formId: string; drawe
     };
     const onChange = (event: Event) => {
       const target = event.target as HTMLInputElement | HTMLSelectElement;
-      if (target.form !== form || target.id === drawerId) return;
+      const form = currentForm();
+      if (!form || target.form !== form || target.id === drawerId) return;
       // Text is applied on submit (Enter); choices and numbers as soon as they change.
       if (target instanceof HTMLInputElement && target.type === 'search') return;
-      apply();
+      lastControl.current = target.id || null;
+      apply(form);
     };
     const onSubmit = (event: SubmitEvent) => {
+      const form = currentForm();
+      if (!form || event.target !== form) return;
       event.preventDefault();
-      apply();
+      lastControl.current = null;
+      apply(form);
       const drawer = document.getElementById(drawerId);
       if (drawer instanceof HTMLInputElement) drawer.checked = false;
     };
@@ -44,32 +54,23 @@ export function SearchFormEnhancer({ formId, drawerId }: { formId: string; drawe
       if (event.key === 'Escape' && drawer instanceof HTMLInputElement && drawer.checked) drawer.checked = false;
     };
     document.addEventListener('change', onChange);
-    form.addEventListener('submit', onSubmit);
+    document.addEventListener('submit', onSubmit);
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('change', onChange);
-      form.removeEventListener('submit', onSubmit);
+      document.removeEventListener('submit', onSubmit);
       document.removeEventListener('keydown', onKey);
     };
-  }, [formId, drawerId, router]);
+  }, [formId, drawerId, defaultSort, router]);
 
-  // After a navigation (including back and forward) the controls show the URL's state again.
   useEffect(() => {
-    const form = document.getElementById(formId);
-    if (!(form instanceof HTMLFormElement)) return;
-    for (const element of Array.from(form.elements)) {
-      if (element instanceof HTMLInputElement) {
-        if (element.type === 'checkbox' && element.id !== drawerId) element.checked = element.defaultChecked;
-        else if (element.type === 'number' || element.type === 'search') element.value = element.defaultValue;
-      } else if (element instanceof HTMLSelectElement) {
-        for (const option of Array.from(element.options)) option.selected = option.defaultSelected;
-      }
-    }
-  }, [formId, drawerId, searchParams]);
+    if (lastControl.current) document.getElementById(lastControl.current)?.focus({ preventScroll: true });
+    lastControl.current = null;
+  }, [searchParams]);
 
   useEffect(() => {
     document.getElementById(formId)?.setAttribute('aria-busy', pending ? 'true' : 'false');
-  }, [formId, pending]);
+  }, [formId, pending, searchParams]);
 
   return null;
 }

@@ -12,7 +12,7 @@ import { resolveSearchListing, type SearchListing } from '../search/search.listi
 import { sortLabel } from '../search/search.labels';
 import { searchStock } from '../search/search.service';
 import { pageCount, type SearchResponse } from '../search/search.types';
-import { activeFilterCount, parseSearchParams, searchHref, type SearchState } from '../search/search.validation';
+import { activeFilterCount, parseSearchParams, searchHref, searchParamsFor, type SearchState } from '../search/search.validation';
 import { engineFilters, facetGroups, facetsForSidebar, filterChips, isIndexable, visitorState } from '../search/search.view';
 import { isDatabaseUnavailable } from '@/db/errors';
 import { CarGrid } from './car-grid';
@@ -86,6 +86,7 @@ export async function SearchPage({ tenant, listing, raw }: { tenant: Tenant; lis
   const clearHref = searchHref(listing.path, { filters: {}, sort: state.sort, page: 1 }, config.search.defaultSort);
   const activeCount = activeFilterCount(state.filters) + (state.q ? 1 : 0);
   const sort = state.sort ?? config.search.defaultSort;
+  const stateKey = searchParamsFor(state, config.search.defaultSort).toString();
   const first = response.offset + 1;
   const last = response.offset + response.hits.length;
 
@@ -102,9 +103,10 @@ export async function SearchPage({ tenant, listing, raw }: { tenant: Tenant; lis
             noun={noun}
             activeCount={activeCount}
             clearHref={clearHref}
+            stateKey={stateKey}
           />
           <Suspense>
-            <SearchFormEnhancer formId={FILTER_FORM_ID} drawerId={FILTER_DRAWER_ID} />
+            <SearchFormEnhancer formId={FILTER_FORM_ID} drawerId={FILTER_DRAWER_ID} defaultSort={config.search.defaultSort} />
           </Suspense>
         </div>
 
@@ -136,6 +138,7 @@ export async function SearchPage({ tenant, listing, raw }: { tenant: Tenant; lis
                   Sort by
                 </label>
                 <select
+                  key={stateKey}
                   id="search-sort"
                   name="sort"
                   form={FILTER_FORM_ID}
