@@ -3,24 +3,11 @@
  */
 import type { Facet, SearchEngine, SearchRequest, SearchScope, SortOption } from '../../src/modules/stock/search/search.types';
 import { FACETS } from '../../src/modules/stock/search/search.types';
-import { SORT_OPTIONS } from '../../src/modules/tenancy/tenancy.config';
+import { SORT_OPTIONS, websiteConfigSchema } from '../../src/modules/tenancy/tenancy.config';
+import { facetsForSidebar } from '../../src/modules/stock/search/search.view';
 
 /** The facets the search page's sidebar asks for (every filter of the default website config). */
-export const SIDEBAR_FACETS: readonly Facet[] = [
-  'location_name',
-  'car_type',
-  'make',
-  'make_model',
-  'colour',
-  'simple_body',
-  'simple_transmission',
-  'simple_drive',
-  'simple_fuel',
-  'dealership_name',
-  'price',
-  'km',
-  'year',
-];
+export const SIDEBAR_FACETS: readonly Facet[] = facetsForSidebar(websiteConfigSchema.parse({}), []);
 
 export const PAGE_SIZE = 24;
 /** Listed when the data is queried: sold cars count for 3 days (the default includeSoldCarsDays). */
