@@ -15,6 +15,8 @@ import { GENERATOR_VERSION, generateBenchData, isBenchSlug, type BenchData } fro
 
 const META_TABLE = 'bench_meta';
 const CAR_CHUNK = 5_000;
+/** Marks a database as the benchmark's; a row with the generator version is added once the data is complete. */
+const CREATE_META = `create table if not exists ${META_TABLE} (version text not null, cars integer not null, built_at timestamptz not null default now())`;
 
 export class RefusedDatabaseError extends Error {}
 
@@ -74,7 +76,7 @@ async function writeRows(db: Db, data: BenchData, log: Log): Promise<void> {
     for (const table of ['websites', 'dealerships', 'locations', 'cars', 'website_domains']) {
       await t.execute(sql.raw(`select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 0) + 1 from ${table}), false)`));
     }
-    await t.execute(sql.raw(`create table ${META_TABLE} (version text not null, cars integer not null, built_at timestamptz not null default now())`));
+    await t.execute(sql.raw(CREATE_META));
     await t.execute(sql`insert into ${sql.raw(META_TABLE)} (version, cars) values (${GENERATOR_VERSION}, ${data.cars.length})`);
   });
   log(`  rows written in ${((performance.now() - started) / 1000).toFixed(1)} s; analysing…`);
@@ -147,9 +149,11 @@ export async function openBenchServer(url: string, options: { rebuild: boolean; 
       reuse = meta.rows[0]?.version === GENERATOR_VERSION;
     }
     if (!reuse && names.size > 0) {
-      log(`PostgreSQL: wiping the stale bench database ${redact(url)}.`);
+      log(`PostgreSQL: wiping ${options.rebuild ? "" : "the stale "}bench database ${redact(url)}${options.rebuild ? " (--rebuild)" : ""}.`);
       await client.query('drop schema public cascade; create schema public; drop schema if exists drizzle cascade');
     }
+    // Claimed before the migrations run, so a build that fails half-way is recognised (and wiped) next time.
+    if (!reuse) await client.query(CREATE_META);
   } finally {
     await client.end();
   }

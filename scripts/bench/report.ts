@@ -21,9 +21,8 @@ export type Machine = {
   os: string;
   postgres: string | null;
   pglite: string;
-  /** 1-minute load average when the run started and when it ended: other work on the machine skews the figures. */
+  /** 1-minute load average when the run started (before the benchmark's own work): other work on the machine skews the figures. */
   loadStart: number;
-  loadEnd: number;
 };
 
 export function machine(versions: { postgres: string | null; pglite: string; loadStart: number }): Machine {
@@ -44,7 +43,6 @@ export function machine(versions: { postgres: string | null; pglite: string; loa
     node: process.version,
     os: `${os.type()} ${os.release()}`,
     ...versions,
-    loadEnd: os.loadavg()[0],
   };
 }
 
@@ -117,8 +115,8 @@ export function renderSection(report: Report): string {
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, ${m.os}, Node ${m.node}; ` +
       `PGlite ${m.pglite}${m.postgres ? `; PostgreSQL server ${m.postgres}` : '; no PostgreSQL server (DATABASE_URL unset)'}. ` +
-      `Load average (1 min) ${m.loadStart.toFixed(2)} at the start and ${m.loadEnd.toFixed(2)} at the end of the run` +
-      `${Math.max(m.loadStart, m.loadEnd) > BUSY_LOAD ? ' — **other work was running on the machine: the figures are pessimistic**' : ''}.`,
+      `Load average (1 min) ${m.loadStart.toFixed(2)} when the run started` +
+      `${m.loadStart > BUSY_LOAD ? ' — **other work was running on the machine: the figures are pessimistic**' : ' (the machine was otherwise idle)'}.`,
     '',
     `Data set: ${report.dataset}`,
     '',
