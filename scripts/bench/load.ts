@@ -149,7 +149,7 @@ export async function openBenchServer(url: string, options: { rebuild: boolean; 
       reuse = meta.rows[0]?.version === GENERATOR_VERSION;
     }
     if (!reuse && names.size > 0) {
-      log(`PostgreSQL: wiping ${options.rebuild ? "" : "the stale "}bench database ${redact(url)}${options.rebuild ? " (--rebuild)" : ""}.`);
+      log(`PostgreSQL: wiping the ${options.rebuild ? '' : 'stale '}bench database ${redact(url)}${options.rebuild ? ' (--rebuild)' : ''}.`);
       await client.query('drop schema public cascade; create schema public; drop schema if exists drizzle cascade');
     }
     // Claimed before the migrations run, so a build that fails half-way is recognised (and wiped) next time.
