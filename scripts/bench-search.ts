@@ -8,7 +8,7 @@
 //   4. writes the figures to docs/benchmarks.md (its own section only).
 //      With DATABASE_URL the page is also measured with the server on that database.
 // Options: --rebuild (regenerate the data), --no-http (skip 3), --quick (few iterations, 5 s of
-// load, nothing written), --no-write (print only).
+// load, nothing written), --no-write (print only). scripts/bench/explain.ts shows the plans of a kind.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
