@@ -4,9 +4,9 @@
 //   2. times a fixed query mix through SqlSearchEngine.search(), per website and across all, and
 //      prints p50/p95/p99 per kind;
 //   3. serves the search page from a production build (.next-bench) on 127.0.0.1:3300 with the
-//      embedded bench data and measures it with autocannon (20 connections, 20 s);
+//      embedded bench data and measures it with autocannon (20 connections, 20 s); with
+//      DATABASE_URL, again with the server on that database;
 //   4. writes the figures to docs/benchmarks.md (its own section only).
-//      With DATABASE_URL the page is also measured with the server on that database.
 // Options: --rebuild (regenerate the data), --no-http (skip 3), --quick (few iterations, 5 s of
 // load, nothing written), --no-write (print only). scripts/bench/explain.ts shows the plans of a kind.
 import fs from 'node:fs';
