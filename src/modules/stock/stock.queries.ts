@@ -24,12 +24,21 @@ export function visibleCarsWhere(tenant: Tenant, now: Date): SQL {
   return scopeWhere(scopeForTenant(tenant, now));
 }
 
+/** The primary image, else the first photo in order. */
 const firstImageUrl = sql<string | null>`coalesce(${cars.primaryImageUrl}, (
   select ${carImages.url} from ${carImages}
   where ${carImages.websiteId} = ${cars.websiteId} and ${carImages.carId} = ${cars.id}
   order by ${carImages.position}, ${carImages.id} limit 1))`;
 
-const summaryColumns = {
+const epochMs = (column: typeof cars.createdAt | typeof cars.soldDate) =>
+  sql<number | string | null>`(extract(epoch from ${column}) * 1000)::bigint`;
+
+/**
+ * What a car card needs, from cars left-joined to locations. The stock queries select these
+ * columns; the search engine builds its hits from the same list (as JSON), so both shape a
+ * CarSummary the same way (toSummary).
+ */
+export const summaryColumns = {
   id: cars.id,
   slug: cars.slug,
   name: cars.name,
@@ -57,28 +66,29 @@ const summaryColumns = {
   simpleTransmission: cars.simpleTransmission,
   city: cars.city,
   state: cars.state,
-  createdAt: cars.createdAt,
-  soldDate: cars.soldDate,
+  createdAtTimestamp: epochMs(cars.createdAt),
+  soldDateTimestamp: epochMs(cars.soldDate),
   imageUrl: firstImageUrl,
   locationName: locations.name,
   locationSlug: locations.slug,
   locationCity: locations.city,
 };
 
-const locationJoin = and(eq(locations.websiteId, cars.websiteId), eq(locations.id, cars.locationId));
+export const locationJoin = and(eq(locations.websiteId, cars.websiteId), eq(locations.id, cars.locationId))!;
 
 function selectSummaries(db: Db) {
   return db.select(summaryColumns).from(cars).leftJoin(locations, locationJoin);
 }
 
-type SummaryRow = Awaited<ReturnType<typeof selectSummaries>>[number];
+export type SummaryRow = Awaited<ReturnType<typeof selectSummaries>>[number];
 
-function toSummary(row: SummaryRow): CarSummary {
-  const { createdAt, soldDate, imageUrl, locationName, locationSlug, locationCity, ...car } = row;
+export function toSummary(row: SummaryRow): CarSummary {
+  const { createdAtTimestamp, soldDateTimestamp, imageUrl, locationName, locationSlug, locationCity, ...car } = row;
   return {
     ...car,
-    createdAtTimestamp: new Date(createdAt).getTime(),
-    soldDateTimestamp: soldDate ? new Date(soldDate).getTime() : null,
+    // bigint arrives as a string from node-postgres.
+    createdAtTimestamp: Number(createdAtTimestamp),
+    soldDateTimestamp: soldDateTimestamp == null ? null : Number(soldDateTimestamp),
     image: imageUrl ? { url: imageUrl, thumbnailUrl: null, width: null, height: null, alt: car.name } : null,
     location:
       locationName != null ? { name: locationName, slug: locationSlug ?? '', city: locationCity ?? '' } : null,

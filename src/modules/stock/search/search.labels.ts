@@ -1,6 +1,6 @@
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { spell } from '@/lib/format';
-import type { RangeFacet, SortOption, TermFacet } from './search.types';
+import { MAKE_MODEL_SEPARATOR, type RangeFacet, type SortOption, type TermFacet } from './search.types';
 
 /** Words of the search screen, in one place. Client-safe. */
 
@@ -65,7 +65,7 @@ export function facetValueLabel(
     const word = value === 'used' ? config.usedConditionLabel : value;
     return word.charAt(0).toUpperCase() + word.slice(1);
   }
-  if (facet === 'make_model') return value.slice(value.indexOf(':') + 1);
+  if (facet === 'make_model') return value.slice(value.indexOf(MAKE_MODEL_SEPARATOR) + 1);
   if (facet === 'make') return makeDisplayName(value);
   if (facet === 'certified') return value === 'true' ? 'Certified' : 'Not certified';
   return value;

@@ -20,16 +20,10 @@ import {
 
 /** Sidebar filter keys (SPEC §2) → the facets they need counted. */
 export function facetsForSidebar(config: WebsiteConfig, presetFacets: readonly TermFacet[]): Facet[] {
-  const facets = new Set<Facet>();
-  for (const key of config.search.filters) {
-    if (key === 'make_model') facets.add('make_model');
-    else facets.add(key);
-  }
-  // Models nest under makes: counting makes needs make_model, and a preset make still lists its models.
+  const facets = new Set<Facet>(config.search.filters);
+  // Models nest under makes, so counting makes counts models too; a preset make still lists its models.
   if (facets.has('make')) facets.add('make_model');
-  for (const facet of presetFacets) if (facet !== 'make_model' && !(facet === 'make' && facets.has('make_model'))) facets.delete(facet);
-  if (presetFacets.includes('make')) facets.delete('make');
-  if (presetFacets.includes('make_model')) facets.delete('make_model');
+  for (const facet of presetFacets) facets.delete(facet);
   return [...facets];
 }
 

@@ -3,8 +3,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db';
 import { locations } from '@/modules/locations/locations.schema';
 import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
-import { carGenerations, carImages, cars, searchFacetSnapshots } from '../stock.schema';
+import { carGenerations, cars, searchFacetSnapshots } from '../stock.schema';
 import type { CarSummary } from '../stock.types';
+import { locationJoin, summaryColumns, toSummary, type SummaryRow } from '../stock.queries';
 import { scopeWhere } from './search.scope';
 import { cleanFilterValue, searchTerms, type SearchTerm } from './search.text';
 import {
@@ -38,11 +39,12 @@ import {
  * Column of each term facet in `base`. Location and dealership facets group by id and are named
  * afterwards (several ids may share a name); make_model groups by (make, model).
  */
-const TERM_COLUMN: Record<TermFacet, SQL> = {
+type BaseColumn = Exclude<TermFacet, 'make_model'>;
+
+const TERM_COLUMN: Record<BaseColumn, SQL> = {
   location_name: sql`${cars.locationId}`,
   car_type: sql`${cars.carType}`,
   make: sql`${cars.make}`,
-  make_model: sql`${cars.model}`,
   model: sql`${cars.model}`,
   colour: sql`${cars.colour}`,
   simple_body: sql`${cars.simpleBody}`,
@@ -191,52 +193,27 @@ function orderBy(sort: SortOption, withScore: boolean): SQL {
   return sql.raw(keys.join(', '));
 }
 
-const firstImageUrl = sql`coalesce(${cars.primaryImageUrl}, (
-  select ${carImages.url} from ${carImages}
-  where ${carImages.websiteId} = ${cars.websiteId} and ${carImages.carId} = ${cars.id}
-  order by ${carImages.position}, ${carImages.id} limit 1))`;
+/** One hit: the stock queries' summary columns as JSON, shaped by their toSummary. */
+const hitJson = sql`json_build_object(${sql.join(
+  Object.entries(summaryColumns).map(([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`),
+  sql`, `,
+)})`;
 
-const epochMs = (column: SQL | typeof cars.createdAt) => sql`(extract(epoch from ${column}) * 1000)::bigint`;
-
-/** One hit as CarSummary's fields (image and location are shaped in toSummary). */
-const hitJson = sql`json_build_object(
-  'id', ${cars.id}, 'slug', ${cars.slug}, 'name', ${cars.name}, 'make', ${cars.make}, 'model', ${cars.model},
-  'badge', ${cars.badge}, 'series', ${cars.series}, 'year', ${cars.year}, 'km', ${cars.km},
-  'price', ${cars.price}, 'priceType', ${cars.priceType}, 'beforePrice', ${cars.beforePrice},
-  'subscriptionPrice', ${cars.subscriptionPrice}, 'carType', ${cars.carType}, 'status', ${cars.status},
-  'itemType', ${cars.itemType}, 'certified', ${cars.certified}, 'reserved', ${cars.reserved},
-  'preorder', ${cars.preorder}, 'showOnDealerWebsite', ${cars.showOnDealerWebsite},
-  'photosCount', ${cars.photosCount}, 'tag', ${cars.tag}, 'simpleFuel', ${cars.simpleFuel},
-  'simpleBody', ${cars.simpleBody}, 'simpleTransmission', ${cars.simpleTransmission},
-  'city', ${cars.city}, 'state', ${cars.state},
-  'createdAtTimestamp', ${epochMs(cars.createdAt)},
-  'soldDateTimestamp', ${epochMs(sql`${cars.soldDate}`)},
-  'imageUrl', ${firstImageUrl},
-  'locationName', ${locations.name}, 'locationSlug', ${locations.slug}, 'locationCity', ${locations.city}
-)`;
-
-type HitRow = Omit<CarSummary, 'image' | 'location'> & {
-  imageUrl: string | null;
-  locationName: string | null;
-  locationSlug: string | null;
-  locationCity: string | null;
-};
-
-function toSummary(row: HitRow): CarSummary {
-  const { imageUrl, locationName, locationSlug, locationCity, ...car } = row;
-  return {
-    ...car,
-    createdAtTimestamp: Number(car.createdAtTimestamp),
-    soldDateTimestamp: car.soldDateTimestamp == null ? null : Number(car.soldDateTimestamp),
-    image: imageUrl ? { url: imageUrl, thumbnailUrl: null, width: null, height: null, alt: car.name } : null,
-    location: locationName != null ? { name: locationName, slug: locationSlug ?? '', city: locationCity ?? '' } : null,
-  };
+/** The `page` CTE: ids of the requested page of `cars` (a query of ids) in `order`, with their position. */
+function pageSql(cars: SQL, request: Pick<SearchRequest, 'limit' | 'offset'>, order: SQL): SQL {
+  return sql`page as (
+    select id, row_number() over () as position from (
+      ${cars} order by ${order} limit ${request.limit} offset ${request.offset}
+    ) ordered
+  )`;
 }
 
-const locationJoin = sql`left join ${locations} on ${locations.websiteId} = ${cars.websiteId} and ${locations.id} = ${cars.locationId}`;
+/** The page's cars as hits, in order. */
+const hitsSql = sql`(select json_agg(${hitJson} order by page.position)
+  from page join ${cars} on ${cars.id} = page.id left join ${locations} on ${locationJoin})`;
 
 /** Columns of `base` each term facet groups by. */
-function facetColumns(facet: TermFacet): readonly TermFacet[] {
+function facetColumns(facet: TermFacet): readonly BaseColumn[] {
   return facet === 'make_model' ? ['make', 'model'] : [facet];
 }
 
@@ -274,14 +251,14 @@ function addStats(tally: Tally, facet: RangeFacet, found: FacetStats) {
 }
 
 /** The columns `base` selects: sort keys, range values and the facets' columns. */
-function baseColumns(columns: readonly TermFacet[]): SQL {
+function baseColumns(columns: readonly BaseColumn[]): SQL {
   return sql`${cars.id} as id, ${cars.customRank} as custom_rank, ${cars.createdAt} as created_at,
     ${cars.price} as price, ${cars.km} as km, ${cars.subscriptionPrice} as subscription_price, ${cars.year} as year
     ${sql.join(columns.map((c) => sql`, ${TERM_COLUMN[c]} as ${column(c)}`), sql``)}`;
 }
 
 /** JSON rows [grouping mask, failed, ...columns, count] of one grouping set per term facet. */
-function facetCountsSql(from: SQL, columns: readonly TermFacet[], termFacets: readonly TermFacet[], withFailed: boolean): SQL {
+function facetCountsSql(from: SQL, columns: readonly BaseColumn[], termFacets: readonly TermFacet[], withFailed: boolean): SQL {
   if (termFacets.length === 0) return sql`null`;
   const cols = sql.join(columns.map(column), sql`, `);
   const sets = sql.join(
@@ -311,7 +288,7 @@ function tallyRows(
   tally: Tally,
   facetRows: FacetRow[] | null,
   statsRows: StatsRow[] | null,
-  columns: readonly TermFacet[],
+  columns: readonly BaseColumn[],
   termFacets: readonly TermFacet[],
   rangeFacets: readonly RangeFacet[],
   countsFor: CountsFor,
@@ -322,8 +299,13 @@ function tallyRows(
   for (const [mask, failed, ...rest] of facetRows ?? []) {
     const facet = facetByMask.get(mask);
     if (!facet || !countsFor(facet, failed)) continue;
-    const at = (c: TermFacet) => rest[columns.indexOf(c)];
-    const key = facet === 'make_model' ? (at('make') != null && at('model') != null ? `${at('make')}${MAKE_MODEL_SEPARATOR}${at('model')}` : null) : at(facet);
+    const at = (c: BaseColumn) => rest[columns.indexOf(c)];
+    const key =
+      facet === 'make_model'
+        ? at('make') != null && at('model') != null
+          ? `${at('make')}${MAKE_MODEL_SEPARATOR}${at('model')}`
+          : null
+        : at(facet);
     if (key == null || key === '') continue;
     addCount(tally, facet, String(key), Number(rest[columns.length]));
   }
@@ -425,16 +407,9 @@ export class SqlSearchEngine implements SearchEngine {
         ) marked
         where ${failCount} <= 1
       ),
-      page as (
-        select id, row_number() over () as position from (
-          select id from base where fails = 0
-          order by ${orderBy(request.sort ?? scope.defaultSort, terms.some((t) => t.fuzzy))}
-          limit ${request.limit} offset ${request.offset}
-        ) ordered
-      )
+      ${pageSql(sql`select id from base where fails = 0`, request, orderBy(request.sort ?? scope.defaultSort, terms.some((t) => t.fuzzy)))}
       select
-        (select json_agg(${hitJson} order by page.position)
-          from page join ${cars} on ${cars.id} = page.id ${locationJoin}) as hits,
+        ${hitsSql} as hits,
         ${facetCountsSql(sql`base`, columns, termFacets, true)} as facets,
         ${statsSql(sql`base`, rangeFacets, true)} as stats,
         ${termFacets.includes('location_name') ? namesSql(locations, scope.websiteIds) : sql`null`} as location_names,
@@ -442,7 +417,7 @@ export class SqlSearchEngine implements SearchEngine {
         ${generationOf != null ? sql`(select ${carGenerations.generation} from ${carGenerations} where ${carGenerations.websiteId} = ${generationOf})` : sql`null`} as generation
     `;
     const row = await this.one<{
-      hits: HitRow[] | null;
+      hits: SummaryRow[] | null;
       facets: FacetRow[] | null;
       stats: StatsRow[] | null;
       location_names: [number, string][] | null;
@@ -481,16 +456,9 @@ export class SqlSearchEngine implements SearchEngine {
       sql`, `,
     )}) end`;
     const query = sql`
-      with page as (
-        select id, row_number() over () as position from (
-          select ${cars.id} as id from ${cars} where ${scopeWhere(scope)}
-          order by ${orderBy(request.sort ?? scope.defaultSort, false)}
-          limit ${request.limit} offset ${request.offset}
-        ) ordered
-      )
+      with ${pageSql(sql`select ${cars.id} as id from ${cars} where ${scopeWhere(scope)}`, request, orderBy(request.sort ?? scope.defaultSort, false))}
       select
-        (select json_agg(${hitJson} order by page.position)
-          from page join ${cars} on ${cars.id} = page.id ${locationJoin}) as hits,
+        ${hitsSql} as hits,
         (select json_agg(json_build_array(${websites.id}, ${requestedCounts}, ${searchFacetSnapshots.stats}))
           from ${websites}
           left join ${carGenerations} on ${carGenerations.websiteId} = ${websites.id}
@@ -505,7 +473,7 @@ export class SqlSearchEngine implements SearchEngine {
     `;
     for (let attempt = 0; attempt < 2; attempt++) {
       const row = await this.one<{
-        hits: HitRow[] | null;
+        hits: SummaryRow[] | null;
         snapshots: [number, Record<string, Record<string, number> | null> | null, Record<string, number | string | null> | null][] | null;
         sold_facets: FacetRow[] | null;
         sold_stats: StatsRow[] | null;
