@@ -2,6 +2,7 @@ import 'server-only';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { logger } from '@/lib/logger';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -42,6 +43,9 @@ export async function openDatabase(options: {
       max: options.poolSize ?? 10,
       options: `-c ${TRIGRAM_SETTING}=${WORD_SIMILARITY_THRESHOLD}`,
     });
+    // An idle connection the server drops (restart, failover, a dropped database) emits 'error' on
+    // the pool; unhandled, that would end the process. The pool replaces it on the next query.
+    pool.on('error', (error) => logger.warn({ err: error }, 'database connection lost'));
     const db = drizzle(pool, { schema });
     await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
