@@ -1,6 +1,7 @@
 import 'server-only';
 import path from 'node:path';
 import { z } from 'zod';
+import type { PageCacheOptions } from './page-cache';
 
 const booleanFlag = z
   .enum(['1', '0', 'true', 'false'])
@@ -16,6 +17,10 @@ const envSchema = z.object({
   DEMO_MODE: booleanFlag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Memory for whole rendered pages (src/lib/page-cache.ts); 0 turns the page cache off. */
+  PAGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
+  /** Longest a cached page is served, for what changes with time alone (the sold-car window). */
+  PAGE_CACHE_MAX_AGE_S: z.coerce.number().int().min(1).max(86_400).default(60),
 });
 
 export type Env = {
@@ -25,6 +30,7 @@ export type Env = {
   demoMode: boolean;
   logLevel: z.output<typeof envSchema>['LOG_LEVEL'];
   production: boolean;
+  pageCache: PageCacheOptions;
 };
 
 let cached: Env | undefined;
@@ -46,6 +52,11 @@ export function env(): Env {
     demoMode: e.DEMO_MODE ?? !e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
+    pageCache: {
+      maxBytes: Math.round(e.PAGE_CACHE_MB * 1024 * 1024),
+      maxEntryBytes: 2 * 1024 * 1024,
+      maxAgeMs: e.PAGE_CACHE_MAX_AGE_S * 1000,
+    },
   };
   return cached;
 }

@@ -2,10 +2,10 @@ import 'server-only';
 import { cache } from 'react';
 import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db } from '@/db';
-import { dealerships } from '@/modules/tenancy/tenancy.schema';
+import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
 import { locations } from '@/modules/locations/locations.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { carImages, cars } from './stock.schema';
+import { carGenerations, carImages, cars } from './stock.schema';
 import { isValidCarSlug } from './stock.rules';
 import { scopeForTenant, scopeWhere } from './search/search.scope';
 import type { CarDetail, CarImage, CarSummary } from './stock.types';
@@ -22,6 +22,21 @@ const MAX_FEATURED = 100;
 /** Listed cars of this website at `now`, with its default filters (the search scope's SQL). */
 export function visibleCarsWhere(tenant: Tenant, now: Date): SQL {
   return scopeWhere(scopeForTenant(tenant, now));
+}
+
+/**
+ * What a rendered stock list depends on, as one string: the website's car generation (bumped by
+ * triggers with every change to its cars) and its configuration's last change. A cached page is
+ * served only while this is unchanged (src/lib/page-cache.ts).
+ */
+export async function stockListingVersion(tenant: Tenant): Promise<string> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ generation: carGenerations.generation, configuredAt: websites.updatedAt })
+    .from(websites)
+    .leftJoin(carGenerations, eq(carGenerations.websiteId, websites.id))
+    .where(eq(websites.id, tenant.id));
+  return row ? `${row.generation ?? 0}:${row.configuredAt.getTime()}` : 'gone';
 }
 
 /** The primary image, else the first photo in order. */

@@ -6,11 +6,13 @@ import { absoluteSiteUrl } from '@/modules/tenancy/tenancy.paths';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { buttonClasses } from '@/components/ui/button';
 import { logger } from '@/lib/logger';
+import { cachePageWhileVersionHolds } from '@/lib/page-cache';
 import { markServiceUnavailable } from '@/lib/service-unavailable';
 import { vehicleNoun } from '../stock.rules';
 import { resolveSearchListing, type SearchListing } from '../search/search.listing';
 import { sortLabel } from '../search/search.labels';
 import { searchStock } from '../search/search.service';
+import { stockListingVersion } from '../stock.queries';
 import { pageCount, type SearchResponse } from '../search/search.types';
 import { activeFilterCount, parseSearchParams, searchHref, searchParamsFor, type SearchState } from '../search/search.validation';
 import { engineFilters, facetGroups, facetsForSidebar, filterChips, isIndexable, visitorState } from '../search/search.view';
@@ -66,6 +68,7 @@ export async function SearchPage({ tenant, listing, raw }: { tenant: Tenant; lis
 
   let response: SearchResponse;
   try {
+    await cachePageWhileVersionHolds(() => stockListingVersion(tenant));
     response = await searchStock(tenant, request(state.page));
     const pages = pageCount(response.estimatedTotalHits, pageSize);
     // Past the last page: show the last page rather than an empty one.

@@ -1,0 +1,31 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { PageCacheMark } from './page-cache';
+
+/**
+ * What a render tells the HTTP layer about its own response: the App Router gives pages no
+ * handle on the response, so each request runs in an AsyncLocalStorage context that pages write to
+ * and src/lib/request-hooks.ts reads when the response goes out.
+ */
+export type RequestState = {
+  /** The database could not be reached: the response goes out as 503 (service-unavailable.ts). */
+  serviceUnavailable: boolean;
+  /** The page may be served again from the page cache while this version holds (page-cache.ts). */
+  pageCache: PageCacheMark | null;
+};
+
+const STORAGE = Symbol.for('dealer-platform.request-state');
+
+// One instance per process, even if the module is bundled into more than one server chunk.
+export function requestStorage(): AsyncLocalStorage<RequestState> {
+  const holder = globalThis as unknown as Record<symbol, AsyncLocalStorage<RequestState> | undefined>;
+  holder[STORAGE] ??= new AsyncLocalStorage<RequestState>();
+  return holder[STORAGE];
+}
+
+export function currentRequestState(): RequestState | undefined {
+  return requestStorage().getStore();
+}
+
+export function newRequestState(): RequestState {
+  return { serviceUnavailable: false, pageCache: null };
+}

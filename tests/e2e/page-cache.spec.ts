@@ -1,0 +1,65 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { E2E_PORT } from '../../playwright.config';
+import { serverUrl } from './support';
+
+// Website 1 is harbour-city-motors; the e2e key belongs to its dealership harbour-city-mazda.
+const WEBSITE_ID = 1;
+const auth = () => {
+  const id = process.env.E2E_API_KEY_ID;
+  const secret = process.env.E2E_API_SECRET;
+  if (!id || !secret) throw new Error('tests/e2e/run.mjs creates the Dashboard API key: run the e2e tests through it');
+  return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+};
+
+// Requests go to 127.0.0.1 with the site's Host header: only browsers resolve *.localhost.
+const host = (slug: string) => `${slug}.localhost:${E2E_PORT}`;
+
+async function searchPage(request: APIRequestContext, path: string, headers: Record<string, string> = {}) {
+  const response = await request.get(serverUrl(path), { headers: { host: host('harbour-city-motors'), ...headers } });
+  expect(response.status()).toBe(200);
+  const html = await response.text();
+  const count = /data-testid="result-count">([\d,]+)</.exec(html)?.[1];
+  return { cache: response.headers()['x-page-cache'], count: Number(count?.replace(/,/g, '')), html };
+}
+
+test('a search page is served again from the page cache until the dealer changes stock', async ({ request }) => {
+  // A URL of this test's own, so parallel tests cannot have cached it.
+  const path = `/search/new-used-and-demo-cars?utm_content=page-cache-${Date.now()}`;
+  const first = await searchPage(request, path);
+  expect(first.cache).toBe('miss');
+  const again = await searchPage(request, path);
+  expect(again.cache).toBe('hit');
+  expect(again.count).toBe(first.count);
+
+  const car = serverUrl(`/websites/${WEBSITE_ID}/cars/e2e-cache-${Date.now()}.json`);
+  const put = await request.put(car, {
+    headers: { authorization: auth(), 'content-type': 'application/json' },
+    data: {
+      name: '2023 Mazda CX-5 Maxx', make: 'Mazda', model: 'CX-5', year: 2023, km: 12000, price: 38990,
+      car_type: 'used', status: 'in_stock', stocknum: 'E2E2002C',
+    },
+  });
+  expect(put.status()).toBe(201);
+  const afterAdd = await searchPage(request, path);
+  expect(afterAdd.cache).toBe('miss');
+  expect(afterAdd.count).toBe(first.count + 1);
+
+  expect((await request.delete(car, { headers: { authorization: auth() } })).status()).toBe(204);
+  const afterDelete = await searchPage(request, path);
+  expect(afterDelete.cache).toBe('miss');
+  expect(afterDelete.count).toBe(first.count);
+});
+
+test('visitors with cookies, client-side navigations and other sites never get a cached page', async ({ request }) => {
+  const path = `/search/used-cars?utm_content=page-cache-bypass-${Date.now()}`;
+  await searchPage(request, path);
+  expect((await searchPage(request, path)).cache).toBe('hit');
+  expect((await searchPage(request, path, { cookie: 'session=someone' })).cache).toBeUndefined();
+  const rsc = await request.get(serverUrl(path), { headers: { host: host('harbour-city-motors'), rsc: '1' } });
+  expect(rsc.headers()['x-page-cache']).toBeUndefined();
+
+  // Another website's page at the same URL is its own entry, with its own stock.
+  const other = await request.get(serverUrl(path), { headers: { host: host('kiwi-motors') } });
+  expect(other.headers()['x-page-cache']).toBe('miss');
+  expect(await other.text()).not.toContain('Harbour City');
+});
