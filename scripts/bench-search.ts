@@ -17,7 +17,7 @@ import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../src/db/client';
 import { SqlSearchEngine } from '../src/modules/stock/search/sql-search-engine';
 import { BENCH_NOW, CARS_PER_WEBSITE, GENERATOR_VERSION, WEBSITE_COUNT } from './bench/generate-stock';
-import { buildIfNeeded, get, loadTest, ROOT, startServer, waitForServer, type LoadResult } from './bench/http';
+import { buildIfNeeded, get, loadTest, ROOT, startServer, waitForServer, type LoadMode } from './bench/http';
 import { openBenchPglite, openBenchServer, RefusedDatabaseError, selectRows, writeBenchMedia } from './bench/load';
 import { queryKinds, runKind, type KindResult, type Scope } from './bench/queries';
 import { BUSY_LOAD, kindMet, machine, renderSection, summaryLines, TARGET_MS, writeSection, type DatabaseFigures, type Report } from './bench/report';
@@ -40,6 +40,7 @@ const ITERATIONS: Record<Scope, { warmup: number; iterations: number }> = args.q
   ? { 'one website': { warmup: WEBSITE_COUNT, iterations: 20 }, 'all websites': { warmup: 1, iterations: 5 } }
   : // One warm-up run per website, so per-website caches are as warm as on a site with visitors.
     { 'one website': { warmup: WEBSITE_COUNT, iterations: 200 }, 'all websites': { warmup: 5, iterations: 50 } };
+const LOAD_MODES: LoadMode[] = ['same URL', 'new URL each time'];
 const LOAD = { connections: 20, durationS: args.quick ? 5 : 20, warmupRequests: 20 };
 
 const log = (line: string) => console.log(line);
@@ -100,7 +101,7 @@ async function serverVersion(handle: DatabaseHandle): Promise<string> {
 }
 
 /** The search page served from one database (the embedded bench data, or the server's), under autocannon. */
-async function measureSearchPage(slug: string, label: string, databaseEnv: { DATABASE_URL: string }): Promise<LoadResult> {
+async function measureSearchPage(slug: string, label: string, databaseEnv: { DATABASE_URL: string }): Promise<Report['loads']> {
   const host = `${slug}.localhost:${PORT}`;
   const url = `http://127.0.0.1:${PORT}${SEARCH_PATH}`;
   const logFile = path.join(DATA_ROOT, `server-${databaseEnv.DATABASE_URL ? 'postgres' : 'pglite'}.log`);
@@ -111,9 +112,16 @@ async function measureSearchPage(slug: string, label: string, databaseEnv: { DAT
     const { status, body } = await get(url, host);
     if (status !== 200) throw new Error(`the search page answered ${status}; see ${logFile}`);
     log(`  answers 200 (${Math.round(Buffer.byteLength(body) / 1024)} KiB); autocannon, ${LOAD.connections} connections for ${LOAD.durationS} s…`);
-    const result = await loadTest(url, host, LOAD);
-    log(`  ${result.requestsPerSecond.toFixed(1)} requests/s, latency p50 ${result.latencyP50} ms, p99 ${result.latencyP99} ms, ${result.non2xx} non-2xx, ${result.errors} errors.`);
-    return result;
+    const results: Report['loads'] = [];
+    for (const mode of LOAD_MODES) {
+      const result = await loadTest(url, host, mode, LOAD);
+      log(
+        `  ${mode} (page cache: ${result.pageCache}): ${result.requestsPerSecond.toFixed(1)} requests/s, latency p50 ${result.latencyP50} ms, ` +
+          `p99 ${result.latencyP99} ms, ${result.non2xx} non-2xx, ${result.errors} errors.`,
+      );
+      results.push({ label, mode, result });
+    }
+    return results;
   } finally {
     await server.stop();
   }
@@ -160,8 +168,8 @@ async function main(): Promise<void> {
   } else {
     await writeBenchMedia(MEDIA_DIR, log);
     await buildIfNeeded();
-    loads.push({ label: 'PGlite', result: await measureSearchPage(benchSlug, 'PGlite', { DATABASE_URL: '' }) });
-    if (databaseUrl) loads.push({ label: 'PostgreSQL server', result: await measureSearchPage(benchSlug, 'the PostgreSQL server', { DATABASE_URL: databaseUrl }) });
+    loads.push(...(await measureSearchPage(benchSlug, 'PGlite', { DATABASE_URL: '' })));
+    if (databaseUrl) loads.push(...(await measureSearchPage(benchSlug, 'PostgreSQL server', { DATABASE_URL: databaseUrl })));
   }
 
   const report: Report = {

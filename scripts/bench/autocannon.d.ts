@@ -23,6 +23,16 @@ declare module 'autocannon' {
     timeout?: number;
     headers?: Record<string, string>;
     method?: string;
+    requests?: Request[];
+  };
+
+  /** One request of the sequence each connection repeats; setupRequest may change it each time. */
+  export type Request = {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
   };
 
   export type Result = {

@@ -25,7 +25,16 @@ export type LoadResult = {
   errors: number;
   /** Size of one page of HTML, as a check that the page rendered cards. */
   pageBytes: number;
+  /** What the page cache answered to the last warm-up request (the X-Page-Cache header). */
+  pageCache: string;
 };
+
+/**
+ * 'same URL': every request asks for the landing page, as most visitors do, so the page cache
+ * answers after the first. 'new URL each time': a tracking parameter the page ignores
+ * (?utm_content=N) makes every URL new, so every request renders: the cost of a cache miss.
+ */
+export type LoadMode = 'same URL' | 'new URL each time';
 
 /**
  * Builds into .next-bench unless a build newer than every source file is there (scripts/lib.mjs).
@@ -77,12 +86,18 @@ export function startServer(port: number, env: Record<string, string>, logFile: 
 }
 
 /** GET with a Host header (fetch cannot set one). */
-export function get(url: string, host: string): Promise<{ status: number; body: string }> {
+export function get(url: string, host: string): Promise<{ status: number; body: string; pageCache: string }> {
   return new Promise((resolve, reject) => {
     const request = http.get(url, { headers: { host }, timeout: 30_000 }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          pageCache: String(response.headers['x-page-cache'] ?? 'none'),
+        }),
+      );
       response.on('error', reject);
     });
     request.on('timeout', () => request.destroy(new Error(`GET ${url} timed out`)));
@@ -105,14 +120,39 @@ export async function waitForServer(url: string, host: string, server: Server, t
   throw new Error(`${url} did not answer within ${timeoutMs / 1000} s; see ${server.logFile}`);
 }
 
-export async function loadTest(url: string, host: string, options: { connections: number; durationS: number; warmupRequests: number }): Promise<LoadResult> {
+export async function loadTest(
+  url: string,
+  host: string,
+  mode: LoadMode,
+  options: { connections: number; durationS: number; warmupRequests: number },
+): Promise<LoadResult> {
+  let counter = 0;
+  const nextUrl = () => (mode === 'same URL' ? url : `${url}?utm_content=${++counter}`);
   let pageBytes = 0;
+  let pageCache = 'none';
   for (let i = 0; i < options.warmupRequests; i++) {
-    const { status, body } = await get(url, host);
-    if (status !== 200) throw new Error(`GET ${url} (Host: ${host}) answered ${status} during warm-up`);
-    pageBytes = Buffer.byteLength(body);
+    const answer = await get(nextUrl(), host);
+    if (answer.status !== 200) throw new Error(`GET ${url} (Host: ${host}) answered ${answer.status} during warm-up`);
+    pageBytes = Buffer.byteLength(answer.body);
+    pageCache = answer.pageCache;
   }
-  const result = await autocannon({ url, connections: options.connections, duration: options.durationS, headers: { host } });
+  const path = new URL(url).pathname;
+  const result = await autocannon({
+    url,
+    connections: options.connections,
+    duration: options.durationS,
+    headers: { host },
+    requests: [
+      {
+        method: 'GET',
+        path,
+        setupRequest: (request) => {
+          const next = new URL(nextUrl());
+          return { ...request, path: next.pathname + next.search };
+        },
+      },
+    ],
+  });
   const requests = result.requests.total ?? Math.round(result.requests.average * result.duration);
   return {
     url,
@@ -126,5 +166,6 @@ export async function loadTest(url: string, host: string, options: { connections
     non2xx: result.non2xx,
     errors: result.errors,
     pageBytes,
+    pageCache,
   };
 }

@@ -120,8 +120,27 @@ export async function openBenchPglite(dataDir: string, options: { rebuild: boole
  * made by this benchmark, or websites that are not bench websites. A stale bench database is wiped
  * (schemas public and drizzle) and rebuilt.
  */
+/** On a fresh machine the bench database does not exist yet: make it, empty, on the same server. */
+async function createDatabaseIfMissing(url: string, log: Log): Promise<void> {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const exists = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (exists.rowCount === 0) {
+      log(`PostgreSQL: creating the empty database ${name}.`);
+      await client.query(`create database "${name.replace(/"/g, '""')}"`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 export async function openBenchServer(url: string, options: { rebuild: boolean; log: Log }): Promise<DatabaseHandle> {
   const { log } = options;
+  await createDatabaseIfMissing(url, log);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   let reuse = false;
