@@ -22,8 +22,16 @@ export const MIGRATIONS_DIR = path.join(process.cwd(), 'drizzle');
  * Typo tolerance of stock search (pg_trgm's `<%`, default 0.6): at 0.5 'toyta' finds Toyota and
  * 'skoda' finds Škoda. Set on every connection so the trigram index applies it.
  */
-const TRIGRAM_SETTING = 'pg_trgm.word_similarity_threshold';
 export const WORD_SIMILARITY_THRESHOLD = 0.5;
+
+/**
+ * Settings of every connection. work_mem: a search across many websites groups tens of thousands
+ * of cars for its facet counts; at the default 4 MB those sorts spill to disk.
+ */
+const SESSION_SETTINGS: Record<string, string> = {
+  'pg_trgm.word_similarity_threshold': String(WORD_SIMILARITY_THRESHOLD),
+  work_mem: '16MB',
+};
 
 /**
  * Opens the database: a node-postgres pool when a URL is given, otherwise PGlite persisted in
@@ -41,7 +49,9 @@ export async function openDatabase(options: {
     const pool = new Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
-      options: `-c ${TRIGRAM_SETTING}=${WORD_SIMILARITY_THRESHOLD}`,
+      options: Object.entries(SESSION_SETTINGS)
+        .map(([name, value]) => `-c ${name}=${value}`)
+        .join(' '),
     });
     // An idle connection the server drops (restart, failover, a dropped database) emits 'error' on
     // the pool; unhandled, that would end the process. The pool replaces it on the next query.
@@ -61,7 +71,11 @@ export async function openDatabase(options: {
   });
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  await client.exec(`set ${TRIGRAM_SETTING} = ${WORD_SIMILARITY_THRESHOLD}`);
+  await client.exec(
+    Object.entries(SESSION_SETTINGS)
+      .map(([name, value]) => `set ${name} = '${value}';`)
+      .join('\n'),
+  );
   return {
     db: db as unknown as Db,
     kind: 'pglite',

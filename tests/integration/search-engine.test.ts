@@ -8,7 +8,7 @@ import { locations } from '@/modules/locations/locations.schema';
 import { cars } from '@/modules/stock/stock.schema';
 import type { WebsiteConfigInput } from '@/modules/tenancy/tenancy.config';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { searchStock } from '@/modules/stock/search/search.service';
+import { getSearchEngine, searchStock } from '@/modules/stock/search/search.service';
 import { SqlSearchEngine } from '@/modules/stock/search/sql-search-engine';
 import {
   FACETS,
@@ -750,6 +750,27 @@ describe('stock search engine', () => {
 
       await db.update(locations).set({ name: 'Renamed Yard' }).where(eq(locations.id, yard.id));
       expect((await counts()).facetDistribution.location_name).toEqual({ 'Renamed Yard': 2 });
+    });
+
+    it('answers the first search after a change with a live count and stores the new snapshot without making it wait', async () => {
+      const site = await website('quiet-motors');
+      await site.addCars([{ slug: 'quiet-1', make: 'Toyota' }]);
+      const tenant = await site.tenant();
+      const engine = (await getSearchEngine()) as SqlSearchEngine;
+      const stored = async () => {
+        const rows = await db.execute(sql`select s.generation = g.generation as current, s.counts -> 'make' as makes
+          from search_facet_snapshots s join car_generations g using (website_id) where s.website_id = ${tenant.id}`);
+        return (rows as unknown as { rows: { current: boolean; makes: Record<string, number> }[] }).rows[0];
+      };
+      await search(tenant, { facets: ['make'] });
+      await engine.settled();
+      expect(await stored()).toEqual({ current: true, makes: { Toyota: 1 } });
+
+      await site.addCars([{ slug: 'quiet-2', make: 'Kia' }]);
+      const first = search(tenant, { facets: ['make'] });
+      expect((await first).facetDistribution.make).toEqual({ Toyota: 1, Kia: 1 });
+      await engine.settled();
+      expect(await stored()).toEqual({ current: true, makes: { Toyota: 1, Kia: 1 } });
     });
 
     it("follows a change to the website's standing filters", async () => {

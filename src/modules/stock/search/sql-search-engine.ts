@@ -1,6 +1,7 @@
 import 'server-only';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db';
+import { logger } from '@/lib/logger';
 import { locations } from '@/modules/locations/locations.schema';
 import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
 import { carGenerations, cars, searchFacetSnapshots } from '../stock.schema';
@@ -245,6 +246,12 @@ function addCount(tally: Tally, facet: TermFacet, key: string, n: number) {
   tally.counts.set(facet, counts);
 }
 
+function mergeTally(into: Tally, from: Tally) {
+  into.total += from.total;
+  for (const [facet, counts] of from.counts) for (const [key, n] of counts) addCount(into, facet, key, n);
+  for (const [facet, stats] of from.stats) addStats(into, facet, stats);
+}
+
 function addStats(tally: Tally, facet: RangeFacet, found: FacetStats) {
   const known = tally.stats.get(facet);
   tally.stats.set(facet, known ? { min: Math.min(known.min, found.min), max: Math.max(known.max, found.max) } : found);
@@ -257,29 +264,55 @@ function baseColumns(columns: readonly BaseColumn[]): SQL {
     ${sql.join(columns.map((c) => sql`, ${TERM_COLUMN[c]} as ${column(c)}`), sql``)}`;
 }
 
-/** JSON rows [grouping mask, failed, ...columns, count] of one grouping set per term facet. */
-function facetCountsSql(from: SQL, columns: readonly BaseColumn[], termFacets: readonly TermFacet[], withFailed: boolean): SQL {
+/**
+ * JSON rows [grouping mask, failed, ...columns, count] of one grouping set per term facet. With
+ * `groupIndex` (a filtered search over `base`), each facet is counted only over the cars it counts:
+ * those failing no filter group, or only the facet's own group, so the many cars that fail another
+ * group are not grouped for every facet. `failed` is then null in every row.
+ */
+function facetCountsSql(from: SQL, columns: readonly BaseColumn[], termFacets: readonly TermFacet[], groupIndex?: ReadonlyMap<string, number>): SQL {
   if (termFacets.length === 0) return sql`null`;
-  const cols = sql.join(columns.map(column), sql`, `);
-  const sets = sql.join(
-    termFacets.map((f) => sql`(${sql.join(facetColumns(f).map(column), sql`, `)})`),
-    sql`, `,
-  );
-  const failed = withFailed ? sql`failed` : sql`null::int`;
-  return sql`(select json_agg(json_build_array(mask, failed, ${cols}, n)) from (
-    select grouping(${cols}) as mask, ${failed} as failed, ${cols}, count(*) as n
-    from ${from} group by ${withFailed ? sql`failed, ` : sql``}grouping sets (${sets})) facet_counts)`;
+  const parts = new Map<number | null, TermFacet[]>();
+  for (const facet of termFacets) {
+    const group = groupIndex?.get(groupOf(facet)) ?? null;
+    parts.set(group, [...(parts.get(group) ?? []), facet]);
+  }
+  const selects = [...parts].map(([group, facets]) => {
+    const grouped = new Set(facets.flatMap((f) => facetColumns(f)));
+    // The mask over all columns, as grouping(...columns) would give: a column outside this part is never grouped.
+    const mask = sql.join(
+      columns.map((c, i) => (grouped.has(c) ? sql`(grouping(${column(c)}) << ${sql.raw(String(columns.length - 1 - i))})` : sql.raw(String(1 << (columns.length - 1 - i))))),
+      sql` + `,
+    );
+    const sets = sql.join(
+      facets.map((f) => sql`(${sql.join(facetColumns(f).map(column), sql`, `)})`),
+      sql`, `,
+    );
+    const where = !groupIndex ? sql`` : group == null ? sql`where fails = 0` : sql`where fails = 0 or failed = ${sql.raw(String(group))}`;
+    const selected = sql.join(
+      columns.map((c) => (grouped.has(c) ? column(c) : sql`null`)),
+      sql`, `,
+    );
+    // Each part builds its JSON rows itself: its columns and a neighbour's need not share a type.
+    return sql`select json_build_array(${mask}, null, ${selected}, count(*)) as counted from ${from} ${where} group by grouping sets (${sets})`;
+  });
+  return sql`(select json_agg(counted) from (${sql.join(selects, sql` union all `)}) facet_counts)`;
 }
 
-/** JSON rows {failed, n, <facet>_min, <facet>_max}. */
-function statsSql(from: SQL, rangeFacets: readonly RangeFacet[], withFailed: boolean): SQL {
+/**
+ * JSON rows {failed, n, <facet>_min, <facet>_max}. With `groupIndex`, by failed group, leaving out
+ * the cars that fail a group no range belongs to: they count for no total and no range.
+ */
+function statsSql(from: SQL, rangeFacets: readonly RangeFacet[], groupIndex?: ReadonlyMap<string, number>): SQL {
   const stats = rangeFacets.map((f) => {
     const name = sql.identifier(RANGE_STAT[f]);
     return sql`, min(${name}) as ${sql.identifier(`${f}_min`)}, max(${name}) as ${sql.identifier(`${f}_max`)}`;
   });
+  const rangeGroups = rangeFacets.flatMap((f) => groupIndex?.get(groupOf(f)) ?? []);
+  const where = rangeGroups.length > 0 ? sql`where fails = 0 or failed in (${sql.raw(rangeGroups.join(', '))})` : sql`where fails = 0`;
   return sql`(select json_agg(row_to_json(totals)) from (
-    select ${withFailed ? sql`failed` : sql`null::int as failed`}, count(*) as n ${sql.join(stats, sql``)}
-    from ${from} ${withFailed ? sql`group by failed` : sql``}) totals)`;
+    select ${groupIndex ? sql`failed` : sql`null::int as failed`}, count(*) as n ${sql.join(stats, sql``)}
+    from ${from} ${groupIndex ? sql`${where} group by failed` : sql``}) totals)`;
 }
 
 type CountsFor = (facet: TermFacet | RangeFacet, failed: number | null) => boolean;
@@ -355,8 +388,7 @@ export class SqlSearchEngine implements SearchEngine {
       const groups = filterGroups(scope, request.filters ?? {});
       const found =
         terms.length === 0 && groups.length === 0
-          ? ((await this.unfiltered(scope, request, termFacets, rangeFacets)) ??
-            (await this.filtered(scope, request, terms, groups, termFacets, rangeFacets)))
+          ? await this.unfiltered(scope, request, termFacets, rangeFacets)
           : await this.filtered(scope, request, terms, groups, termFacets, rangeFacets);
       response.hits = found.hits;
       response.estimatedTotalHits = found.tally.total;
@@ -410,8 +442,8 @@ export class SqlSearchEngine implements SearchEngine {
       ${pageSql(sql`select id from base where fails = 0`, request, orderBy(request.sort ?? scope.defaultSort, terms.some((t) => t.fuzzy)))}
       select
         ${hitsSql} as hits,
-        ${facetCountsSql(sql`base`, columns, termFacets, true)} as facets,
-        ${statsSql(sql`base`, rangeFacets, true)} as stats,
+        ${facetCountsSql(sql`base`, columns, termFacets, groupIndex)} as facets,
+        ${statsSql(sql`base`, rangeFacets, groupIndex)} as stats,
         ${termFacets.includes('location_name') ? namesSql(locations, scope.websiteIds) : sql`null`} as location_names,
         ${termFacets.includes('dealership_name') ? namesSql(dealerships, scope.websiteIds) : sql`null`} as dealership_names,
         ${generationOf != null ? sql`(select ${carGenerations.generation} from ${carGenerations} where ${carGenerations.websiteId} = ${generationOf})` : sql`null`} as generation
@@ -439,14 +471,14 @@ export class SqlSearchEngine implements SearchEngine {
   /**
    * No text and no filter (the first view of every search page): counts of available cars come
    * from each website's snapshot, recounted only after its cars change; recently sold cars, few
-   * by nature, are counted live. Null when snapshots keep changing underneath (then count live).
+   * by nature, are counted live.
    */
   private async unfiltered(
     scope: SearchScope,
     request: SearchRequest,
     termFacets: readonly TermFacet[],
     rangeFacets: readonly RangeFacet[],
-  ): Promise<Found | null> {
+  ): Promise<Found> {
     const key = filtersKey(scope);
     const columns = [...new Set(termFacets.flatMap((f) => facetColumns(f)))];
     const sold = sql`(select ${baseColumns(columns)} from ${cars} where ${scopeWhere(scope)} and ${cars.status} = 'sold') sold`;
@@ -466,39 +498,60 @@ export class SqlSearchEngine implements SearchEngine {
             and ${searchFacetSnapshots.generation} = coalesce(${carGenerations.generation}, 0)
             and ${searchFacetSnapshots.filtersKey} = ${key}
           where ${websites.id} in (${list(scope.websiteIds)})) as snapshots,
-        ${facetCountsSql(sold, columns, termFacets, false)} as sold_facets,
-        ${statsSql(sold, rangeFacets, false)} as sold_stats,
+        ${facetCountsSql(sold, columns, termFacets)} as sold_facets,
+        ${statsSql(sold, rangeFacets)} as sold_stats,
         ${termFacets.includes('location_name') ? namesSql(locations, scope.websiteIds) : sql`null`} as location_names,
         ${termFacets.includes('dealership_name') ? namesSql(dealerships, scope.websiteIds) : sql`null`} as dealership_names
     `;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const row = await this.one<{
-        hits: SummaryRow[] | null;
-        snapshots: [number, Record<string, Record<string, number> | null> | null, Record<string, number | string | null> | null][] | null;
-        sold_facets: FacetRow[] | null;
-        sold_stats: StatsRow[] | null;
-        location_names: [number, string][] | null;
-        dealership_names: [number, string][] | null;
-      }>(query);
-      const snapshots = row.snapshots ?? [];
-      const missing = snapshots.filter(([, counts]) => counts == null).map(([id]) => id);
-      if (missing.length > 0) {
-        if (attempt === 0) for (const websiteId of missing) await this.countSnapshot(scope, websiteId, key);
+    const row = await this.one<{
+      hits: SummaryRow[] | null;
+      snapshots: [number, Record<string, Record<string, number> | null> | null, Record<string, number | string | null> | null][] | null;
+      sold_facets: FacetRow[] | null;
+      sold_stats: StatsRow[] | null;
+      location_names: [number, string][] | null;
+      dealership_names: [number, string][] | null;
+    }>(query);
+    const tally = newTally();
+    const stale: number[] = [];
+    for (const [websiteId, counts, stats] of row.snapshots ?? []) {
+      if (counts == null) {
+        stale.push(websiteId);
         continue;
       }
-      const tally = newTally();
-      for (const [, counts, stats] of snapshots) {
-        for (const facet of termFacets) for (const [value, n] of Object.entries(counts?.[facet] ?? {})) addCount(tally, facet, value, n);
-        tallyRows(tally, null, [{ ...stats, n: Number(stats?.total ?? 0), failed: null }], [], [], rangeFacets, () => true);
-      }
-      tallyRows(tally, row.sold_facets, row.sold_stats, columns, termFacets, rangeFacets, () => true);
-      return {
-        hits: (row.hits ?? []).map(toSummary),
-        tally,
-        names: { locations: new Map(row.location_names ?? []), dealerships: new Map(row.dealership_names ?? []) },
-      };
+      for (const facet of termFacets) for (const [value, n] of Object.entries(counts[facet] ?? {})) addCount(tally, facet, value, n);
+      tallyRows(tally, null, [{ ...stats, n: Number(stats?.total ?? 0), failed: null }], [], [], rangeFacets, () => true);
     }
-    return null;
+    if (stale.length > 0) {
+      // Cars changed since the last count: count those websites' available cars live, now, and
+      // store their snapshots in the background, so no visitor waits for a write.
+      const live = await this.filtered({ ...scope, websiteIds: stale, soldSince: null }, { limit: 0, offset: 0 }, [], [], termFacets, rangeFacets);
+      mergeTally(tally, live.tally);
+      this.recountInBackground(scope, stale, key);
+    }
+    tallyRows(tally, row.sold_facets, row.sold_stats, columns, termFacets, rangeFacets, () => true);
+    return {
+      hits: (row.hits ?? []).map(toSummary),
+      tally,
+      names: { locations: new Map(row.location_names ?? []), dealerships: new Map(row.dealership_names ?? []) },
+    };
+  }
+
+  /** Snapshots being counted in the background, by website: one count at a time per website. */
+  private readonly recounts = new Map<number, Promise<void>>();
+
+  private recountInBackground(scope: SearchScope, websiteIds: number[], key: string): void {
+    for (const websiteId of websiteIds) {
+      if (this.recounts.has(websiteId)) continue;
+      const done = this.countSnapshot(scope, websiteId, key)
+        .catch((error: unknown) => logger.warn({ err: error, websiteId }, 'search: facet snapshot not stored'))
+        .finally(() => this.recounts.delete(websiteId));
+      this.recounts.set(websiteId, done);
+    }
+  }
+
+  /** Resolves once the snapshots counted in the background are stored. */
+  async settled(): Promise<void> {
+    await Promise.all(this.recounts.values());
   }
 
   /** Counts one website's available stock (every facet) and stores it with the generation it read. */
