@@ -456,6 +456,21 @@ describe('stock search engine', () => {
       expect(await sorted(sort)).toEqual(expected);
     });
 
+    it("puts cars without a price ('Enquire for price.') after the priced ones when sorting by lowest price", async () => {
+      const site = await website('enquire-motors');
+      await site.addCars([
+        { slug: 'p-none', price: 0 },
+        { slug: 'p-ten', price: 10 },
+        { slug: 'p-eleven', price: 11 },
+        { slug: 'p-cheap', price: 5_000 },
+        { slug: 'p-dear', price: 90_000 },
+      ]);
+      const tenant = await site.tenant();
+      expect(ordered(await search(tenant, { sort: 'price:asc' }))).toEqual(['p-eleven', 'p-cheap', 'p-dear', 'p-none', 'p-ten']);
+      expect(ordered(await search(tenant, { sort: 'price:desc' }))).toEqual(['p-dear', 'p-cheap', 'p-eleven', 'p-ten', 'p-none']);
+      expect(ordered(await search(tenant, { sort: 'price:asc', filters: { make: ['Toyota'] } }))).toEqual(['p-eleven', 'p-cheap', 'p-dear', 'p-none', 'p-ten']);
+    });
+
     it('pages with limit and offset, with the total of all matches', async () => {
       const page = (limit: number, offset: number) => search(sortSite, { limit, offset });
       const first = await page(2, 0);

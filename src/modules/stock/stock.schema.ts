@@ -126,6 +126,8 @@ export const cars = pgTable(
     index('cars_subscription_price_idx').on(t.subscriptionPrice),
     index('cars_subscription_price_desc_idx').on(t.subscriptionPrice.desc().nullsLast()),
     index('cars_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    // 'Lowest price' across websites in index order: priced cars first (search orderBy).
+    index('cars_listed_price_idx').on(sql`(${t.price} <= 10)`, t.price),
     // Recently sold cars are listed for a few days: found without reading every sold car ever.
     index('cars_sold_idx').on(t.websiteId, t.soldDate).where(sql`${t.status} = 'sold'`),
   ],

@@ -8,6 +8,7 @@ import { carGenerations, cars, searchFacetSnapshots } from '../stock.schema';
 import type { CarSummary } from '../stock.types';
 import { locationJoin, summaryColumns, toSummary, type SummaryRow } from '../stock.queries';
 import { scopeWhere } from './search.scope';
+import { MIN_SHOWN_PRICE } from '../stock.rules';
 import { cleanFilterValue, searchTerms, type SearchTerm } from './search.text';
 import {
   MAKE_MODEL_SEPARATOR,
@@ -178,6 +179,9 @@ function orderBy(sort: SortOption, withScore: boolean): SQL {
       keys.push(...newest);
       break;
     case 'price:asc':
+      // 'Enquire for price.' cars (price 10 or less, SPEC §5) after the priced ones, not first.
+      keys.push(`price <= ${MIN_SHOWN_PRICE} asc`, 'price asc', ...newest);
+      break;
     case 'price:desc':
     case 'km:asc':
     case 'km:desc': {
@@ -481,7 +485,9 @@ export class SqlSearchEngine implements SearchEngine {
   ): Promise<Found> {
     const key = filtersKey(scope);
     const columns = [...new Set(termFacets.flatMap((f) => facetColumns(f)))];
-    const sold = sql`(select ${baseColumns(columns)} from ${cars} where ${scopeWhere(scope)} and ${cars.status} = 'sold') sold`;
+    // The sold date repeated outside scopeWhere's OR, so the sold-cars index can range over it.
+    const recentlySold = scope.soldSince ? sql`${cars.status} = 'sold' and ${cars.soldDate} >= ${scope.soldSince}` : sql`false`;
+    const sold = sql`(select ${baseColumns(columns)} from ${cars} where ${scopeWhere(scope)} and ${recentlySold}) sold`;
     // Only the facets asked for leave the database (a snapshot holds all of them); null when there is no valid snapshot.
     const requestedCounts = sql`case when ${searchFacetSnapshots.websiteId} is null then null else jsonb_build_object(${sql.join(
       termFacets.map((f) => sql`${f}::text, ${searchFacetSnapshots.counts} -> ${f}::text`),

@@ -1,0 +1,2 @@
+CREATE INDEX "cars_listed_price_idx" ON "cars" USING btree (("price" <= 10),"price");--> statement-breakpoint
+CREATE INDEX "cars_sold_idx" ON "cars" USING btree ("website_id","sold_date") WHERE "cars"."status" = 'sold';

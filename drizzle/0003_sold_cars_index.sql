@@ -1,1 +1,0 @@
-CREATE INDEX "cars_sold_idx" ON "cars" USING btree ("website_id","sold_date") WHERE "cars"."status" = 'sold';
