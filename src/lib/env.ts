@@ -16,6 +16,8 @@ const envSchema = z.object({
   DEMO_MODE: booleanFlag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Google Geocoding API key; without it postcodes are found in the offline table. */
+  GOOGLE_GEOCODING_API_KEY: z.string().optional(),
 });
 
 export type Env = {
@@ -25,6 +27,7 @@ export type Env = {
   demoMode: boolean;
   logLevel: z.output<typeof envSchema>['LOG_LEVEL'];
   production: boolean;
+  googleGeocodingApiKey: string | undefined;
 };
 
 let cached: Env | undefined;
@@ -46,6 +49,7 @@ export function env(): Env {
     demoMode: e.DEMO_MODE ?? !e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
+    googleGeocodingApiKey: e.GOOGLE_GEOCODING_API_KEY,
   };
   return cached;
 }
