@@ -11,7 +11,7 @@ import { cars } from '@/modules/stock/stock.schema';
 import { visibleCarsWhere } from '@/modules/stock/stock.queries';
 import { carPath, searchPath, siteOrigin } from '@/modules/tenancy/tenancy.paths';
 import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
-import { websites } from '@/modules/tenancy/tenancy.schema';
+import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { validateSitemap } from '../support/sitemap-schema';
 import { useTestDatabase } from '../support/database';
@@ -72,11 +72,19 @@ describe('sitemap.xml and robots.txt of the demo websites', () => {
       expect(content.length).toBeGreaterThan(5);
       for (const page of content) expect(paths).toContain(contentPagePath(tenant.config, page));
 
-      // Visible locations only.
-      const sites = await db.select().from(locations).where(eq(locations.websiteId, tenant.id));
+      // Visible locations only, and the contact page of each dealership that has one.
+      const sites = await db
+        .select({ slug: locations.slug, visible: locations.visible, dealership: dealerships.slug })
+        .from(locations)
+        .innerJoin(dealerships, eq(dealerships.id, locations.dealershipId))
+        .where(eq(locations.websiteId, tenant.id));
       for (const location of sites) {
-        if (location.visible) expect(paths).toContain(`/our-locations/${location.slug}`);
-        else expect(paths).not.toContain(`/our-locations/${location.slug}`);
+        if (location.visible) {
+          expect(paths).toContain(`/our-locations/${location.slug}`);
+          expect(paths).toContain(`/contact-us/${location.dealership}`);
+        } else {
+          expect(paths).not.toContain(`/our-locations/${location.slug}`);
+        }
       }
 
       // Make and model landing pages of its own stock.

@@ -1,7 +1,7 @@
 import 'server-only';
-import { and, asc, count, eq, max } from 'drizzle-orm';
+import { asc, count, eq, max } from 'drizzle-orm';
 import { getDb } from '@/db';
-import { locations } from '@/modules/locations/locations.schema';
+import { listVisibleLocations } from '@/modules/locations/locations.queries';
 import { listedMakesAndModels } from '@/modules/stock/search/search.listing';
 import { scopeForTenant, scopeWhere } from '@/modules/stock/search/search.scope';
 import { cars } from '@/modules/stock/stock.schema';
@@ -54,15 +54,14 @@ function clampMaxUrls(maxUrls: number): number {
   return Math.min(Math.max(1, Math.trunc(maxUrls) || SITEMAP_MAX_URLS), SITEMAP_MAX_URLS);
 }
 
-/** Contact and location pages: /contact and /our-locations/{slug} of each visible location. */
+/** Contact and location pages: /contact, each visible location's page and its dealership's contact page. */
 async function locationEntries(tenant: SitemapTenant): Promise<SitemapEntry[]> {
-  const db = await getDb();
-  const rows = await db
-    .select({ slug: locations.slug })
-    .from(locations)
-    .where(and(eq(locations.websiteId, tenant.id), eq(locations.visible, true)))
-    .orderBy(asc(locations.position), asc(locations.id));
-  return [{ path: '/contact' }, ...rows.map((row) => ({ path: `/our-locations/${row.slug}` }))];
+  const visible = await listVisibleLocations(tenant);
+  return [
+    { path: '/contact' },
+    ...visible.map((location) => ({ path: location.path })),
+    ...visible.map((location) => ({ path: location.contactPath })),
+  ];
 }
 
 async function contentEntries(tenant: SitemapTenant): Promise<SitemapEntry[]> {
