@@ -30,7 +30,6 @@ export function activeMarkup(html: string, options: { allowTags?: string[] } = {
       if (name === 'style') problems.push(`style on <${tag}>`);
       if (URL_ATTRIBUTES.includes(name)) {
         // A browser drops tabs and newlines from URLs and trims control characters and spaces.
-        // eslint-disable-next-line no-control-regex
         const url = value.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
         if (!SAFE_URL.test(url)) problems.push(`${name}="${value}" on <${tag}>`);
       }

@@ -93,7 +93,6 @@ function ownHosts(tenant: LinkTenant): Set<string> {
 export function resolveLink(tenant: LinkTenant, raw: string | null | undefined): ResolvedLink | null {
   // As a browser's URL parser does: tabs and newlines anywhere, and control characters and spaces
   // at either end, are dropped, so 'java\tscript:' is read as the javascript: scheme it is.
-  // eslint-disable-next-line no-control-regex
   const value = (raw ?? '').replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
   if (!value) return null;
   if (value.startsWith('#')) return { kind: 'plain', href: value };
