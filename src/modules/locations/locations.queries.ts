@@ -2,7 +2,8 @@ import 'server-only';
 import { and, asc, eq, gte } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { addDays, isoDate, isValidTimeZone, wallTimeAt } from '@/lib/time-zone';
-import { dealerships } from '../tenancy/tenancy.schema';
+import { dealerships, websites } from '../tenancy/tenancy.schema';
+import { websiteSecretsSchema } from '../tenancy/tenancy.config';
 import { getNavigation } from '../tenancy/tenancy.queries';
 import type { Navigation, Tenant } from '../tenancy/tenancy.types';
 import { normaliseLocationType, visibleReviews } from './locations.grouping';
@@ -184,4 +185,16 @@ export type WebsiteSessionData = { navigation: Navigation; special_hours: Specia
 export async function getWebsiteSessionData(tenant: Tenant, now: Date = new Date()): Promise<WebsiteSessionData> {
   const [navigation, special] = await Promise.all([getNavigation(tenant), listUpcomingSpecialHours(tenant, now)]);
   return { navigation, special_hours: special.map(specialHoursJson) };
+}
+
+/**
+ * The website's Google Maps key (a website secret), or null: without one, maps are the static
+ * block with direction links only. A Maps JavaScript key is public by design (restricted by
+ * referrer at Google), so pages may hand it to the browser.
+ */
+export async function getMapsKey(tenant: Tenant): Promise<string | null> {
+  const db = await getDb();
+  const [row] = await db.select({ secrets: websites.secrets }).from(websites).where(eq(websites.id, tenant.id)).limit(1);
+  const secrets = websiteSecretsSchema.safeParse(row?.secrets ?? {});
+  return (secrets.success && secrets.data.googleMapsKey?.trim()) || null;
 }
