@@ -71,6 +71,15 @@ test.describe('without JavaScript', () => {
     await page.goto(siteUrl('harbour-city-motors', '/contact?postcode=9999'));
     await expect(page.getByRole('search').getByRole('alert')).toHaveText('Invalid postcode');
   });
+
+  test('hostile postcodes get the validation message, never an error page', async ({ page }) => {
+    for (const query of ['postcode=%3Cscript%3Ealert(1)%3C%2Fscript%3E', `postcode=${'9'.repeat(5000)}`, 'postcode=2000&postcode=abcd', 'postcode=']) {
+      const response = await page.goto(siteUrl('harbour-city-motors', `/contact?${query}`));
+      expect(response?.status(), query).toBe(200);
+      await expect(page.getByRole('search').getByRole('alert')).toHaveText(/^Invalid postcode|^$/);
+      expect(await page.locator('script:has-text("alert(1)")').count()).toBe(0);
+    }
+  });
 });
 
 test('lone-star-auto: distances in miles for a US ZIP code', async ({ page }) => {
