@@ -13,11 +13,12 @@ type GoogleMaps = {
   };
 };
 
-const CALLBACK = '__dealerMapsReady';
+export const MAPS_CALLBACK = '__dealerMapsReady';
+const CALLBACK = MAPS_CALLBACK;
 let loading: Promise<GoogleMaps> | null = null;
 
-/** Loads the Maps JavaScript API once per page. */
-function loadGoogleMaps(apiKey: string): Promise<GoogleMaps> {
+/** Loads the Maps JavaScript API once per page; after a failed load the next call tries again. */
+export function loadGoogleMaps(apiKey: string): Promise<GoogleMaps> {
   const existing = (window as unknown as { google?: GoogleMaps }).google;
   if (existing?.maps?.Map) return Promise.resolve(existing);
   loading ??= new Promise<GoogleMaps>((resolve, reject) => {
