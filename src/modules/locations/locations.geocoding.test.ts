@@ -5,7 +5,7 @@ import { encodePostcodeTable, pointsFromGeonames } from '../../../scripts/build-
 import { parseWebsiteConfig } from '../tenancy/tenancy.config';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { googleGeocoder, GeocodingUnavailableError } from './adapters/google-geocoding';
-import { decodePostcodeTable, offlinePostcodeGeocoder } from './adapters/offline-postcodes';
+import { decodePostcodeTable, lookupPostcode, offlinePostcodeGeocoder } from './adapters/offline-postcodes';
 import { POSTCODE_TABLES } from './adapters/postcodes.data';
 import { EARTH_RADIUS_KM, haversineKm, sortByDistance } from './locations.distance';
 import { configuredGeocoder, nearestLocations, type Geocoder } from './locations.geocoding';
@@ -84,9 +84,15 @@ describe('offline postcode table', () => {
       { postcode: '0800', lat: -12.4634, lng: 130.8456 },
       { postcode: '2000', lat: -33.8688, lng: 151.2093 },
     ];
-    const table = decodePostcodeTable(encodePostcodeTable(points), 4);
-    expect([...table.keys()]).toEqual(['0200', '0800', '2000']);
-    expect(table.get('2000')).toEqual({ lat: -33.869, lng: 151.209 });
+    const table = decodePostcodeTable(encodePostcodeTable(points));
+    expect([...table.codes]).toEqual([200, 800, 2000]);
+    expect(lookupPostcode(table, '2000')).toEqual({ lat: -33.869, lng: 151.209 });
+    expect(lookupPostcode(table, '0200')).toEqual({ lat: -35.278, lng: 149.119 });
+    expect(lookupPostcode(table, '0800')).toEqual({ lat: -12.463, lng: 130.846 });
+    expect(lookupPostcode(table, '1999')).toBeNull();
+    expect(lookupPostcode(table, '9999')).toBeNull();
+    expect(lookupPostcode(table, '0100')).toBeNull();
+    expect(decodePostcodeTable('').codes).toHaveLength(0);
   });
 
   it('gives one point per postcode: the mean of its most accurate rows', () => {
@@ -112,6 +118,9 @@ describe('offline postcode table', () => {
     expect(await offlinePostcodeGeocoder.geocodePostcode('US', '00000')).toBeNull();
     // An Australian postcode is not a New Zealand one.
     expect(await offlinePostcodeGeocoder.geocodePostcode('NZ', '2000')).toBeNull();
+    // Fixed width: '200' is not '0200', and a 4-digit code is no US ZIP code.
+    expect(await offlinePostcodeGeocoder.geocodePostcode('AU', '200')).toBeNull();
+    expect(await offlinePostcodeGeocoder.geocodePostcode('US', '1001')).toBeNull();
   });
 });
 
