@@ -26,10 +26,18 @@ export function w3cDateTime(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** Paths that need neither percent-encoding nor XML escaping (every car and slug path). */
+const PLAIN_PATH = /^\/[A-Za-z0-9\-._~/]*$/;
+
+/** The absolute URL of a path, XML-escaped. Plain paths skip the URL parser: 50,000 of them add up. */
+function loc(origin: URL, path: string): string {
+  return PLAIN_PATH.test(path) && !path.startsWith('//') ? `${origin.origin}${path}` : escapeXml(new URL(path, origin).toString());
+}
+
 function urlElement(origin: URL, entry: SitemapEntry): string {
-  const loc = escapeXml(new URL(entry.path, origin).toString());
+  const location = loc(origin, entry.path);
   const lastmod = entry.lastModified && !Number.isNaN(entry.lastModified.getTime()) ? `<lastmod>${w3cDateTime(entry.lastModified)}</lastmod>` : '';
-  return `<url><loc>${loc}</loc>${lastmod}</url>\n`;
+  return `<url><loc>${location}</loc>${lastmod}</url>\n`;
 }
 
 /**
@@ -49,7 +57,7 @@ export function sitemapIndexXml(origin: URL, parts: SitemapEntry[]): string {
   const items = parts
     .map((part) => {
       const lastmod = part.lastModified ? `<lastmod>${w3cDateTime(part.lastModified)}</lastmod>` : '';
-      return `<sitemap><loc>${escapeXml(new URL(part.path, origin).toString())}</loc>${lastmod}</sitemap>\n`;
+      return `<sitemap><loc>${loc(origin, part.path)}</loc>${lastmod}</sitemap>\n`;
     })
     .join('');
   return `${XML_DECLARATION}<sitemapindex xmlns="${SITEMAP_NAMESPACE}">\n${items}</sitemapindex>\n`;
