@@ -52,7 +52,7 @@ function toColumnJson<T extends Record<string, unknown>>(table: PgTable, rows: T
 }
 
 /** One INSERT … SELECT FROM jsonb_populate_recordset per chunk: a few statements for 100,000 rows, on either driver. */
-async function insertJson<T extends Record<string, unknown>>(db: Db, table: PgTable, tableName: string, rows: T[], chunk = CAR_CHUNK): Promise<void> {
+export async function insertJson<T extends Record<string, unknown>>(db: Db, table: PgTable, tableName: string, rows: T[], chunk = CAR_CHUNK): Promise<void> {
   for (let i = 0; i < rows.length; i += chunk) {
     const { columns, json } = toColumnJson(table, rows.slice(i, i + chunk));
     const list = sql.raw(columns.map((c) => `"${c}"`).join(', '));

@@ -21,6 +21,8 @@ const envSchema = z.object({
   PAGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
   /** Longest a cached page is served, for what changes with time alone (the sold-car window). */
   PAGE_CACHE_MAX_AGE_S: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** Google Geocoding API key; without it postcodes are found in the offline table. */
+  GOOGLE_GEOCODING_API_KEY: z.string().optional(),
 });
 
 export type Env = {
@@ -31,6 +33,7 @@ export type Env = {
   logLevel: z.output<typeof envSchema>['LOG_LEVEL'];
   production: boolean;
   pageCache: PageCacheOptions;
+  googleGeocodingApiKey: string | undefined;
 };
 
 let cached: Env | undefined;
@@ -57,6 +60,7 @@ export function env(): Env {
       maxEntryBytes: 2 * 1024 * 1024,
       maxAgeMs: e.PAGE_CACHE_MAX_AGE_S * 1000,
     },
+    googleGeocodingApiKey: e.GOOGLE_GEOCODING_API_KEY,
   };
   return cached;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { activeMarkup, HOSTILE_SAMPLES } from '../../../tests/support/inert-html';
 import { markdownExcerpt, renderFaq, renderMarkdown } from './content.render';
 
 const tenant = { config: { usePagesPath: false }, url: 'https://www.harbourcity.example' };
@@ -76,6 +77,29 @@ describe('renderMarkdown: dealer content never runs script', () => {
     const html = renderMarkdown('<a href="https://example.org" target="_blank" rel="opener">x</a>', { tenant });
     expect(html).toContain('rel="noopener noreferrer"');
     expect(html).not.toContain('rel="opener"');
+  });
+});
+
+describe('renderMarkdown: SVG, frames, URL tricks and mutation XSS', () => {
+  it.each(HOSTILE_SAMPLES)('leaves nothing active of %s', (sample) => {
+    for (const html of [renderMarkdown(sample, { tenant }), renderMarkdown(sample)]) {
+      expect(activeMarkup(html), html).toEqual([]);
+      expect(html).not.toMatch(/<(svg|math|iframe|object|embed|video|source)\b/i);
+      expect(html).not.toMatch(/alert\(1\)".*>|on\w+=/i);
+    }
+  });
+
+  it('the checker itself flags what it must (it is not a test that cannot fail)', () => {
+    expect(activeMarkup('<p onclick="x()">a</p>')).toEqual(['onclick on <p>']);
+    expect(activeMarkup('<a href="java&#x09;script:alert(1)">a</a>')).toHaveLength(1);
+    expect(activeMarkup('<img src=" javascript:alert(1)">')).toHaveLength(1);
+    expect(activeMarkup('<svg><script>alert(1)</script></svg>')).toEqual(['<script>']);
+    expect(activeMarkup('<iframe src="https://x.example"></iframe>')).toEqual(['<iframe>']);
+    expect(activeMarkup('<a href="/cars/x">a</a><a href="tel:123">b</a><img src="https://a.example/b.jpg">')).toEqual([]);
+  });
+
+  it('keeps the text of a tab-split javascript: link, as plain text', () => {
+    expect(renderMarkdown('<a href="java&#x09;script:alert(1)">tab</a>', { tenant })).toBe('<p><span>tab</span></p>\n');
   });
 });
 

@@ -25,5 +25,9 @@ export function contentMetadata(page: Pick<ContentPage, 'title' | 'metaDescripti
   };
 }
 
-/** Metadata of a content URL that answers 404 (the not-found page keeps the dealer's title template). */
-export const NOT_FOUND_METADATA: Metadata = { title: 'Page not found', robots: { index: false } };
+/**
+ * Metadata of a content URL that answers 404 (the not-found page keeps the dealer's title
+ * template). No robots entry: Next adds <meta name="robots" content="noindex"> to every 404
+ * itself, and a second one would only repeat it.
+ */
+export const NOT_FOUND_METADATA: Metadata = { title: 'Page not found' };

@@ -12,6 +12,14 @@ export function isCareerListingSlug(slug: string): slug is (typeof CAREER_LISTIN
   return (CAREER_LISTING_SLUGS as readonly string[]).includes(slug);
 }
 
+/**
+ * The path a content page answers at: its canonical path, except that the page of a career
+ * listing's slug is the introduction of /careers or /current-positions, which live at the top level.
+ */
+export function contentPagePath(config: Pick<WebsiteConfig, 'usePagesPath'>, page: { slug: string; kind?: string }): string {
+  return page.kind !== 'blog' && isCareerListingSlug(page.slug) ? `/${page.slug}` : canonicalContentPath(config, page);
+}
+
 /** The decision behind every content URL; see resolveContentRequest. */
 export function contentRouteDecision(
   config: Pick<WebsiteConfig, 'usePagesPath'>,

@@ -1,13 +1,12 @@
 import 'server-only';
-import { and, asc, count, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { logger } from '@/lib/logger';
-import { findTenantById, getNavigation } from '../tenancy/tenancy.queries';
+import { findTenantById } from '../tenancy/tenancy.queries';
 import { manufacturers, searchPages } from '../tenancy/tenancy.schema';
-import type { Navigation, Tenant } from '../tenancy/tenancy.types';
-import { locations, specialHours } from '../locations/locations.schema';
+import type { Tenant } from '../tenancy/tenancy.types';
+import { getWebsiteSessionData, type WebsiteSessionData } from '../locations/locations.queries';
 import { getAvailableBookingSlots, type AvailableBookings, type BookingKind } from '../locations/locations.bookings';
-import { addDays, isoDate, isValidTimeZone, wallTimeAt } from '@/lib/time-zone';
 import { cars } from '../stock/stock.schema';
 import { findCarJson, type CarJson } from '../stock/stock.api';
 import { StockInputError, upsertCar, withdrawCar } from '../stock/stock.commands';
@@ -204,46 +203,12 @@ export async function getDashboardSearchPageTemplates(
 
 // ---- session data ----
 
-export type SpecialHoursJson = {
-  date: string;
-  status: 'Open' | 'Closed';
-  location_id: number;
-  start_hour: string | null;
-  end_hour: string | null;
-  name: string | null;
-};
-
-export type WebsiteSessionData = { navigation: Navigation; special_hours: SpecialHoursJson[] };
+export type { SpecialHoursJson, WebsiteSessionData } from '../locations/locations.queries';
 
 /**
  * GET /api/v1/websites/{id}/website_session_data.json: navigation and the special hours of the
- * website's visible locations from today (in the website's time zone) on.
+ * website's visible locations from each location's local today on.
  */
-export async function getDashboardSessionData(
-  principal: DashboardPrincipal,
-  websiteId: number,
-  now: Date = new Date(),
-): Promise<WebsiteSessionData> {
-  const tenant = await dashboardTenant(principal, websiteId);
-  const timeZone = isValidTimeZone(tenant.config.timeZone) ? tenant.config.timeZone : 'Australia/Sydney';
-  const today = isoDate(addDays(wallTimeAt(now.getTime(), timeZone), 0));
-  const db = await getDb();
-  const [navigation, rows] = await Promise.all([
-    getNavigation(tenant),
-    db
-      .select({
-        date: specialHours.date,
-        status: specialHours.status,
-        location_id: specialHours.locationId,
-        start_hour: specialHours.startHour,
-        end_hour: specialHours.endHour,
-        name: specialHours.name,
-      })
-      .from(specialHours)
-      .innerJoin(locations, and(eq(locations.websiteId, specialHours.websiteId), eq(locations.id, specialHours.locationId)))
-      .where(and(eq(specialHours.websiteId, tenant.id), eq(locations.visible, true), gte(specialHours.date, today)))
-      .orderBy(asc(specialHours.date), asc(locations.position), asc(specialHours.locationId))
-      .limit(1000),
-  ]);
-  return { navigation, special_hours: rows };
+export async function getDashboardSessionData(principal: DashboardPrincipal, websiteId: number, now: Date = new Date()): Promise<WebsiteSessionData> {
+  return getWebsiteSessionData(await dashboardTenant(principal, websiteId), now);
 }

@@ -6,7 +6,10 @@ import { dealerships } from '../tenancy/tenancy.schema';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { bookings, locations, specialHours } from './locations.schema';
 import type { OpeningHoursEntry } from './locations.types';
+import { intervalsOn, type Interval } from './locations.hours';
 import { addDays, formatInZone, instantOfWallTime, isoDate, isValidTimeZone, wallTimeAt } from '@/lib/time-zone';
+
+export { parseClock } from './locations.hours';
 
 /**
  * Available service and appointment slots (Dashboard API available_*_bookings): for each visible
@@ -43,39 +46,11 @@ export type AvailableBookings = {
   locations: LocationSlots[];
 };
 
-/** Minutes after midnight of 'H:MM' / 'HH:MM' (24:00 allowed as end of day); null when unreadable. */
-export function parseClock(value: unknown): number | null {
-  if (typeof value !== 'string') return null;
-  const match = /^(\d{1,2}):(\d{2})(?::\d{2})?$/.exec(value.trim());
-  if (!match) return null;
-  const minutes = Number(match[1]) * 60 + Number(match[2]);
-  return Number(match[2]) < 60 && minutes <= 24 * 60 ? minutes : null;
-}
-
-type Interval = { open: number; close: number };
 type SpecialDay = { status: 'Open' | 'Closed'; startHour: string | null; endHour: string | null };
 
 /** Opening intervals (minutes after local midnight) of one local date. */
-export function openingIntervals(
-  openingHours: unknown,
-  weekday: number,
-  special: SpecialDay | undefined,
-): Interval[] {
-  if (special?.status === 'Closed') return [];
-  if (special?.status === 'Open') {
-    const open = parseClock(special.startHour);
-    const close = parseClock(special.endHour);
-    if (open != null && close != null) return open < close ? [{ open, close }] : [];
-  }
-  if (!Array.isArray(openingHours)) return [];
-  const intervals: Interval[] = [];
-  for (const entry of openingHours as Partial<OpeningHoursEntry>[]) {
-    if (!entry || typeof entry !== 'object' || entry.weekday !== weekday || entry.status !== 'Open') continue;
-    const open = parseClock(entry.open);
-    const close = parseClock(entry.close);
-    if (open != null && close != null && open < close) intervals.push({ open, close });
-  }
-  return intervals.sort((a, b) => a.open - b.open);
+export function openingIntervals(openingHours: unknown, weekday: number, special: SpecialDay | undefined): Interval[] {
+  return intervalsOn(Array.isArray(openingHours) ? (openingHours as OpeningHoursEntry[]) : [], weekday, special);
 }
 
 /**

@@ -208,6 +208,12 @@ export const websiteConfigSchema = z.object({
 
   /** 'Special hours' shown site-wide (e.g. a Christmas notice). */
   specialHoursNotice: z.string().nullable().default(null),
+  /**
+   * Holiday hours kept in the configuration (SPEC §3 special_hours), in either entry shape:
+   * { date, status, location_id, start_hour, end_hour } or { date, status, location: { id },
+   * hours: { begin, end } }. Read by the locations module, which skips unusable entries.
+   */
+  specialHours: z.array(z.unknown()).default([]),
 });
 
 export type WebsiteConfig = z.output<typeof websiteConfigSchema>;

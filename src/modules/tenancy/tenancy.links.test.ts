@@ -115,6 +115,10 @@ describe('SPEC §2 link rules: plain anchors and new tabs', () => {
     expect(resolveLink(pagesSite, ' JavaScript:alert(1)')).toBeNull();
     expect(resolveLink(pagesSite, 'data:text/html,<script>alert(1)</script>')).toBeNull();
     expect(resolveLink(pagesSite, 'vbscript:msgbox(1)')).toBeNull();
+    // Tabs and newlines inside, and control characters around, do not hide the scheme.
+    expect(resolveLink(pagesSite, 'java\tscript:alert(1)')).toBeNull();
+    expect(resolveLink(pagesSite, 'java\nscr\ript:alert(1)')).toBeNull();
+    expect(resolveLink(pagesSite, '\u0001\u0010javascript:alert(1)')).toBeNull();
   });
 });
 

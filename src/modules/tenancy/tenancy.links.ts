@@ -91,7 +91,9 @@ function ownHosts(tenant: LinkTenant): Set<string> {
  * which the caller renders as text or leaves out.
  */
 export function resolveLink(tenant: LinkTenant, raw: string | null | undefined): ResolvedLink | null {
-  const value = (raw ?? '').trim();
+  // As a browser's URL parser does: tabs and newlines anywhere, and control characters and spaces
+  // at either end, are dropped, so 'java\tscript:' is read as the javascript: scheme it is.
+  const value = (raw ?? '').replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
   if (!value) return null;
   if (value.startsWith('#')) return { kind: 'plain', href: value };
   if (value.startsWith('/') && !value.startsWith('//')) {

@@ -1,6 +1,7 @@
 import '../../globals.css';
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
+import { listDealerLicences } from '@/modules/locations/locations.queries';
 import { getNavigation } from '@/modules/tenancy/tenancy.queries';
 import { DATABASE_UNAVAILABLE, hostFromParams, lookupTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
 import { ServiceUnavailablePage } from '@/modules/tenancy/components/service-unavailable-page';
@@ -59,7 +60,7 @@ export default async function SiteLayout({ children, params }: LayoutProps) {
     );
   }
 
-  const navigation = await getNavigation(tenant);
+  const [navigation, licences] = await Promise.all([getNavigation(tenant), listDealerLicences(tenant)]);
   const year = currentYear(tenant.config.timeZone);
 
   return (
@@ -70,7 +71,7 @@ export default async function SiteLayout({ children, params }: LayoutProps) {
         <main id="main" tabIndex={-1} className="flex-1">
           {children}
         </main>
-        <SiteFooter tenant={tenant} entries={buildNavEntries(tenant, navigation.footer)} year={year} />
+        <SiteFooter tenant={tenant} entries={buildNavEntries(tenant, navigation.footer)} year={year} licences={licences} />
       </body>
     </html>
   );

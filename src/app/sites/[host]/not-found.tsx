@@ -8,7 +8,8 @@ import { normalizeHost } from '@/modules/tenancy/tenancy.host';
 import { searchPath } from '@/modules/tenancy/tenancy.paths';
 import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
 
-export const metadata: Metadata = { title: 'Page not found', robots: { index: false } };
+/** Next adds <meta name="robots" content="noindex"> to every 404 response itself. */
+export const metadata: Metadata = { title: 'Page not found' };
 
 /**
  * The 404 page. On a dealer's website it keeps the dealer's header and footer (from the layout)

@@ -52,8 +52,8 @@ function presetFrom(filters: Record<string, string[]>): Pick<SearchListing, 'pre
   return { preset, presetFacets };
 }
 
-/** Makes and models of the website's listed stock, for make/model landing paths. */
-const listedMakesAndModels = cache(async (tenant: Tenant) => {
+/** Makes and models of the website's listed stock, for make/model landing paths (and the sitemap). */
+export const listedMakesAndModels = cache(async (tenant: Tenant) => {
   const db = await getDb();
   return db
     .selectDistinct({ make: cars.make, model: cars.model })

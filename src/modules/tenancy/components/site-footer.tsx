@@ -7,7 +7,13 @@ import { placeName } from './place-name';
 import type { NavEntry } from './navigation-model';
 import { SiteLink } from './site-link';
 
-type Props = { tenant: Tenant; entries: NavEntry[]; year: number };
+type Props = {
+  tenant: Tenant;
+  entries: NavEntry[];
+  year: number;
+  /** Dealer licence numbers, shown on every page where the dealer has one (NSW requires it). */
+  licences?: { dealershipName: string; number: string }[];
+};
 
 const linkClass = 'rounded-sm underline-offset-2 hover:underline';
 
@@ -15,7 +21,7 @@ const linkClass = 'rounded-sm underline-offset-2 hover:underline';
  * The footer from the footer navigation: items with dropdown items become titled columns, single
  * items one 'Quick links' column. Dealer name, place and phone; the copyright line below.
  */
-export function SiteFooter({ tenant, entries, year }: Props) {
+export function SiteFooter({ tenant, entries, year, licences = [] }: Props) {
   const groups = entries.filter((entry) => entry.children.length > 0);
   const singles = entries.filter((entry) => entry.children.length === 0 && entry.link);
   // Single links form one 'Quick links' column beside the groups (two columns wide when alone).
@@ -93,6 +99,17 @@ export function SiteFooter({ tenant, entries, year }: Props) {
           <p>
             © {year} {tenant.name}
           </p>
+          {licences.length > 0 ? (
+            <p data-testid="dealer-licences">
+              {licences
+                .map((licence) =>
+                  licences.length > 1
+                    ? `${licence.dealershipName}: ${spell(tenant.config, 'Dealer licence')} ${licence.number}`
+                    : `${spell(tenant.config, 'Dealer licence')} ${licence.number}`,
+                )
+                .join(' · ')}
+            </p>
+          ) : null}
         </Container>
       </div>
     </footer>

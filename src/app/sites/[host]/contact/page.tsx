@@ -1,0 +1,44 @@
+import type { Metadata } from 'next';
+import { Container } from '@/components/ui/container';
+import { PageHeader } from '@/components/ui/page-header';
+import { ContactFormSlot } from '@/modules/locations/components/contact-form-slot';
+import { LocationsDirectory, postcodeParam } from '@/modules/locations/components/locations-directory';
+import { requestNow } from '@/modules/locations/components/request-now';
+import { sessionSpecialHours } from '@/modules/locations/components/session-special-hours';
+import { listVisibleLocations } from '@/modules/locations/locations.queries';
+import { requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
+
+/** /contact: every visible location with hours, the postcode finder and the contact form's place. */
+
+type Props = { params: HostParams; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const tenant = await requireTenant(params);
+  return {
+    title: 'Contact us',
+    description: `Locations, opening hours and phone numbers of ${tenant.name}.`,
+    alternates: { canonical: '/contact' },
+  };
+}
+
+export default async function ContactPage({ params, searchParams }: Props) {
+  const tenant = await requireTenant(params);
+  const now = requestNow();
+  const [locations, specialHours] = await Promise.all([listVisibleLocations(tenant), sessionSpecialHours(tenant, now)]);
+  return (
+    <>
+      <PageHeader title="Contact us" breadcrumbs={[{ label: 'Home', href: '/' }, { label: 'Contact us' }]} />
+      <Container className="space-y-10 py-10 md:py-14">
+        <ContactFormSlot phone={tenant.phone} dealerName={tenant.name} />
+        <LocationsDirectory
+          tenant={tenant}
+          locations={locations}
+          specialHours={specialHours}
+          now={now}
+          action="/contact"
+          postcode={postcodeParam((await searchParams).postcode)}
+        />
+      </Container>
+    </>
+  );
+}
