@@ -104,6 +104,17 @@ test('location page: address, tel link, licence, reviews, map links as plain anc
   expect(await page.locator('script[src*="maps.googleapis.com"]').count()).toBe(0);
 });
 
+test('location and contact pages carry AutoDealer structured data with opening hours', async ({ page }) => {
+  const structured = async () =>
+    (await page.locator('script[type="application/ld+json"]').allTextContents()).map((text) => JSON.parse(text) as Record<string, unknown>);
+  await page.goto(siteUrl('harbour-city-motors', '/our-locations/parramatta'));
+  const [dealer] = (await structured()).filter((d) => d['@type'] === 'AutoDealer');
+  expect(dealer).toMatchObject({ '@context': 'https://schema.org', telephone: expect.any(String), address: expect.objectContaining({ '@type': 'PostalAddress' }) });
+  expect(Array.isArray(dealer.openingHoursSpecification) && dealer.openingHoursSpecification.length).toBeGreaterThan(0);
+  await page.goto(siteUrl('harbour-city-motors', '/contact'));
+  expect((await structured()).filter((d) => String(d['@type']).startsWith('Auto')).length).toBeGreaterThan(1);
+});
+
 test('southern-cross-skoda: the service location replaces weekend hours with an Enquire Now link', async ({ page }) => {
   await page.goto(siteUrl('southern-cross-skoda', '/our-locations/box-hill-service'));
   const hours = page.getByRole('table', { name: /Opening hours of/ });

@@ -1,3 +1,4 @@
+import { DealerJsonLd } from '@/modules/content/components/dealer-json-ld';
 import type { Metadata } from 'next';
 import { Container } from '@/components/ui/container';
 import { PageHeader } from '@/components/ui/page-header';
@@ -6,7 +7,7 @@ import { LocationsDirectory, postcodeParam } from '@/modules/locations/component
 import { requestNow } from '@/modules/locations/components/request-now';
 import { sessionSpecialHours } from '@/modules/locations/components/session-special-hours';
 import { listVisibleLocations } from '@/modules/locations/locations.queries';
-import { requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
+import { hostFromParams, requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
 
 /** /contact: every visible location with hours, the postcode finder and the contact form's place. */
 
@@ -24,9 +25,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function ContactPage({ params, searchParams }: Props) {
   const tenant = await requireTenant(params);
   const now = requestNow();
-  const [locations, specialHours] = await Promise.all([listVisibleLocations(tenant), sessionSpecialHours(tenant, now)]);
+  const [locations, specialHours, host] = await Promise.all([listVisibleLocations(tenant), sessionSpecialHours(tenant, now), hostFromParams(params)]);
   return (
     <>
+      {locations.map((location) => (
+        <DealerJsonLd key={location.id} tenant={tenant} host={host} location={location} specialHours={specialHours} />
+      ))}
       <PageHeader title="Contact us" breadcrumbs={[{ label: 'Home', href: '/' }, { label: 'Contact us' }]} />
       <Container className="space-y-10 py-10 md:py-14">
         <ContactFormSlot phone={tenant.phone} dealerName={tenant.name} />

@@ -1,3 +1,5 @@
+import { NOT_FOUND_METADATA } from '@/modules/content/content.route';
+import { DealerJsonLd } from '@/modules/content/components/dealer-json-ld';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Container } from '@/components/ui/container';
@@ -8,7 +10,7 @@ import { LocationsDirectory, postcodeParam } from '@/modules/locations/component
 import { requestNow } from '@/modules/locations/components/request-now';
 import { sessionSpecialHours } from '@/modules/locations/components/session-special-hours';
 import { contactUsPath, findDealershipContact } from '@/modules/locations/locations.queries';
-import { requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
+import { hostFromParams, requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
 
 /** /contact-us/{dealer-slug}: one dealership of the website, its locations and the contact form's place. */
 
@@ -20,7 +22,7 @@ type Props = {
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const tenant = await requireTenant(params as HostParams);
   const dealership = await findDealershipContact(tenant, (await params).dealer);
-  if (!dealership) return { title: 'Page not found', robots: { index: false } };
+  if (!dealership) return NOT_FOUND_METADATA;
   return {
     title: `Contact ${dealership.name}`,
     description: `Opening hours, address and phone of ${dealership.name}.`,
@@ -34,8 +36,12 @@ export default async function ContactDealershipPage({ params, searchParams }: Pr
   if (!dealership) notFound();
   const now = requestNow();
   const specialHours = await sessionSpecialHours(tenant, now);
+  const host = await hostFromParams(params as HostParams);
   return (
     <>
+      {dealership.locations.map((location) => (
+        <DealerJsonLd key={location.id} tenant={tenant} host={host} location={location} specialHours={specialHours} />
+      ))}
       <PageHeader
         title={`Contact ${dealership.name}`}
         breadcrumbs={[{ label: 'Home', href: '/' }, { label: 'Contact us', href: '/contact' }, { label: dealership.name }]}

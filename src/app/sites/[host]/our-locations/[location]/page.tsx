@@ -1,3 +1,5 @@
+import { NOT_FOUND_METADATA } from '@/modules/content/content.route';
+import { DealerJsonLd } from '@/modules/content/components/dealer-json-ld';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -8,7 +10,7 @@ import { LocationMap } from '@/modules/locations/components/location-map';
 import { requestNow } from '@/modules/locations/components/request-now';
 import { sessionSpecialHours } from '@/modules/locations/components/session-special-hours';
 import { findVisibleLocation, getMapsKey } from '@/modules/locations/locations.queries';
-import { requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
+import { hostFromParams, requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
 
 /** /our-locations/{location}: one visible location with hours, holiday hours and its map. */
 
@@ -17,7 +19,7 @@ type Props = { params: Promise<{ host: string; location: string }> };
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const tenant = await requireTenant(params as HostParams);
   const location = await findVisibleLocation(tenant, (await params).location);
-  if (!location) return { title: 'Page not found', robots: { index: false } };
+  if (!location) return NOT_FOUND_METADATA;
   return {
     title: location.name,
     description: `${location.name}: ${location.address.full}. Opening hours, holiday hours, phone and directions.`,
@@ -30,9 +32,10 @@ export default async function LocationPage({ params }: Props) {
   const location = await findVisibleLocation(tenant, (await params).location);
   if (!location) notFound();
   const now = requestNow();
-  const [specialHours, mapsKey] = await Promise.all([sessionSpecialHours(tenant, now), getMapsKey(tenant)]);
+  const [specialHours, mapsKey, host] = await Promise.all([sessionSpecialHours(tenant, now), getMapsKey(tenant), hostFromParams(params as HostParams)]);
   return (
     <>
+      <DealerJsonLd tenant={tenant} host={host} location={location} specialHours={specialHours} />
       <PageHeader
         title={location.name}
         breadcrumbs={[{ label: 'Home', href: '/' }, { label: 'Contact us', href: '/contact' }, { label: location.name }]}
