@@ -3,4 +3,10 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { installServiceUnavailableStatus } = await import('./lib/service-unavailable');
   installServiceUnavailableStatus();
+  // Lead delivery from the outbox runs in every server process (claims are SKIP LOCKED leases).
+  const { env } = await import('./lib/env');
+  if (env().leadWorker && process.env.NEXT_PHASE !== 'phase-production-build') {
+    const { startDeliveryWorker } = await import('./modules/leads/leads.delivery');
+    startDeliveryWorker();
+  }
 }

@@ -16,6 +16,14 @@ const envSchema = z.object({
   DEMO_MODE: booleanFlag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Lead email transport, e.g. smtp://user:pass@mail.example.com:587. Unset: emails stay in the outbox table (/dev/outbox). */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  LEAD_EMAIL_FROM: z.string().default('Website leads <leads@localhost>'),
+  /** Run the lead delivery worker in this process (default on). */
+  LEAD_WORKER: booleanFlag,
+  /** Lead submissions allowed per IP address per hour and per phone number per day. */
+  LEAD_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+  LEAD_LIMIT_PER_PHONE: z.coerce.number().int().min(1).default(10),
 });
 
 export type Env = {
@@ -25,6 +33,11 @@ export type Env = {
   demoMode: boolean;
   logLevel: z.output<typeof envSchema>['LOG_LEVEL'];
   production: boolean;
+  smtpUrl: string | undefined;
+  leadEmailFrom: string;
+  leadWorker: boolean;
+  leadLimitPerIp: number;
+  leadLimitPerPhone: number;
 };
 
 let cached: Env | undefined;
@@ -46,6 +59,11 @@ export function env(): Env {
     demoMode: e.DEMO_MODE ?? !e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
+    smtpUrl: e.SMTP_URL,
+    leadEmailFrom: e.LEAD_EMAIL_FROM,
+    leadWorker: e.LEAD_WORKER ?? true,
+    leadLimitPerIp: e.LEAD_LIMIT_PER_IP,
+    leadLimitPerPhone: e.LEAD_LIMIT_PER_PHONE,
   };
   return cached;
 }

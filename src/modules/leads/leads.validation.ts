@@ -232,7 +232,7 @@ const attributeValue = z.union([
  * fields such as Rego) is kept in attributes when it is short plain text, a number or a boolean.
  * A complete lead needs a name and an email or phone; a partial save ('Incomplete') may omit them.
  */
-export function leadPayloadSchema(rule: PhoneRule = DEFAULT_PHONE_RULE) {
+export function leadPayloadSchema(rule: PhoneRule = DEFAULT_PHONE_RULE, mode: 'create' | 'update' = 'create') {
   return z
     .object({
       name: optional(nameSchema),
@@ -280,8 +280,9 @@ export function leadPayloadSchema(rule: PhoneRule = DEFAULT_PHONE_RULE) {
       for (const key of extra) {
         if (!ATTRIBUTE_KEY.test(key)) context.addIssue({ code: 'custom', message: 'is not an accepted field name', path: [key] });
       }
+      // A later step (PUT) sends only its own fields; the merged lead is checked when it is stored.
       const incomplete = lead.lead_status === 'Incomplete' || lead.form_completed === false;
-      if (incomplete) return;
+      if (incomplete || mode === 'update') return;
       if (!lead.category) context.addIssue({ code: 'custom', message: LEAD_MESSAGES.required, path: ['category'] });
       if (!leadName(lead)) context.addIssue({ code: 'custom', message: LEAD_MESSAGES.required, path: ['name'] });
       if (!lead.email && !lead.phone) context.addIssue({ code: 'custom', message: LEAD_MESSAGES.required, path: ['email'] });
@@ -299,9 +300,9 @@ const KNOWN_LEAD_KEYS: Record<string, true> = Object.fromEntries(
 
 export type LeadPayload = z.output<ReturnType<typeof leadPayloadSchema>>;
 
-/** POST /api/leads and PUT /api/leads/{id} body: {lead:{…}}. */
-export function leadRequestSchema(rule: PhoneRule = DEFAULT_PHONE_RULE) {
-  return z.object({ lead: leadPayloadSchema(rule) }, { error: (issue) => (issue.input == null ? LEAD_MESSAGES.required : 'must be an object') });
+/** POST /api/leads ('create') and PUT /api/leads/{id} ('update') body: {lead:{…}}. */
+export function leadRequestSchema(rule: PhoneRule = DEFAULT_PHONE_RULE, mode: 'create' | 'update' = 'create') {
+  return z.object({ lead: leadPayloadSchema(rule, mode) }, { error: (issue) => (issue.input == null ? LEAD_MESSAGES.required : 'must be an object') });
 }
 
 /** SPEC §3: when name is missing or 'undefined undefined', first_name is the name. */
@@ -320,3 +321,47 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   }
   return fields;
 }
+
+// ---- Valuations (SPEC §7 POST/PUT /api/valuations, POST /api/miscellaneous) ------------------
+
+function extraFieldsCheck(known: Set<string>) {
+  return (value: Record<string, unknown>, context: z.RefinementCtx) => {
+    const extra = Object.keys(value).filter((key) => !known.has(key));
+    if (extra.length > MAX_ATTRIBUTES) context.addIssue({ code: 'custom', message: `must have at most ${MAX_ATTRIBUTES} extra fields`, path: [] });
+    for (const key of extra) {
+      if (!ATTRIBUTE_KEY.test(key)) context.addIssue({ code: 'custom', message: 'is not an accepted field name', path: [key] });
+    }
+  };
+}
+
+const VALUATION_KEYS = new Set(['id', 'lead_id', 'car_id', 'rego', 'state', 'vin', 'make', 'model', 'year', 'km']);
+
+/** A trade-in or sell-my-car valuation; fields beyond these are kept in its data. */
+export const valuationSchema = z
+  .object({
+    id: optional(leadIdSchema),
+    lead_id: optional(leadIdSchema),
+    car_id: optional(dbIdSchema),
+    rego: optional(requiredString(20).refine((v) => /^[A-Za-z0-9 -]+$/.test(v), 'must be letters and digits')),
+    state: optional(stateSchema),
+    vin: optional(requiredString(17).refine((v) => /^[A-HJ-NPR-Za-hj-npr-z0-9]{11,17}$/.test(v), 'must be a VIN of 11 to 17 letters and digits')),
+    make: optional(requiredString(100)),
+    model: optional(requiredString(100)),
+    year: optional(z.coerce.number().int('must be a whole number').min(1900, 'must be 1900 or later').max(2100, 'must be 2100 or earlier')),
+    km: optional(z.coerce.number().int('must be a whole number').min(0, 'must not be negative').max(5_000_000, 'is too large')),
+  })
+  .catchall(attributeValue)
+  .superRefine(extraFieldsCheck(VALUATION_KEYS));
+
+export type ValuationPayload = z.output<typeof valuationSchema>;
+
+export const valuationRequestSchema = z.object({ valuation: valuationSchema });
+
+/** POST /api/miscellaneous: one named block of valuation data saved on a valuation (created when no id). */
+export const miscellaneousRequestSchema = z.object({
+  valuation_id: optional(leadIdSchema),
+  column_name: z.string({ error: LEAD_MESSAGES.required }).regex(/^[a-z][a-z0-9_]{0,62}$/, 'must be lowercase letters, digits and underscores'),
+  data: z
+    .record(z.string(), attributeValue)
+    .superRefine(extraFieldsCheck(new Set())),
+});
