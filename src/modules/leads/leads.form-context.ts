@@ -53,7 +53,12 @@ export async function getLeadCar(tenant: Tenant, carIdParam: unknown): Promise<L
   if (typeof raw !== 'string') return null;
   // SPEC §2: text after a question mark in car_id is dropped.
   const id = Number(raw.split('?')[0]);
-  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return null;
+  return getLeadCarById(tenant, id);
+}
+
+/** A listed car of this website as the lead forms need it (the car page passes car.id), or null. */
+export async function getLeadCarById(tenant: Tenant, id: number): Promise<LeadCar | null> {
   const db = await getDb();
   const [row] = await db
     .select({

@@ -48,13 +48,23 @@ export function GeneralContactForm({
   sourceOptions,
   submitLabel,
   showHeading = true,
-  /** Preselect an enquiry type (e.g. 'Service Enquiry' on a service location's contact page). */
   defaultCategory = CATEGORIES.general,
-}: SiteFormProps & { defaultCategory?: string }) {
+  showCategorySelect = true,
+  fixedLocationId = null,
+}: SiteFormProps & {
+  /** Preselected enquiry type (e.g. 'Service Enquiry' on a service location's contact page). */
+  defaultCategory?: string;
+  /** Website configuration leads.showCategorySelect; without it every lead is defaultCategory. */
+  showCategorySelect?: boolean;
+  /** A location's own contact page: its leads go to it, with no location select. */
+  fixedLocationId?: number | null;
+}) {
   const fields: FieldDef[] = [
     ...contactFields(),
-    { name: 'category', label: 'Enquiry type', kind: 'select', required: true, options: options(ENQUIRY_TYPES) },
-    ...locationField(locations),
+    ...(showCategorySelect
+      ? [{ name: 'category', label: 'Enquiry type', kind: 'select', required: true, options: options(ENQUIRY_TYPES) } as const]
+      : []),
+    ...(fixedLocationId ? [] : locationField(locations)),
     ...sourceField(sourceOptions),
     messageField(site),
     optInField,
@@ -64,8 +74,8 @@ export function GeneralContactForm({
       site={site}
       steps={[{ heading: 'Send us a message', description: 'We will get back to you as soon as we can.', fields }]}
       category={defaultCategory}
-      initialValues={{ category: defaultCategory }}
-      hidden={onlyLocation(locations)}
+      initialValues={showCategorySelect ? { category: defaultCategory } : undefined}
+      hidden={fixedLocationId ? { location_id: fixedLocationId } : onlyLocation(locations)}
       submitLabel={submitLabel}
       showHeading={showHeading}
     />

@@ -199,9 +199,15 @@ export function LeadForm({
       return;
     }
 
+    const { lead, sentSteps } = buildLead(isLast);
+    if (!isLast && leadId.current && sentSteps.size === 0) {
+      // Back and forward again over a saved, unchanged step: nothing to resend.
+      setStepState((current) => advanceStep(current, steps.length));
+      setTimeout(() => headingRef.current?.focus(), 0);
+      return;
+    }
     setBusy(true);
     setAlert(null);
-    const { lead, sentSteps } = buildLead(isLast);
     const result = await sendLead({
       method: leadId.current ? 'PUT' : 'POST',
       leadId: leadId.current,
