@@ -23,7 +23,12 @@ declare module 'autocannon' {
     timeout?: number;
     headers?: Record<string, string>;
     method?: string;
+    body?: string;
+    /** Each request may be rewritten per send (bench:leads gives every request its own visitor). */
+    requests?: { setupRequest?: (request: RequestParams) => RequestParams }[];
   };
+
+  export type RequestParams = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
 
   export type Result = {
     url: string;
