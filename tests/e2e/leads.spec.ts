@@ -225,6 +225,48 @@ test('a careers enquiry is recorded as General Enquiry / Career Enquiry', async 
   expect(await storedLead(page, id)).toMatchObject({ category: 'General Enquiry', subcategory: 'Career Enquiry' });
 });
 
+test('a trade-in valuation towards a car stores the lead and the vehicle as a valuation', async ({ page }) => {
+  const car = await firstCar(page, 'used');
+  const requests = recordLeadRequests(page);
+  await page.goto(siteUrl(SITE, `/cars/trade-in?car_id=${car.id}`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Trade-In Valuation' })).toBeVisible();
+  await expect(page.getByText(car.name).first()).toBeVisible();
+  await fillDetails(page, GOOD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('Step 2 of 2')).toBeVisible();
+  await shoot(page, 'trade-in');
+
+  await field(page, 'Registration \\(Rego\\)').fill('ABC<1>');
+  await field(page, 'Odometer \\(km\\)').fill('85k');
+  await page.getByRole('button', { name: 'Get Your Valuation' }).click();
+  await expect(page.getByText('must be letters and digits')).toBeVisible();
+  await expect(page.getByText('Please enter whole kilometres, digits only.')).toBeVisible();
+  await expect(page.getByText('*This is a required field.').first()).toBeVisible();
+  expect(requests).toHaveLength(1);
+
+  await field(page, 'Registration \\(Rego\\)').fill('ABC123');
+  await field(page, 'Registration state').selectOption('NSW');
+  await field(page, 'Make').fill('Toyota');
+  await field(page, 'Model').fill('Corolla');
+  await field(page, 'Year').fill('2017');
+  await field(page, 'Odometer \\(km\\)').fill('85,000');
+  const valuation = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/valuations');
+  await page.getByRole('button', { name: 'Get Your Valuation' }).click();
+  const saved = await valuation;
+  expect(saved.status()).toBe(201);
+  expect((saved.request().postDataJSON() as { valuation: Record<string, unknown> }).valuation).toMatchObject({
+    rego: 'ABC123',
+    state: 'NSW',
+    make: 'Toyota',
+    year: 2017,
+    km: 85000,
+    car_id: car.id,
+  });
+  await page.waitForURL(/\/success\?category=trade-in-enquiry/);
+  const leadId = (await (await requests[0].response())!.json()).id;
+  expect(await storedLead(page, leadId)).toMatchObject({ category: 'Trade-In Enquiry', lead_status: 'Complete', car_id: car.id });
+});
+
 test('the honeypot is out of reach and the forms work with the keyboard', async ({ page }) => {
   await page.goto(siteUrl(SITE, '/service'));
   const honeypot = page.locator('input[name="favourite_color"]');
@@ -261,10 +303,5 @@ test('the enquiry pages answer on their routes', async ({ page }) => {
     expect(response?.status(), path).toBe(200);
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
   }
-  const car = await firstCar(page, 'used');
-  await page.goto(siteUrl(SITE, `/cars/trade-in?car_id=${car.id}`));
-  await expect(page.getByRole('heading', { level: 1, name: 'Trade-In Valuation' })).toBeVisible();
-  await expect(page.getByText(car.name).first()).toBeVisible();
-  await shoot(page, 'trade-in');
   expect((await page.goto(siteUrl(SITE, '/enquire?car_id=999999999')))?.status()).toBe(404);
 });

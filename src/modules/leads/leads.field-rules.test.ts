@@ -58,4 +58,17 @@ describe('form field checks (the API schemas, SPEC §5 messages)', () => {
     expect(submitValue(year, ' 2019 ', site)).toBe(2019);
     expect(submitValue(field('email'), '  ', site)).toBeNull();
   });
+
+  it('checks a rego and an odometer as the valuation API does', () => {
+    const rego: FieldDef = { name: 'rego', label: 'Rego', kind: 'rego', required: true };
+    const km: FieldDef = { name: 'km', label: 'Odometer', kind: 'km' };
+    expect(fieldError(rego, 'ABC-123', site)).toBeNull();
+    expect(fieldError(rego, 'ABC<1>', site)).toBe('must be letters and digits');
+    expect(fieldError(rego, 'A'.repeat(21), site)).toBe('Please use at most 20 characters.');
+    expect(fieldError(km, '85,000', site)).toBeNull();
+    expect(submitValue(km, '85,000', site)).toBe(85000);
+    expect(fieldError(km, '85k', site)).toBe('Please enter whole kilometres, digits only.');
+    expect(fieldError(km, '-5', site)).toBe('Please enter whole kilometres, digits only.');
+    expect(fieldError(km, '12345678', site)).toBe('Please enter whole kilometres, digits only.');
+  });
 });

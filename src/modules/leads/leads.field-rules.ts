@@ -11,6 +11,7 @@ import {
   postcodeSchema,
   requiredTextSchema,
   stateSchema,
+  valuationSchema,
 } from './leads.validation';
 
 /**
@@ -37,6 +38,10 @@ function schemaFor(field: FieldDef, site: LeadSite): z.ZodType {
       return field.options ? choiceSchema(field.options.map((option) => option.value)) : requiredTextSchema;
     case 'textarea':
       return messageSchema;
+    case 'rego':
+      return valuationSchema.shape.rego;
+    case 'km':
+      return valuationSchema.shape.km;
     default:
       return requiredTextSchema;
   }
@@ -47,7 +52,8 @@ export function fieldError(field: FieldDef, value: FieldValue | undefined, site:
   const text = typeof value === 'string' ? value.trim() : '';
   if (!text) return field.required ? LEAD_MESSAGES.required : null;
   if (field.kind === 'year' && !/^\d{4}$/.test(text)) return 'Please enter a 4-digit year.';
-  const result = schemaFor(field, site).safeParse(text);
+  if (field.kind === 'km' && !/^\d{1,7}$/.test(text.replace(/[\s,]/g, ''))) return 'Please enter whole kilometres, digits only.';
+  const result = schemaFor(field, site).safeParse(field.kind === 'km' ? text.replace(/[\s,]/g, '') : text);
   return result.success ? null : (result.error.issues[0]?.message ?? LEAD_MESSAGES.required);
 }
 
@@ -57,6 +63,7 @@ export function submitValue(field: FieldDef, value: FieldValue | undefined, site
   const text = typeof value === 'string' ? value.trim() : '';
   if (!text) return null;
   if (field.kind === 'phone') return formatPhoneForSubmit(text, site.phoneRule);
+  if (field.kind === 'km') return Number(text.replace(/[\s,]/g, ''));
   if (field.kind === 'year') {
     const year = Number.parseInt(text, 10);
     return Number.isFinite(year) ? year : null;

@@ -17,6 +17,8 @@ export type FieldKind =
   | 'select'
   | 'date'
   | 'year'
+  | 'rego'
+  | 'km'
   | 'checkbox';
 
 export type FieldOption = { value: string; label: string };

@@ -171,12 +171,12 @@ export function ValuationForm({
   showHeading?: boolean;
 }) {
   const vehicle: FieldDef[] = [
-    { name: 'rego', label: 'Registration (Rego)', kind: 'text', required: true },
+    { name: 'rego', label: 'Registration (Rego)', kind: 'rego', required: true },
     { name: 'state', label: 'Registration state', kind: 'state', required: true, options: options(AUSTRALIAN_STATES) },
     { name: 'make', label: 'Make', kind: 'text', required: true },
     { name: 'model', label: 'Model', kind: 'text', required: true },
     { name: 'year', label: 'Year', kind: 'year', required: true },
-    { name: 'km', label: 'Odometer (km)', kind: 'text' },
+    { name: 'km', label: 'Odometer (km)', kind: 'km' },
     messageField(site, 'Anything else we should know?', false),
   ];
   const tradeIn = kind === 'trade-in';
@@ -205,6 +205,7 @@ export function ValuationForm({
       category={tradeIn ? CATEGORIES.tradeIn : CATEGORIES.sellMyCar}
       hidden={hidden}
       carType={null}
+      valuationFields={['rego', 'state', 'make', 'model', 'year', 'km']}
       submitLabel={tradeIn ? 'Get Your Valuation' : 'Submit'}
       showHeading={showHeading}
     />

@@ -17,6 +17,8 @@ const INPUT_TYPES: Partial<Record<FieldDef['kind'], { type: string; autoComplete
   postcode: { type: 'text', autoComplete: 'postal-code', inputMode: 'numeric' },
   date: { type: 'date' },
   year: { type: 'text', inputMode: 'numeric' },
+  km: { type: 'text', inputMode: 'numeric' },
+  rego: { type: 'text', autoComplete: 'off' },
   text: { type: 'text' },
 };
 

@@ -59,6 +59,23 @@ export async function sendLead({ method, leadId, lead, idempotencyKey }: LeadReq
 
 export { newIdempotencyKey };
 
+/**
+ * The vehicle of a trade-in or sell-my-car lead, saved as a valuation linked to the lead. The lead
+ * is already stored, so a failure is logged (SPEC §8) and the visitor still sees success.
+ */
+export async function saveValuation(valuation: Record<string, unknown>): Promise<void> {
+  try {
+    const response = await fetch('/api/valuations', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ valuation }),
+    });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  } catch (error) {
+    console.error('Failed to save valuation data', error);
+  }
+}
+
 const STORAGE_KEY = 'lead-user-details';
 
 export function readStoredDetails(): StoredUserDetails {

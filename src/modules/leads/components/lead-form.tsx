@@ -22,7 +22,7 @@ import {
   type StepState,
 } from '../leads.forms';
 import { FieldControl, fieldId, FormAlert, Honeypot, Spinner, StepProgress } from './form-controls';
-import { newIdempotencyKey, sendLead, storeDetails } from './lead-client';
+import { newIdempotencyKey, saveValuation, sendLead, storeDetails } from './lead-client';
 
 /**
  * The form engine (SPEC §2 Multi-step form screen, §4 Lead form and Enquiry form states). One
@@ -42,6 +42,8 @@ export type LeadFormProps = {
   /** The car's type, for the success page's category slug. */
   carType?: string | null;
   submitLabel?: string;
+  /** Fields also saved as a valuation linked to the lead after the last step (trade-in, sell my car). */
+  valuationFields?: string[];
   /** Values the form starts with (a preselected enquiry type); stored user details fill the rest. */
   initialValues?: Record<string, string>;
   /** Show the step heading and description (a page or dialog title may already say it). */
@@ -75,6 +77,7 @@ export function LeadForm({
   submitLabel = FORM_LABELS.submit,
   showHeading = true,
   initialValues,
+  valuationFields,
   className,
 }: LeadFormProps) {
   const router = useRouter();
@@ -132,6 +135,12 @@ export function LeadForm({
       payload[field.name] = value;
     }
     return payload;
+  }
+
+  /** A field's submit value, wherever its step is. */
+  function stepValue(name: string): unknown {
+    const field = steps.flatMap((step) => step.fields).find((candidate) => candidate.name === name);
+    return field ? submitValue(field, valueOf(name), site) : null;
   }
 
   function buildLead(complete: boolean): { lead: Record<string, unknown>; sentSteps: Map<number, string> } {
@@ -242,6 +251,10 @@ export function LeadForm({
       return;
     }
     // Stays disabled while the success page loads (SPEC §4).
+    if (valuationFields) {
+      const vehicle = Object.fromEntries(valuationFields.map((name) => [name, lead[name] ?? stepValue(name)]));
+      await saveValuation({ ...vehicle, lead_id: result.id, car_id: hidden.car_id ?? null });
+    }
     storeDetails(Object.fromEntries(STORED_DETAIL_KEYS.map((key) => [key, valueOf(key)])));
     router.push(
       successPath(successSlug(carType, normaliseCategory(String(lead.category)).category), {
