@@ -50,6 +50,7 @@ const { buildIfNeeded } = (await import(path.join(ROOT, 'scripts', 'lib.mjs'))) 
 const fs = await import('node:fs');
 const tsconfig = path.join(ROOT, 'tsconfig.json');
 const tsconfigBefore = fs.readFileSync(tsconfig);
+process.env.NEXT_DIST_DIR = distDir; // next.config.ts reads it: the build must land where the server looks
 try {
   await buildIfNeeded(distDir);
 } finally {

@@ -191,7 +191,7 @@ export async function createLead(tenant: Tenant, lead: LeadPayload, meta: Submit
         idempotencyKey: meta.idempotencyKey,
       })
       .onConflictDoNothing({ target: [leads.websiteId, leads.idempotencyKey] })
-      .returning({ id: leads.id, createdAt: leads.createdAt });
+      .returning();
     if (!row) return null; // a concurrent request with the same key committed first
     const fileIds: string[] = [];
     for (const file of files) {
@@ -203,7 +203,7 @@ export async function createLead(tenant: Tenant, lead: LeadPayload, meta: Submit
     }
     if (!verdict.spam) {
       await recordEvent(tx, tenant, row.id, eventId, lead, category, subcategory);
-      if (complete) await enqueueDeliveries(tx, tenant, row.id, refs, fileIds);
+      if (complete) await enqueueDeliveries(tx, tenant, row, refs, fileIds);
     }
     return row.id;
   });
@@ -271,7 +271,8 @@ export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPaylo
       if (!(lead.email ?? current.email) && !(lead.phone ?? current.phone)) missing['lead.email'] = LEAD_MESSAGES.required;
       if (Object.keys(missing).length) throw new ValidationError(missing);
       const fileIds = (await tx.select({ id: leadFiles.id }).from(leadFiles).where(eq(leadFiles.leadId, leadId))).map((f) => f.id);
-      await enqueueDeliveries(tx, tenant, leadId, refs, fileIds);
+      const [updated] = await tx.select().from(leads).where(eq(leads.id, leadId));
+      await enqueueDeliveries(tx, tenant, updated, refs, fileIds);
       delivered = true;
     }
   });
@@ -293,8 +294,8 @@ async function recordEvent(tx: Tx, tenant: Tenant, leadId: string, eventId: numb
 }
 
 /** The outbox rows of a completed lead: email to the location's or dealership's lead address, the dealership's webhook. Once per lead and channel. */
-async function enqueueDeliveries(tx: Tx, tenant: Tenant, leadId: string, refs: Refs, fileIds: string[]): Promise<void> {
-  const [row] = await tx.select().from(leads).where(eq(leads.id, leadId));
+async function enqueueDeliveries(tx: Tx, tenant: Tenant, row: LeadRow, refs: Refs, fileIds: string[]): Promise<void> {
+  const leadId = row.id;
   const car = refs.car;
   const rows: { channel: 'email' | 'webhook'; payload: OutboxPayload }[] = [];
   if (refs.leadEmail) {
