@@ -53,7 +53,7 @@ type CarRef = { id: number; dealershipId: number; locationId: number | null; yea
 type Refs = {
   car: CarRef | null;
   locationId: number | null;
-  dealership: { id: number; name: string; email: string } | null;
+  dealership: { id: number; name: string; email: string; webhookUrl: string | null } | null;
   leadEmail: string | null;
 };
 
@@ -89,8 +89,9 @@ async function resolveRefs(tx: Tx, tenant: Tenant, lead: LeadPayload, current?: 
   }
 
   const tenantDealerships = await tx
-    .select({ id: dealerships.id, slug: dealerships.slug, name: dealerships.name, email: dealerships.email })
+    .select({ id: dealerships.id, slug: dealerships.slug, name: dealerships.name, email: dealerships.email, webhookUrl: leadWebhooks.url })
     .from(dealerships)
+    .leftJoin(leadWebhooks, and(eq(leadWebhooks.dealershipId, dealerships.id), eq(leadWebhooks.websiteId, tenant.id), eq(leadWebhooks.enabled, true)))
     .where(eq(dealerships.websiteId, tenant.id))
     .orderBy(asc(dealerships.id));
   const bySlug = lead.dealership_slug ? tenantDealerships.find((d) => d.slug === lead.dealership_slug) : undefined;
@@ -316,9 +317,8 @@ async function enqueueDeliveries(tx: Tx, tenant: Tenant, row: LeadRow, refs: Ref
     });
     rows.push({ channel: 'email', payload: { kind: 'email', to: refs.leadEmail, subject: emailSubject(row, tenant, car), text: emailText(row, tenant, car), adf, attachmentIds: fileIds } });
   }
-  if (refs.dealership) {
-    const [hook] = await tx.select({ url: leadWebhooks.url }).from(leadWebhooks).where(and(eq(leadWebhooks.dealershipId, refs.dealership.id), eq(leadWebhooks.websiteId, tenant.id), eq(leadWebhooks.enabled, true)));
-    if (hook) rows.push({ channel: 'webhook', payload: { kind: 'webhook', url: hook.url, body: JSON.stringify({ lead: leadJson(row, tenant) }) } });
+  if (refs.dealership?.webhookUrl) {
+    rows.push({ channel: 'webhook', payload: { kind: 'webhook', url: refs.dealership.webhookUrl, body: JSON.stringify({ lead: leadJson(row, tenant) }) } });
   }
   if (rows.length === 0) return;
   await tx

@@ -69,15 +69,19 @@ export async function consumeLeadLimits(
     ['ip', ip],
     ['phone', phone],
   ];
-  for (const [field, value] of checks) {
-    if (!value) continue;
-    try {
-      await limiters[field].consume(`${websiteId}:${value}`);
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      const retryAfterSeconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      return { ok: false, field, message: LIMIT_MESSAGES[field](Math.ceil(retryAfterSeconds / 60)), retryAfterSeconds };
-    }
-  }
-  return { ok: true };
+  // Both counted at once (one round trip of latency); the IP verdict is reported first.
+  const verdicts = await Promise.all(
+    checks.map(async ([field, value]): Promise<LimitVerdict> => {
+      if (!value) return { ok: true };
+      try {
+        await limiters[field].consume(`${websiteId}:${value}`);
+        return { ok: true };
+      } catch (error) {
+        if (!(error instanceof RateLimiterRes)) throw error;
+        const retryAfterSeconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+        return { ok: false, field, message: LIMIT_MESSAGES[field](Math.ceil(retryAfterSeconds / 60)), retryAfterSeconds };
+      }
+    }),
+  );
+  return verdicts.find((verdict) => !verdict.ok) ?? { ok: true };
 }
