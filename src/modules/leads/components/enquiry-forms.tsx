@@ -39,7 +39,7 @@ const vehicleFields: FieldDef[] = [
   { name: 'Vehicle Make', label: 'Vehicle make', kind: 'text' },
   { name: 'Vehicle Model', label: 'Vehicle model', kind: 'text' },
   { name: 'year', label: 'Year', kind: 'year' },
-  { name: 'Rego', label: 'Registration (Rego)', kind: 'text' },
+  { name: 'Rego', label: 'Registration (Rego)', kind: 'rego' },
 ];
 
 export function GeneralContactForm({
@@ -86,7 +86,7 @@ export function ServiceForm({ site, locations, submitLabel, showHeading = true }
   const fields: FieldDef[] = [
     ...contactFields(),
     ...vehicleFields,
-    { name: 'odometer', label: 'Odometer', kind: 'text' },
+    { name: 'odometer', label: 'Odometer (km)', kind: 'km' },
     { name: 'preferred_date', label: 'Preferred date', kind: 'date' },
     ...locationField(locations, 'Service centre'),
     messageField(site, 'What does your vehicle need?'),
