@@ -65,4 +65,6 @@ CREATE INDEX "lead_deliveries_due_idx" ON "lead_deliveries" USING btree ("next_a
 CREATE INDEX "lead_deliveries_website_idx" ON "lead_deliveries" USING btree ("website_id","created_at");--> statement-breakpoint
 CREATE INDEX "lead_delivery_attempts_delivery_idx" ON "lead_delivery_attempts" USING btree ("delivery_id");--> statement-breakpoint
 CREATE INDEX "lead_files_lead_idx" ON "lead_files" USING btree ("lead_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "lead_webhooks_dealership_idx" ON "lead_webhooks" USING btree ("dealership_id");
+CREATE UNIQUE INDEX "lead_webhooks_dealership_idx" ON "lead_webhooks" USING btree ("dealership_id");--> statement-breakpoint
+CREATE INDEX "leads_website_email_idx" ON "leads" USING btree ("website_id","email");--> statement-breakpoint
+CREATE INDEX "leads_website_phone_idx" ON "leads" USING btree ("website_id","phone");

@@ -48,6 +48,9 @@ export const leads = pgTable(
     index('leads_website_created_idx').on(t.websiteId, t.createdAt),
     index('leads_dealership_created_idx').on(t.dealershipId, t.createdAt),
     uniqueIndex('leads_website_idempotency_idx').on(t.websiteId, t.idempotencyKey),
+    // The repeated-message spam check looks leads up by sender.
+    index('leads_website_email_idx').on(t.websiteId, t.email),
+    index('leads_website_phone_idx').on(t.websiteId, t.phone),
   ],
 );
 
