@@ -66,6 +66,19 @@ describe('lead API', () => {
     expect((await post({ lead: validLead() }, { 'idempotency-key': 'has spaces in it' })).status).toBe(400);
   });
 
+  it('a visitor who goes away mid-body gets a 400, not a "database unavailable" 503', async () => {
+    const controller = new AbortController();
+    const body = new ReadableStream({
+      pull: () => {
+        controller.abort();
+        throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+      },
+    });
+    const request = new Request(`http://${w.hostA}/api/leads`, { method: 'POST', headers: { host: w.hostA, 'content-type': 'application/json' }, body, duplex: 'half', signal: controller.signal } as RequestInit);
+    const response = await leadsRoute.POST(request, { params: Promise.resolve({}) });
+    expect(response.status).toBe(400);
+  });
+
   it('a repeated Idempotency-Key answers the first lead id and stores one lead', async () => {
     const first = await post({ lead: validLead() }, { 'idempotency-key': 'double-click-1' });
     const second = await post({ lead: validLead() }, { 'idempotency-key': 'double-click-1' });

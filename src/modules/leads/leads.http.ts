@@ -56,6 +56,8 @@ export function leadRoute<P = unknown>(handler: (context: { request: Request; te
       }
       if (error instanceof ValidationError) return jsonResponse({ error: LEAD_API_MESSAGES.invalid, fields: error.fields }, { status: 422 });
       if (error instanceof DashboardError) return errorResponse(error);
+      // The visitor went away mid-body (closed tab, dropped connection): nothing to answer, nothing stored.
+      if (request.signal.aborted) return jsonResponse({ error: 'Request aborted' }, { status: 400 });
       if (isDatabaseUnavailable(error)) {
         logger.error({ err: error }, 'lead API: database unavailable');
         return jsonResponse({ error: LEAD_API_MESSAGES.unavailable }, { status: 503, headers: { 'Retry-After': '30' } });
