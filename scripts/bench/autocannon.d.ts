@@ -23,16 +23,17 @@ declare module 'autocannon' {
     timeout?: number;
     headers?: Record<string, string>;
     method?: string;
-    requests?: Request[];
+    body?: string;
+    requests?: RequestParams[];
   };
 
-  /** One request of the sequence each connection repeats; setupRequest may change it each time. */
-  export type Request = {
+  /** One request of the sequence each connection repeats; setupRequest may rewrite it for every send. */
+  export type RequestParams = {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
     body?: string;
-    setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
+    setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams;
   };
 
   export type Result = {

@@ -162,11 +162,10 @@ export function renderSection(report: Report): string {
   return out.join('\n');
 }
 
-const START = '<!-- bench:search -->';
-const END = '<!-- /bench:search -->';
-
-/** Replaces this benchmark's section of docs/benchmarks.md (creating the file or the section). */
-export function writeSection(root: string, section: string): string {
+/** Replaces a benchmark's section (bench:search by default) of docs/benchmarks.md, creating the file or the section. */
+export function writeSection(root: string, section: string, name = 'search'): string {
+  const START = `<!-- bench:${name} -->`;
+  const END = `<!-- /bench:${name} -->`;
   const file = path.join(root, 'docs', 'benchmarks.md');
   const block = `${START}\n${section.trimEnd()}\n${END}`;
   let text = fs.existsSync(file)

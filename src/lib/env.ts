@@ -23,6 +23,14 @@ const envSchema = z.object({
   PAGE_CACHE_MAX_AGE_S: z.coerce.number().int().min(1).max(86_400).default(60),
   /** Google Geocoding API key; without it postcodes are found in the offline table. */
   GOOGLE_GEOCODING_API_KEY: z.string().optional(),
+  /** Lead email transport, e.g. smtp://user:pass@mail.example.com:587. Unset: emails stay in the outbox table (/dev/outbox). */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  LEAD_EMAIL_FROM: z.string().default('Website leads <leads@localhost>'),
+  /** Run the lead delivery worker in this process (default on). */
+  LEAD_WORKER: booleanFlag,
+  /** Lead submissions allowed per IP address per hour and per phone number per day. */
+  LEAD_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+  LEAD_LIMIT_PER_PHONE: z.coerce.number().int().min(1).default(10),
 });
 
 export type Env = {
@@ -34,6 +42,11 @@ export type Env = {
   production: boolean;
   pageCache: PageCacheOptions;
   googleGeocodingApiKey: string | undefined;
+  smtpUrl: string | undefined;
+  leadEmailFrom: string;
+  leadWorker: boolean;
+  leadLimitPerIp: number;
+  leadLimitPerPhone: number;
 };
 
 let cached: Env | undefined;
@@ -61,6 +74,11 @@ export function env(): Env {
       maxAgeMs: e.PAGE_CACHE_MAX_AGE_S * 1000,
     },
     googleGeocodingApiKey: e.GOOGLE_GEOCODING_API_KEY,
+    smtpUrl: e.SMTP_URL,
+    leadEmailFrom: e.LEAD_EMAIL_FROM,
+    leadWorker: e.LEAD_WORKER ?? true,
+    leadLimitPerIp: e.LEAD_LIMIT_PER_IP,
+    leadLimitPerPhone: e.LEAD_LIMIT_PER_PHONE,
   };
   return cached;
 }

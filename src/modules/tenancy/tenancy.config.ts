@@ -175,7 +175,18 @@ export const websiteConfigSchema = z.object({
       sourceOptions: z.array(z.string().min(1)).default(DEFAULT_LEAD_SOURCE_OPTIONS),
       enquirySubmitLabel: z.enum(['Enquire Now', 'Message Now']).default('Enquire Now'),
       messageRequired: z.boolean().default(true),
+      /** AU sites: landline numbers are refused ('Must be an Australian mobile number.'). */
       mobileOnly: z.boolean().default(false),
+      /** 'e164': phone numbers are checked and sent as +614… / +1… (SPEC §5 E.164 variants). */
+      phoneFormat: z.enum(['local', 'e164']).default('local'),
+      /** One number every phone field accepts, for testing the forms on a live site. */
+      testPhoneNumber: z.string().max(20).nullable().default('0400 000 000'),
+      /** Category, location and preferred-dealership selects are shown (and then required). */
+      showCategorySelect: z.boolean().default(true),
+      showLocationSelect: z.boolean().default(true),
+      showDealershipSelect: z.boolean().default(false),
+      /** Minimum seconds between a form being shown and submitted; faster submits score as spam. */
+      minimumFillSeconds: z.number().int().min(0).max(60).default(3),
     })
     .prefault({}),
 

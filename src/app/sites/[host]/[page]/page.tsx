@@ -5,6 +5,7 @@ import { contentMetadata, NOT_FOUND_METADATA, withQuery, type SearchParams } fro
 import { isCareerListingSlug } from '@/modules/content/content.routing';
 import { CareersListing } from '@/modules/content/components/careers-listing';
 import { ContentPageView } from '@/modules/content/components/content-page-view';
+import { CareersEnquirySection } from '@/modules/leads/components/careers-enquiry';
 import { requireSearchListing, SearchPage, searchMetadata } from '@/modules/stock/components/search-page';
 import { hostFromParams, requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
@@ -12,7 +13,7 @@ import type { Tenant } from '@/modules/tenancy/tenancy.types';
 /**
  * Top-level content pages: /about-us, /terms-and-conditions, /privacy-policy, … and, on websites
  * without a pages path, every page. A page whose canonical path is /pages/{slug} redirects there.
- * /careers and /current-positions list the career pages. A website's configured top-level
+ * /careers and /current-positions list the career pages, with the careers enquiry form under them. A website's configured top-level
  * all-stock path (search.allStockPath, e.g. /pre-owned) is its stock list.
  */
 
@@ -58,7 +59,10 @@ export default async function TopLevelContentPage({ params, searchParams }: Prop
   if (isCareerListingSlug(slug)) {
     const [intro, positions] = await Promise.all([getContentPage(tenant, slug), listContent(tenant, 'career')]);
     return (
-      <CareersListing tenant={tenant} title={intro?.title ?? LISTING_TITLES[slug]} intro={intro} positions={positions} />
+      <>
+        <CareersListing tenant={tenant} title={intro?.title ?? LISTING_TITLES[slug]} intro={intro} positions={positions} />
+        <CareersEnquirySection tenant={tenant} />
+      </>
     );
   }
 

@@ -1,0 +1,16 @@
+import { jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { createLead } from '@/modules/leads/leads.commands';
+import { leadRoute, parseWith, submitMeta } from '@/modules/leads/leads.http';
+import { leadRequestSchema, phoneRuleFor } from '@/modules/leads/leads.validation';
+
+export const dynamic = 'force-dynamic';
+
+const MAX_LEAD_BODY_BYTES = 64 * 1024;
+
+/** POST /api/leads {lead:{…}} → 201 {id} (200 {id} when the Idempotency-Key was seen before). */
+export const POST = leadRoute(async ({ request, tenant }) => {
+  const meta = submitMeta(request);
+  const { lead } = parseWith(leadRequestSchema(phoneRuleFor(tenant.config)), await readJsonBody(request, MAX_LEAD_BODY_BYTES));
+  const result = await createLead(tenant, lead, meta);
+  return jsonResponse({ id: result.id }, { status: result.replayed ? 200 : 201, headers: { 'Cache-Control': 'no-store' } });
+});

@@ -1,0 +1,16 @@
+import { jsonResponse } from '@/modules/dashboard/dashboard.http';
+import { createLead } from '@/modules/leads/leads.commands';
+import { MAX_UPLOAD_BYTES, parseLeadUpload } from '@/modules/leads/leads.files';
+import { leadRoute, parseWith, readBodyBytes, submitMeta } from '@/modules/leads/leads.http';
+import { leadRequestSchema, phoneRuleFor } from '@/modules/leads/leads.validation';
+
+export const dynamic = 'force-dynamic';
+
+/** POST /api/leads/with-files: multipart with a `lead` JSON field and up to 5 photo/PDF files → {id}. */
+export const POST = leadRoute(async ({ request, tenant }) => {
+  const meta = submitMeta(request);
+  const { lead, files } = await parseLeadUpload(await readBodyBytes(request, MAX_UPLOAD_BYTES), request.headers.get('content-type'));
+  const { lead: payload } = parseWith(leadRequestSchema(phoneRuleFor(tenant.config)), { lead });
+  const result = await createLead(tenant, payload, meta, files);
+  return jsonResponse({ id: result.id }, { status: result.replayed ? 200 : 201, headers: { 'Cache-Control': 'no-store' } });
+});

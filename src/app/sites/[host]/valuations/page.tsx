@@ -1,0 +1,8 @@
+import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
+
+/** /valuations: trade-in valuation. */
+export const generateMetadata = (props: LeadPageProps) => leadPageMetadata('trade-in', props);
+
+export default function Page(props: LeadPageProps) {
+  return <LeadPage kind="trade-in" {...props} />;
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { enquiryPhone, formatPhoneForSubmit, normalizePhone, PHONE_MESSAGES, phoneError, toAustralianE164, toUsE164, type PhoneRule } from './phone';
+
+const AU: PhoneRule = { country: 'AU', mobileOnly: false, format: 'local', testNumber: null };
+const AU_MOBILE: PhoneRule = { ...AU, mobileOnly: true };
+const AU_E164: PhoneRule = { ...AU, format: 'e164' };
+const NZ: PhoneRule = { ...AU, country: 'NZ' };
+const US: PhoneRule = { ...AU, country: 'US' };
+const US_E164: PhoneRule = { ...US, format: 'e164' };
+
+describe('normalizePhone', () => {
+  it.each([
+    ['0411 222 333', '0411222333'],
+    ['(02) 9999-1234', '0299991234'],
+    ['+61 411 222 333', '0411222333'],
+    ['+61 (0) 411 222 333', '0411222333'],
+    ['0061411222333', '0411222333'],
+    ['61411222333', '0411222333'],
+  ])('AU %s → %s', (raw, expected) => expect(normalizePhone(raw, 'AU')).toBe(expected));
+
+  it.each([
+    ['+64 21 123 4567', '0211234567'],
+    ['021 123 4567', '0211234567'],
+  ])('NZ %s → %s', (raw, expected) => expect(normalizePhone(raw, 'NZ')).toBe(expected));
+
+  it.each([
+    ['+1 (202) 555-0123', '2025550123'],
+    ['1 202 555 0123', '2025550123'],
+    ['(202) 555-0123', '2025550123'],
+  ])('US %s → %s', (raw, expected) => expect(normalizePhone(raw, 'US')).toBe(expected));
+});
+
+describe('phoneError', () => {
+  it.each(['0411 222 333', '(02) 9999 1234', '+61 411 222 333', '61411222333', '0491570156', '03 9123 4567'])('accepts Australian %s', (raw) =>
+    expect(phoneError(raw, AU)).toBeNull(),
+  );
+
+  it.each(['', '12345', '0411 222 33', '0411 222 3333', 'abcdefghij', '+64 21 123 4567', '0011 222 333', '0411<script>'])(
+    'refuses %j as not Australian',
+    (raw) => expect(phoneError(raw, AU)).toBe(PHONE_MESSAGES.australian),
+  );
+
+  it('mobile-only refuses a valid landline with its own message and accepts a mobile', () => {
+    expect(phoneError('(02) 9999 1234', AU_MOBILE)).toBe(PHONE_MESSAGES.australianMobile);
+    expect(phoneError('0411 222 333', AU_MOBILE)).toBeNull();
+    expect(phoneError('12', AU_MOBILE)).toBe(PHONE_MESSAGES.australian);
+  });
+
+  it('NZ: valid numbers pass; others are not New Zealand numbers; 15+ characters are too many', () => {
+    expect(phoneError('021 123 4567', NZ)).toBeNull();
+    expect(phoneError('09 300 1234', NZ)).toBeNull();
+    expect(phoneError('+64 21 1234567', NZ)).toBeNull(); // 14 characters
+    expect(phoneError('0411 222 333', NZ)).toBe(PHONE_MESSAGES.newZealand);
+    expect(phoneError('12345678901234', NZ)).toBe(PHONE_MESSAGES.newZealand); // 14 characters: the ordinary message
+    expect(phoneError('021 123 4567 89', NZ)).toBe(PHONE_MESSAGES.newZealandTooLong); // 15 characters
+  });
+
+  it('US: a real number passes, an impossible one does not', () => {
+    expect(phoneError('(202) 555-0123', US)).toBeNull();
+    expect(phoneError('+1 202 555 0123', US)).toBeNull();
+    expect(phoneError('(123) 456-7890', US)).toBe(PHONE_MESSAGES.us);
+    expect(phoneError('0411 222 333', US)).toBe(PHONE_MESSAGES.us);
+  });
+
+  it('E.164 AU: 04… is accepted and becomes +614…; a landline or short number gets the E.164 message', () => {
+    expect(toAustralianE164('0411 222 333')).toBe('+61411222333');
+    expect(phoneError('0411 222 333', AU_E164)).toBeNull();
+    expect(phoneError('+61 411 222 333', AU_E164)).toBeNull();
+    expect(phoneError('02 9999 1234', AU_E164)).toBe(PHONE_MESSAGES.australianE164);
+    expect(phoneError('0411 222 33', AU_E164)).toBe(PHONE_MESSAGES.australianE164);
+    expect(formatPhoneForSubmit('0411 222 333', AU_E164)).toBe('+61411222333');
+  });
+
+  it('E.164 US: 10 digits get +1, 11 digits starting 1 get +, anything else gets the E.164 message', () => {
+    expect(toUsE164('(123) 456-7890')).toBe('+11234567890');
+    expect(toUsE164('1 123 456 7890')).toBe('+11234567890');
+    expect(phoneError('(123) 456-7890', US_E164)).toBeNull();
+    expect(phoneError('123 456 789', US_E164)).toBe(PHONE_MESSAGES.usE164);
+    expect(phoneError('2 123 456 7890', US_E164)).toBe(PHONE_MESSAGES.usE164);
+    expect(formatPhoneForSubmit('(123) 456-7890', US_E164)).toBe('+11234567890');
+  });
+
+  it('the configured test number is always accepted, in any spacing, and only that one', () => {
+    const rule = { ...AU_MOBILE, testNumber: '0000 000 000' };
+    expect(phoneError('0000000000', rule)).toBeNull();
+    expect(phoneError('(00) 0000 0000', rule)).toBeNull();
+    expect(phoneError('0000000001', rule)).toBe(PHONE_MESSAGES.australian);
+  });
+});
+
+describe('enquiryPhone and formatPhoneForSubmit', () => {
+  it('leading 61 becomes 0 before an enquiry is submitted', () => {
+    expect(enquiryPhone('61411222333')).toBe('0411222333');
+    expect(enquiryPhone('+61411222333')).toBe('0411222333');
+    expect(enquiryPhone('0411222333')).toBe('0411222333');
+  });
+  it('local rule submits the national number without spaces or brackets', () => {
+    expect(formatPhoneForSubmit('+61 (411) 222-333', AU)).toBe('0411222333');
+    expect(formatPhoneForSubmit('+64 21 123 4567', NZ)).toBe('0211234567');
+  });
+});

@@ -1,0 +1,100 @@
+import { LEAD_MESSAGES } from '../leads.validation';
+import { parseStoredDetails, STORED_DETAIL_KEYS, type StoredUserDetails } from '../leads.forms';
+
+/** The browser side of a lead submission: the API call and the stored user details. */
+
+export type LeadResult =
+  | { ok: true; id: string }
+  | { ok: false; error: string; fieldErrors: Record<string, string> };
+
+export type LeadRequest = {
+  /** POST creates the lead; PUT updates the lead of lead_id. */
+  method: 'POST' | 'PUT';
+  leadId?: string | null;
+  lead: Record<string, unknown>;
+  /** One per submit attempt: a repeated request answers with the first lead's id. */
+  idempotencyKey: string;
+};
+
+function newIdempotencyKey(): string {
+  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** The field errors of a 4xx body, whatever shape they come in: {fields|errors: {name: msg | [msg]}}. */
+function readFieldErrors(body: Record<string, unknown>): Record<string, string> {
+  const source = (body.fields ?? body.errors ?? body.fieldErrors) as unknown;
+  const errors: Record<string, string> = {};
+  if (!source || typeof source !== 'object') return errors;
+  for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
+    const message = Array.isArray(value) ? value[0] : value;
+    if (typeof message === 'string') errors[key.replace(/^lead\./, '')] = message;
+  }
+  return errors;
+}
+
+export async function sendLead({ method, leadId, lead, idempotencyKey }: LeadRequest): Promise<LeadResult> {
+  const url = method === 'PUT' && leadId ? `/api/leads/${encodeURIComponent(leadId)}` : '/api/leads';
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Idempotency-Key': idempotencyKey },
+      body: JSON.stringify({ lead }),
+    });
+  } catch {
+    return { ok: false, error: LEAD_MESSAGES.leadFailed, fieldErrors: {} };
+  }
+  let body: Record<string, unknown> = {};
+  try {
+    body = (await response.json()) as Record<string, unknown>;
+  } catch {
+    // A body that is not JSON is an unexpected error like any other.
+  }
+  const id = body.id ?? body.lead_id;
+  if (response.ok && (typeof id === 'string' || typeof id === 'number')) return { ok: true, id: String(id) };
+  const error = typeof body.error === 'string' && body.error ? body.error : LEAD_MESSAGES.leadFailed;
+  return { ok: false, error, fieldErrors: readFieldErrors(body) };
+}
+
+export { newIdempotencyKey };
+
+/**
+ * The vehicle of a trade-in or sell-my-car lead, saved as a valuation linked to the lead. The lead
+ * is already stored, so a failure is logged (SPEC §8) and the visitor still sees success.
+ */
+export async function saveValuation(valuation: Record<string, unknown>): Promise<void> {
+  try {
+    const response = await fetch('/api/valuations', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ valuation }),
+    });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  } catch (error) {
+    console.error('Failed to save valuation data', error);
+  }
+}
+
+const STORAGE_KEY = 'lead-user-details';
+
+export function readStoredDetails(): StoredUserDetails {
+  try {
+    return parseStoredDetails(window.localStorage.getItem(STORAGE_KEY));
+  } catch {
+    return {};
+  }
+}
+
+export function storeDetails(values: Record<string, unknown>): void {
+  const details: StoredUserDetails = { ...readStoredDetails() };
+  for (const key of STORED_DETAIL_KEYS) {
+    const value = values[key];
+    if (typeof value === 'string' && value.trim()) details[key] = value.trim();
+  }
+  try {
+    window.localStorage.setItem(STORAGE_KEY, JSON.stringify(details));
+  } catch {
+    // Private browsing or a full store: prefill is a convenience, the lead is already sent.
+  }
+}

@@ -1,0 +1,353 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
+import type { LeadSite, StepDef } from '../leads.fields';
+import { fieldError, submitValue, type FieldValue } from '../leads.field-rules';
+import { normaliseCategory } from '../leads.rules';
+import { LEAD_MESSAGES } from '../leads.validation';
+import {
+  advanceStep,
+  alertTone,
+  FORM_LABELS,
+  goBackStep,
+  initialStepState,
+  parseStoredDetails,
+  progressPercent,
+  successSlug,
+  STORED_DETAIL_KEYS,
+  successPath,
+  type StepState,
+} from '../leads.forms';
+import { FieldControl, fieldId, FormAlert, Honeypot, Spinner, StepProgress } from './form-controls';
+import { newIdempotencyKey, saveValuation, sendLead, storeDetails } from './lead-client';
+
+/**
+ * The form engine (SPEC §2 Multi-step form screen, §4 Lead form and Enquiry form states). One
+ * step is the enquiry form; several steps get the heading, 'Step X of Y' progress bar, Go Back
+ * and Continue/Submit. A lead is created on the first step and updated with the returned id on
+ * later steps (partial saves are 'Incomplete'); validation runs only on submit.
+ */
+
+export type LeadFormProps = {
+  site: LeadSite;
+  steps: StepDef[];
+  /** The lead's category; a field named 'category' (an enquiry type select) overrides it. */
+  category: string;
+  subcategory?: string | null;
+  /** Fixed payload values: car_id, car_dealership_id, stock_number, 'Vehicle Make', location_id… */
+  hidden?: Record<string, string | number | boolean | null>;
+  /** The car's type, for the success page's category slug. */
+  carType?: string | null;
+  submitLabel?: string;
+  /** Fields also saved as a valuation linked to the lead after the last step (trade-in, sell my car). */
+  valuationFields?: string[];
+  /** Values the form starts with (a preselected enquiry type); stored user details fill the rest. */
+  initialValues?: Record<string, string>;
+  /** Show the step heading and description (a page or dialog title may already say it). */
+  showHeading?: boolean;
+  className?: string;
+};
+
+type Values = Record<string, FieldValue>;
+type Alert = { title?: string; message: string; tone: 'success' | 'destructive' };
+
+const STORAGE_KEY = 'lead-user-details';
+const subscribeStorage = (onChange: () => void) => {
+  window.addEventListener('storage', onChange);
+  return () => window.removeEventListener('storage', onChange);
+};
+function storedSnapshot(): string | null {
+  try {
+    return window.localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function LeadForm({
+  site,
+  steps,
+  category,
+  subcategory = null,
+  hidden = {},
+  carType = null,
+  submitLabel = FORM_LABELS.submit,
+  showHeading = true,
+  initialValues,
+  valuationFields,
+  className,
+}: LeadFormProps) {
+  const router = useRouter();
+  const formId = `lead-${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
+  const storedRaw = useSyncExternalStore(subscribeStorage, storedSnapshot, () => null);
+  const stored = useMemo(() => parseStoredDetails(storedRaw), [storedRaw]);
+  const [edited, setEdited] = useState<Values>(() => ({ ...initialValues }));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [alert, setAlert] = useState<Alert | null>(null);
+  const [stepState, setStepState] = useState<StepState>(initialStepState);
+  const [busy, setBusy] = useState(false);
+  const [honeypot, setHoneypot] = useState('');
+  const leadId = useRef<string | null>(null);
+  /** What each saved step sent, so an unchanged step is not resent. */
+  const savedSteps = useRef(new Map<number, string>());
+  const startedAt = useRef<number | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    startedAt.current = Date.now();
+  }, []);
+
+  const multiStep = steps.length > 1;
+  // A multi-step form always names its steps; a single step may leave that to the page or dialog.
+  const headingVisible = showHeading || multiStep;
+  const stepIndex = stepState.current;
+  const step = steps[stepIndex]!;
+  const isLast = stepIndex === steps.length - 1;
+
+  const valueOf = (name: string): FieldValue | undefined =>
+    name in edited ? edited[name] : (stored[name as keyof typeof stored] ?? undefined);
+
+  function onChange(name: string, value: FieldValue) {
+    setEdited((current) => ({ ...current, [name]: value }));
+    // Checked again on the next submit; the stale message goes now.
+    setErrors((current) => {
+      if (!(name in current)) return current;
+      const next = { ...current };
+      delete next[name];
+      return next;
+    });
+  }
+
+  function focusField(name: string) {
+    // After React has rendered the error (aria-invalid, aria-describedby) for it.
+    setTimeout(() => document.getElementById(fieldId(formId, name))?.focus(), 0);
+  }
+
+  function stepPayload(index: number): Record<string, unknown> {
+    const payload: Record<string, unknown> = {};
+    for (const field of steps[index]!.fields) {
+      let value = submitValue(field, valueOf(field.name), site);
+      if (field.name === 'location_id' && typeof value === 'string') value = Number(value);
+      payload[field.name] = value;
+    }
+    return payload;
+  }
+
+  /** A field's submit value, wherever its step is. */
+  function stepValue(name: string): unknown {
+    const field = steps.flatMap((step) => step.fields).find((candidate) => candidate.name === name);
+    return field ? submitValue(field, valueOf(name), site) : null;
+  }
+
+  function buildLead(complete: boolean): { lead: Record<string, unknown>; sentSteps: Map<number, string> } {
+    const sentSteps = new Map<number, string>();
+    const fields: Record<string, unknown> = {};
+    const lastIndex = complete ? steps.length - 1 : stepIndex;
+    for (let index = 0; index <= lastIndex; index += 1) {
+      if (stepState.skipped.includes(index) && index !== stepIndex) continue;
+      const payload = stepPayload(index);
+      const snapshot = JSON.stringify(payload);
+      if (leadId.current && savedSteps.current.get(index) === snapshot) continue;
+      sentSteps.set(index, snapshot);
+      Object.assign(fields, payload);
+    }
+    const chosenCategory = typeof fields.category === 'string' && fields.category ? fields.category : category;
+    // Sent as chosen: the API normalises it ('Careers Enquiry' → 'General Enquiry' / 'Career
+    // Enquiry', event 51) in one place.
+    const firstName = valueOf('name');
+    const lastName = valueOf('last_name');
+    const nameFields: Record<string, unknown> = {};
+    if ('name' in fields || 'last_name' in fields) {
+      const first = typeof firstName === 'string' ? firstName.trim() : '';
+      const last = typeof lastName === 'string' ? lastName.trim() : '';
+      Object.assign(nameFields, { name: [first, last].filter(Boolean).join(' '), first_name: first, last_name: last });
+    }
+    const lead: Record<string, unknown> = {
+      ...hidden,
+      ...fields,
+      ...nameFields,
+      category: chosenCategory,
+      subcategory,
+      website_slug: site.websiteSlug,
+      dealership_slug: hidden.dealership_slug ?? site.dealershipSlug,
+      source: 'Website',
+      url: window.location.href,
+      user_agent: navigator.userAgent,
+      favourite_color: honeypot,
+      fill_ms: startedAt.current === null ? undefined : Math.max(0, Date.now() - startedAt.current),
+    };
+    if (multiStep) {
+      Object.assign(lead, {
+        lead_id: leadId.current,
+        lead_status: complete ? 'Complete' : 'Incomplete',
+        form_completed: complete,
+        skipped_steps: stepState.skipped.map((index) => index + 1),
+        step_number: stepIndex + 1,
+      });
+    }
+    return { lead, sentSteps };
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const found: Record<string, string> = {};
+    for (const field of step.fields) {
+      const message = fieldError(field, valueOf(field.name), site);
+      if (message) found[field.name] = message;
+    }
+    setErrors(found);
+    const firstInvalid = step.fields.find((field) => found[field.name]);
+    if (firstInvalid) {
+      setAlert(null);
+      focusField(firstInvalid.name);
+      return;
+    }
+
+    const { lead, sentSteps } = buildLead(isLast);
+    if (!isLast && leadId.current && sentSteps.size === 0) {
+      // Back and forward again over a saved, unchanged step: nothing to resend.
+      setStepState((current) => advanceStep(current, steps.length));
+      setTimeout(() => headingRef.current?.focus(), 0);
+      return;
+    }
+    setBusy(true);
+    setAlert(null);
+    const result = await sendLead({
+      method: leadId.current ? 'PUT' : 'POST',
+      leadId: leadId.current,
+      lead,
+      idempotencyKey: newIdempotencyKey(),
+    });
+
+    if (!result.ok) {
+      const known = Object.fromEntries(
+        Object.entries(result.fieldErrors).filter(([name]) => step.fields.some((field) => field.name === name)),
+      );
+      setErrors(known);
+      setAlert(
+        multiStep
+          ? { message: result.error, tone: alertTone(step.heading) }
+          : { title: LEAD_MESSAGES.enquiryFailed, message: result.error, tone: 'destructive' },
+      );
+      setBusy(false);
+      const firstServerError = step.fields.find((field) => known[field.name]);
+      if (firstServerError) focusField(firstServerError.name);
+      else setTimeout(() => alertRef.current?.focus(), 0);
+      return;
+    }
+
+    leadId.current = result.id;
+    for (const [index, snapshot] of sentSteps) savedSteps.current.set(index, snapshot);
+    if (!isLast) {
+      setStepState((current) => advanceStep(current, steps.length));
+      setErrors({});
+      setBusy(false);
+      setTimeout(() => headingRef.current?.focus(), 0);
+      return;
+    }
+    // Stays disabled while the success page loads (SPEC §4).
+    if (valuationFields) {
+      const vehicle = Object.fromEntries(valuationFields.map((name) => [name, lead[name] ?? stepValue(name)]));
+      await saveValuation({ ...vehicle, lead_id: result.id, car_id: hidden.car_id ?? null });
+    }
+    storeDetails(Object.fromEntries(STORED_DETAIL_KEYS.map((key) => [key, valueOf(key)])));
+    router.push(
+      successPath(successSlug(carType, normaliseCategory(String(lead.category)).category), {
+        car_id: typeof hidden.car_id === 'number' || typeof hidden.car_id === 'string' ? hidden.car_id : null,
+      }),
+    );
+  }
+
+  function onSkip() {
+    setErrors({});
+    setAlert(null);
+    setStepState((current) => advanceStep(current, steps.length, true));
+    setTimeout(() => headingRef.current?.focus(), 0);
+  }
+
+  function onBack() {
+    setErrors({});
+    setAlert(null);
+    setStepState((current) => goBackStep(current));
+    setTimeout(() => headingRef.current?.focus(), 0);
+  }
+
+  const headingId = `${formId}-heading`;
+  const percent = progressPercent(stepIndex, steps.length);
+  return (
+    <form
+      noValidate
+      method="post"
+      onSubmit={onSubmit}
+      aria-labelledby={headingVisible ? headingId : undefined}
+      aria-busy={busy || undefined}
+      className={cn('relative', className)}
+      data-step={stepIndex + 1}
+    >
+      {multiStep ? <StepProgress step={stepIndex + 1} count={steps.length} percent={percent} /> : null}
+      {headingVisible ? (
+        <div className="mb-5">
+          <h2
+            id={headingId}
+            ref={headingRef}
+            tabIndex={-1}
+            className="text-xl font-bold text-gray-900 focus:outline-none"
+          >
+            {step.heading}
+          </h2>
+          {step.description ? <p className="mt-1 text-gray-700">{step.description}</p> : null}
+        </div>
+      ) : null}
+
+      {alert ? (
+        <div ref={alertRef} tabIndex={-1} className="mb-5 focus:outline-none">
+          <FormAlert tone={alert.tone}>{alert.title ? `${alert.title}: ${alert.message}` : alert.message}</FormAlert>
+        </div>
+      ) : null}
+
+      <div className="grid gap-x-4 gap-y-5 sm:grid-cols-2">
+        {step.fields.map((field) => (
+          <FieldControl
+            key={field.name}
+            formId={formId}
+            field={field}
+            value={valueOf(field.name)}
+            error={errors[field.name]}
+            onChange={onChange}
+          />
+        ))}
+      </div>
+      <Honeypot formId={formId} value={honeypot} onChange={setHoneypot} />
+
+      <div className="mt-6 flex flex-wrap items-center gap-3">
+        {multiStep && stepState.history.length > 0 ? (
+          <Button variant="outline" onClick={onBack} disabled={busy}>
+            {FORM_LABELS.goBack}
+          </Button>
+        ) : null}
+        <Button type="submit" variant="primary" disabled={busy} className="min-w-36">
+          {busy ? (
+            <>
+              <Spinner />
+              {FORM_LABELS.loading}
+            </>
+          ) : isLast ? (
+            submitLabel
+          ) : (
+            FORM_LABELS.continue
+          )}
+        </Button>
+        {multiStep && step.optional && !isLast ? (
+          <Button variant="ghost" onClick={onSkip} disabled={busy}>
+            Skip this step
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

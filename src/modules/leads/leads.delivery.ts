@@ -1,0 +1,245 @@
+import 'server-only';
+import { createHmac, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { eq, inArray, sql } from 'drizzle-orm';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { getDb } from '@/db';
+import { env } from '@/lib/env';
+import { logger } from '@/lib/logger';
+import { leadDeliveries, leadDeliveryAttempts, leadFiles, type OutboxPayload } from './leads.schema';
+
+/**
+ * Delivery of committed leads from the outbox (lead_deliveries). Any number of workers, in any
+ * number of processes, claim due rows with FOR UPDATE SKIP LOCKED and a lease (locked_until): a
+ * worker that dies mid-send leaves a lease that lapses, and the row is retried. Every attempt is
+ * written to lead_delivery_attempts. Failures back off exponentially until MAX_ATTEMPTS.
+ *
+ * Emails carry a Message-ID and webhooks an Idempotency-Key derived from the lead, so the rare
+ * retry after a send whose acknowledgement was lost is recognisable as the same lead downstream.
+ */
+
+export const MAX_ATTEMPTS = 12;
+export const DEFAULT_BASE_DELAY_MS = 5_000;
+export const MAX_DELAY_MS = 60 * 60 * 1000;
+export const DEFAULT_LEASE_MS = 60_000;
+const SEND_TIMEOUT_MS = 15_000;
+
+export type DeliveryFile = { fileName: string; contentType: string; content: Buffer };
+export type EmailPayload = Extract<OutboxPayload, { kind: 'email' }>;
+export type WebhookPayload = Extract<OutboxPayload, { kind: 'webhook' }>;
+
+/** How deliveries leave the building. Each returns a short description for the audit log, or throws. */
+export type Transports = {
+  email: (payload: EmailPayload, leadId: string, files: DeliveryFile[]) => Promise<string>;
+  webhook: (payload: WebhookPayload, leadId: string, secret: string) => Promise<string>;
+};
+
+/** Delay before attempt n+1 after n failed attempts: base × 2^(n-1), at most an hour. */
+export function backoffMs(attempts: number, baseMs = DEFAULT_BASE_DELAY_MS): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_DELAY_MS);
+}
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">` (the receiver recomputes it with the shared secret). */
+export function signWebhook(body: string, secret: string, timestamp: number): string {
+  const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+  return `t=${timestamp},v1=${mac}`;
+}
+
+let smtp: { url: string; transporter: Transporter } | undefined;
+
+function smtpTransporter(url: string): Transporter {
+  if (smtp?.url !== url) {
+    const parsed = new URL(url);
+    const transporter = nodemailer.createTransport({
+      host: parsed.hostname,
+      port: parsed.port ? Number(parsed.port) : parsed.protocol === 'smtps:' ? 465 : 587,
+      secure: parsed.protocol === 'smtps:',
+      auth: parsed.username ? { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } : undefined,
+      // A local relay without TLS (the test server, a sidecar) is allowed; a real server upgrades with STARTTLS.
+      ignoreTLS: parsed.searchParams.get('ignoreTLS') === 'true',
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: SEND_TIMEOUT_MS,
+    });
+    smtp = { url, transporter };
+  }
+  return smtp.transporter;
+}
+
+/** SMTP when SMTP_URL is set; otherwise the email is kept in the outbox table, shown on /dev/outbox. */
+export function smtpEmailTransport(smtpUrl: string | undefined, from: string): Transports['email'] {
+  return async (payload, leadId, files) => {
+    if (!smtpUrl) return 'kept in outbox (no SMTP_URL configured)';
+    const info = await smtpTransporter(smtpUrl).sendMail({
+      from,
+      to: payload.to,
+      subject: payload.subject,
+      text: payload.text,
+      messageId: `<lead-${leadId}@${hostname() || 'localhost'}>`,
+      attachments: [
+        { filename: `lead-${leadId}.adf.xml`, content: payload.adf, contentType: 'application/xml' },
+        ...files.map((file) => ({ filename: file.fileName, content: file.content, contentType: file.contentType })),
+      ],
+    });
+    return `smtp ${info.response ?? 'accepted'}`.slice(0, 500);
+  };
+}
+
+export const httpWebhookTransport: Transports['webhook'] = async (payload, leadId, secret) => {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const response = await fetch(payload.url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'Idempotency-Key': `lead-${leadId}`,
+      'X-Lead-Signature': signWebhook(payload.body, secret, timestamp),
+    },
+    body: payload.body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+  });
+  await response.body?.cancel().catch(() => {});
+  if (response.status < 200 || response.status >= 300) throw new Error(`webhook answered ${response.status}`);
+  return `webhook ${response.status}`;
+};
+
+export function defaultTransports(): Transports {
+  return { email: smtpEmailTransport(env().smtpUrl, env().leadEmailFrom), webhook: httpWebhookTransport };
+}
+
+type Claimed = { id: number; leadId: string; payload: OutboxPayload; attempts: number };
+
+export type BatchOptions = {
+  worker?: string;
+  limit?: number;
+  transports?: Transports;
+  baseDelayMs?: number;
+  leaseMs?: number;
+};
+
+/** Claims up to `limit` due deliveries and attempts each once. Returns how many were attempted. */
+export async function runDeliveryBatch(options: BatchOptions = {}): Promise<number> {
+  const db = await getDb();
+  const worker = options.worker ?? workerId;
+  const transports = options.transports ?? defaultTransports();
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const claimed = (await db.execute(sql`
+    update lead_deliveries set locked_until = now() + ${`${leaseMs} milliseconds`}::interval, attempts = attempts + 1
+    where id in (
+      select id from lead_deliveries
+      where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+      order by next_attempt_at
+      limit ${options.limit ?? 20}
+      for update skip locked
+    )
+    returning id, lead_id as "leadId", payload, attempts`)) as unknown as { rows: Claimed[] } | Claimed[];
+  const rows = (Array.isArray(claimed) ? claimed : claimed.rows).map((row) => ({ ...row, id: Number(row.id) }));
+  await Promise.all(rows.map((row) => attempt(row, worker, transports, options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS)));
+  return rows.length;
+}
+
+async function attempt(row: Claimed, worker: string, transports: Transports, baseDelayMs: number): Promise<void> {
+  const db = await getDb();
+  const startedAt = new Date();
+  let detail: string;
+  let ok = false;
+  try {
+    if (row.payload.kind === 'email') {
+      const ids = row.payload.attachmentIds;
+      const files = ids.length
+        ? await db.select({ fileName: leadFiles.fileName, contentType: leadFiles.contentType, content: leadFiles.content }).from(leadFiles).where(inArray(leadFiles.id, ids))
+        : [];
+      detail = await transports.email(row.payload, row.leadId, files);
+    } else {
+      const secret = await webhookSecret(row.payload.url, row.leadId);
+      detail = await transports.webhook(row.payload, row.leadId, secret);
+    }
+    ok = true;
+  } catch (error) {
+    detail = error instanceof Error ? error.message : String(error);
+  }
+  detail = detail.slice(0, 1000);
+  await db.transaction(async (tx) => {
+    if (ok) {
+      await tx.update(leadDeliveries).set({ status: 'delivered', deliveredAt: new Date(), lockedUntil: null, lastError: null }).where(eq(leadDeliveries.id, row.id));
+    } else {
+      const giveUp = row.attempts >= MAX_ATTEMPTS;
+      await tx
+        .update(leadDeliveries)
+        .set({
+          status: giveUp ? 'failed' : 'pending',
+          lockedUntil: null,
+          lastError: detail,
+          nextAttemptAt: new Date(Date.now() + backoffMs(row.attempts, baseDelayMs)),
+        })
+        .where(eq(leadDeliveries.id, row.id));
+    }
+    await tx.insert(leadDeliveryAttempts).values({ deliveryId: row.id, attempt: row.attempts, worker, ok, detail, startedAt });
+  });
+  if (ok) logger.info({ deliveryId: row.id, leadId: row.leadId, channel: row.payload.kind }, 'lead delivered');
+  else logger.warn({ deliveryId: row.id, leadId: row.leadId, channel: row.payload.kind, attempt: row.attempts, error: detail }, 'lead delivery failed');
+}
+
+async function webhookSecret(url: string, leadId: string): Promise<string> {
+  const db = await getDb();
+  const result = (await db.execute(sql`
+    select w.secret from lead_webhooks w join leads l on l.dealership_id = w.dealership_id and l.website_id = w.website_id
+    where l.id = ${leadId} and w.url = ${url} limit 1`)) as unknown as { rows: { secret: string }[] } | { secret: string }[];
+  const rows = Array.isArray(result) ? result : result.rows;
+  if (!rows[0]) throw new Error('webhook no longer configured');
+  return rows[0].secret;
+}
+
+// ---- the in-process worker ----
+
+const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+const globalWorker = globalThis as unknown as { __leadWorker?: { wake: () => void; stop: () => void } };
+
+/**
+ * Runs delivery batches in this process: every `intervalMs`, and at once when a lead commits
+ * (wakeDeliveryWorker). Safe to run in every replica. Returns a stop function.
+ */
+export function startDeliveryWorker(options: BatchOptions & { intervalMs?: number } = {}): () => void {
+  if (globalWorker.__leadWorker) return globalWorker.__leadWorker.stop;
+  let stopped = false;
+  let running = false;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  const tick = async () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    clearTimeout(timer);
+    try {
+      // Drain: keep going while batches find work or a commit woke us meanwhile.
+      let found = 1;
+      while (!stopped && (found > 0 || again)) {
+        again = false;
+        found = await runDeliveryBatch(options);
+      }
+    } catch (error) {
+      logger.error({ err: error }, 'lead delivery batch failed');
+    } finally {
+      running = false;
+      if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 2_000);
+      timer?.unref();
+    }
+  };
+  const stop = () => {
+    stopped = true;
+    clearTimeout(timer);
+    globalWorker.__leadWorker = undefined;
+  };
+  globalWorker.__leadWorker = { wake: () => void tick(), stop };
+  timer = setTimeout(tick, 100);
+  timer.unref();
+  return stop;
+}
+
+/** Asks this process's worker (if any) to look for due deliveries now. */
+export function wakeDeliveryWorker(): void {
+  globalWorker.__leadWorker?.wake();
+}

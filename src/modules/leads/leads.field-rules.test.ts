@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { FieldDef, LeadSite } from './leads.fields';
+import { contactFields } from './leads.fields';
+import { fieldError, submitValue } from './leads.field-rules';
+
+const site: LeadSite = {
+  websiteSlug: 'harbour-city-motors',
+  dealershipSlug: 'harbour-city-mazda',
+  phoneRule: { country: 'AU', mobileOnly: false, format: 'local', testNumber: null },
+  messageRequired: true,
+  minimumFillSeconds: 3,
+};
+const field = (name: string) => contactFields().find((f) => f.name === name)!;
+
+describe('form field checks (the API schemas, SPEC §5 messages)', () => {
+  it('requires required fields', () => {
+    expect(fieldError(field('email'), '', site)).toBe('*This is a required field.');
+    expect(fieldError(field('email'), '   ', site)).toBe('*This is a required field.');
+    expect(fieldError(field('last_name'), '', site)).toBeNull();
+  });
+
+  it('checks email, names and postcode with the exact messages', () => {
+    expect(fieldError(field('email'), 'not-an-email', site)).toBe('invalid email address');
+    expect(fieldError(field('email'), 'ann@example.com.au', site)).toBeNull();
+    expect(fieldError(field('name'), 'Ann2', site)).toBe('Please use alphabetical characters only.');
+    expect(fieldError(field('name'), 'Zoë Anne', site)).toBeNull();
+    expect(fieldError(field('postcode'), '200', site)).toBe('Invalid postcode. Please enter a 4-digit number.');
+    expect(fieldError(field('postcode'), '20000', site)).toBe('Invalid postcode. Please enter a 4-digit number.');
+    expect(fieldError(field('postcode'), '2000', site)).toBeNull();
+  });
+
+  it('checks the phone by the site rule and sends it normalised', () => {
+    expect(fieldError(field('phone'), '12', site)).toBe('Invalid phone number. Must be an Australian number.');
+    expect(fieldError(field('phone'), '+61 411 222 333', site)).toBeNull();
+    expect(submitValue(field('phone'), '+61 411 222 333', site)).toBe('0411222333');
+    const mobileOnly = { ...site, phoneRule: { ...site.phoneRule, mobileOnly: true } };
+    expect(fieldError(field('phone'), '02 9999 9999', mobileOnly)).toBe('Must be an Australian mobile number.');
+  });
+
+  it('accepts only the offered options of a select', () => {
+    const select: FieldDef = { name: 'category', label: 'Type', kind: 'select', required: true, options: [{ value: 'A', label: 'A' }] };
+    expect(fieldError(select, 'A', site)).toBeNull();
+    expect(fieldError(select, 'B', site)).toBe('Please choose one of the options.');
+    expect(fieldError(select, '', site)).toBe('*This is a required field.');
+  });
+
+  it('requires a ticked box only when the box is required', () => {
+    const box: FieldDef = { name: 'opt_in', label: 'Opt in', kind: 'checkbox' };
+    expect(fieldError(box, false, site)).toBeNull();
+    expect(fieldError({ ...box, required: true }, false, site)).toBe('*This is a required field.');
+    expect(submitValue(box, true, site)).toBe(true);
+  });
+
+  it('parses a year as an integer and leaves empty values out', () => {
+    const year: FieldDef = { name: 'year', label: 'Year', kind: 'year' };
+    expect(fieldError(year, '19', site)).toBe('Please enter a 4-digit year.');
+    expect(fieldError(year, '2019', site)).toBeNull();
+    expect(submitValue(year, ' 2019 ', site)).toBe(2019);
+    expect(submitValue(field('email'), '  ', site)).toBeNull();
+  });
+
+  it('checks a rego and an odometer as the valuation API does', () => {
+    const rego: FieldDef = { name: 'rego', label: 'Rego', kind: 'rego', required: true };
+    const km: FieldDef = { name: 'km', label: 'Odometer', kind: 'km' };
+    expect(fieldError(rego, 'ABC-123', site)).toBeNull();
+    expect(fieldError(rego, 'ABC<1>', site)).toBe('must be letters and digits');
+    expect(fieldError(rego, 'A'.repeat(21), site)).toBe('Please use at most 20 characters.');
+    expect(fieldError(km, '85,000', site)).toBeNull();
+    expect(submitValue(km, '85,000', site)).toBe(85000);
+    expect(fieldError(km, '85k', site)).toBe('Please enter whole kilometres, digits only.');
+    expect(fieldError(km, '-5', site)).toBe('Please enter whole kilometres, digits only.');
+    expect(fieldError(km, '12345678', site)).toBe('Please enter whole kilometres, digits only.');
+  });
+});

@@ -1,0 +1,121 @@
+import type { PhoneRule } from '@/lib/phone';
+
+/**
+ * What a lead form is made of, as plain data: the server page describes the form (fields, steps,
+ * the site's rules) and the client form engine renders and validates it. Client-safe.
+ */
+
+export type FieldKind =
+  | 'first_name'
+  | 'last_name'
+  | 'email'
+  | 'phone'
+  | 'postcode'
+  | 'state'
+  | 'text'
+  | 'textarea'
+  | 'select'
+  | 'date'
+  | 'year'
+  | 'rego'
+  | 'km'
+  | 'checkbox';
+
+export type FieldOption = { value: string; label: string };
+
+export type FieldDef = {
+  /** The lead payload key (SPEC §3), also the input's name. */
+  name: string;
+  label: string;
+  kind: FieldKind;
+  required?: boolean;
+  options?: FieldOption[];
+  /** Full row on wide screens (messages, checkboxes); two to a row otherwise. */
+  wide?: boolean;
+  hint?: string;
+};
+
+export type StepDef = {
+  heading: string;
+  description?: string;
+  fields: FieldDef[];
+  /** The visitor may skip this step (recorded in skipped_steps). */
+  optional?: boolean;
+};
+
+/** The website's side of every form: who the lead is for and the rules its fields follow. */
+export type LeadSite = {
+  websiteSlug: string;
+  dealershipSlug: string | null;
+  phoneRule: PhoneRule;
+  messageRequired: boolean;
+  minimumFillSeconds: number;
+};
+
+/** A car a form is about (enquiry, test drive, photos, trade-in). */
+export type LeadCar = {
+  id: number;
+  slug: string;
+  name: string;
+  carType: 'new' | 'used' | 'demo';
+  dealershipId: number;
+  dealershipSlug: string;
+  locationId: number | null;
+  stocknum: string;
+  make: string;
+  model: string;
+  year: number;
+  status: string;
+};
+
+export type LeadLocation = { id: number; name: string; dealershipSlug: string; locationType: string };
+
+export const options = (values: readonly string[]): FieldOption[] => values.map((value) => ({ value, label: value }));
+
+/** The user details (userDetailsSchema): first name, last name (optional), email, phone, postcode. */
+export function contactFields({ postcode = true }: { postcode?: boolean } = {}): FieldDef[] {
+  const fields: FieldDef[] = [
+    { name: 'name', label: 'First Name', kind: 'first_name', required: true },
+    { name: 'last_name', label: 'Last Name', kind: 'last_name' },
+    { name: 'email', label: 'Email', kind: 'email', required: true },
+    { name: 'phone', label: 'Phone', kind: 'phone', required: true },
+  ];
+  if (postcode) fields.push({ name: 'postcode', label: 'Postcode', kind: 'postcode', required: true });
+  return fields;
+}
+
+export function messageField(site: LeadSite, label = 'Comments', required = site.messageRequired): FieldDef {
+  return { name: 'message', label, kind: 'textarea', required, wide: true };
+}
+
+export function locationField(locations: LeadLocation[], label = 'Location'): FieldDef[] {
+  if (locations.length < 2) return [];
+  return [
+    {
+      name: 'location_id',
+      label,
+      kind: 'select',
+      required: true,
+      options: locations.map((location) => ({ value: String(location.id), label: location.name })),
+    },
+  ];
+}
+
+export function sourceField(sourceOptions: string[]): FieldDef[] {
+  if (sourceOptions.length === 0) return [];
+  return [
+    {
+      name: 'where-did-you-hear-about-us',
+      label: 'Where did you hear about us?',
+      kind: 'select',
+      options: options(sourceOptions),
+    },
+  ];
+}
+
+export const optInField: FieldDef = {
+  name: 'opt_in',
+  label: 'Keep me up to date with news and offers',
+  kind: 'checkbox',
+  wide: true,
+};

@@ -1,0 +1,92 @@
+import 'server-only';
+import { isDatabaseUnavailable } from '@/db/errors';
+import { logger } from '@/lib/logger';
+import { BadRequestError, DashboardError, PayloadTooLargeError, ValidationError } from '../dashboard/dashboard.errors';
+import { errorResponse, jsonResponse } from '../dashboard/dashboard.http';
+import { normalizeHost } from '../tenancy/tenancy.host';
+import { findTenantByHost } from '../tenancy/tenancy.queries';
+import type { Tenant } from '../tenancy/tenancy.types';
+import { TooManyLeadsError, type SubmitMeta } from './leads.commands';
+import { fieldErrors, LEAD_MESSAGES } from './leads.validation';
+import type { z } from 'zod';
+
+/** Plumbing of the product lead API: tenant from Host, request metadata, errors as `{error, fields}` 4xx. */
+
+export const LEAD_API_MESSAGES = {
+  unknownWebsite: 'Unknown website',
+  invalid: 'Please check the highlighted fields.',
+  idempotencyKey: 'Idempotency-Key must be 1 to 200 visible characters',
+  unavailable: 'We could not save your enquiry just now. Please try again in a minute.',
+} as const;
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
+
+export function submitMeta(request: Request): SubmitMeta {
+  const key = request.headers.get('idempotency-key');
+  if (key !== null && !IDEMPOTENCY_KEY.test(key)) throw new BadRequestError(LEAD_API_MESSAGES.idempotencyKey, { 'Idempotency-Key': 'is malformed' });
+  // The closest hop's view of the client: Next sets X-Forwarded-For to the socket address when no
+  // proxy did, and a proxy in front appends the address it saw.
+  const forwarded = request.headers.get('x-forwarded-for')?.split(',').pop()?.trim() || null;
+  return {
+    idempotencyKey: key,
+    userAgent: request.headers.get('user-agent')?.slice(0, 500) ?? null,
+    ip: forwarded && forwarded.length <= 100 ? forwarded : null,
+    referer: request.headers.get('referer')?.slice(0, 2048) ?? null,
+  };
+}
+
+/** The body parsed with a schema; 422 with the field errors when it does not fit. */
+export function parseWith<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/** Wraps a lead API handler: finds the website by Host (404 when none) and maps errors to JSON answers. */
+export function leadRoute<P = unknown>(handler: (context: { request: Request; tenant: Tenant; params: P }) => Promise<Response>) {
+  return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
+    try {
+      const host = normalizeHost(request.headers.get('host'));
+      const tenant = host ? await findTenantByHost(host) : null;
+      if (!tenant) return jsonResponse({ error: LEAD_API_MESSAGES.unknownWebsite }, { status: 404 });
+      return await handler({ request, tenant, params: await context.params });
+    } catch (error) {
+      if (error instanceof TooManyLeadsError) {
+        return jsonResponse({ error: error.message }, { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } });
+      }
+      if (error instanceof ValidationError) return jsonResponse({ error: LEAD_API_MESSAGES.invalid, fields: error.fields }, { status: 422 });
+      if (error instanceof DashboardError) return errorResponse(error);
+      // The visitor went away mid-body (closed tab, dropped connection): nothing to answer, nothing stored.
+      if (request.signal.aborted) return jsonResponse({ error: 'Request aborted' }, { status: 400 });
+      if (isDatabaseUnavailable(error)) {
+        logger.error({ err: error }, 'lead API: database unavailable');
+        return jsonResponse({ error: LEAD_API_MESSAGES.unavailable }, { status: 503, headers: { 'Retry-After': '30' } });
+      }
+      const reference = crypto.randomUUID();
+      logger.error({ err: error, reference, url: request.url }, 'lead API failed');
+      return jsonResponse({ error: LEAD_MESSAGES.leadFailed, reference }, { status: 500 });
+    }
+  };
+}
+
+/** The raw body, refused over maxBytes (413) whether or not Content-Length says so. */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
+  const declared = request.headers.get('content-length');
+  if (declared && /^\d+$/.test(declared) && Number(declared) > maxBytes) throw new PayloadTooLargeError();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw new PayloadTooLargeError();
+      }
+      chunks.push(value);
+    }
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,378 @@
+import { z } from 'zod';
+import { DEFAULT_PHONE_RULE, formatPhoneForSubmit, phoneError, type PhoneCountry, type PhoneRule } from '@/lib/phone';
+import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
+
+/**
+ * Lead and enquiry validation (SPEC §5), shared by the forms (react-hook-form + zod resolver) and
+ * the lead API. Client-safe: no database, no secrets. Every message the spec quotes lives here.
+ *
+ * Empty strings (what an untouched input gives) count as absent for optional fields.
+ */
+
+export const LEAD_MESSAGES = {
+  required: '*This is a required field.',
+  email: 'invalid email address',
+  name: 'Please use alphabetical characters only.',
+  postcode: 'Invalid postcode. Please enter a 4-digit number.',
+  postcodeNotFound: 'Invalid postcode',
+  codeRequired: 'This is a required field.',
+  code: 'Code must be 6 digits.',
+  state: 'Please choose an Australian state or territory.',
+  leadFailed: 'An unexpected error occured',
+  enquiryFailed: 'An error occurred when submitting this form',
+  tooLong: (max: number) => `Please use at most ${max} characters.`,
+  invalidText: 'Please remove unusual characters.',
+  option: 'Please choose one of the options.',
+} as const;
+
+export const AUSTRALIAN_STATES = ['NSW', 'QLD', 'VIC', 'ACT', 'NT', 'SA', 'TAS', 'WA'] as const;
+export type AustralianState = (typeof AUSTRALIAN_STATES)[number];
+
+/** SPEC §3: each followed by ' Enquiry'. */
+export const ENQUIRY_TYPES = [
+  'General Enquiry',
+  'Service Enquiry',
+  'Parts Enquiry',
+  'New Vehicle Enquiry',
+  'Used Vehicle Enquiry',
+  'Fleet Enquiry',
+  'Finance Enquiry',
+  'Careers Enquiry',
+  'Sell My Car Enquiry',
+] as const;
+
+export const LEAD_STATUSES = ['Incomplete', 'Complete'] as const;
+
+/** Hidden field a person never fills; a value means a bot (stored as spam, answered as success). */
+export const HONEYPOT_FIELD = 'favourite_color';
+
+export const NAME_MAX = 100;
+export const EMAIL_MAX = 254;
+export const MESSAGE_MAX = 5000;
+export const VISITED_PAGES_CAP = 50;
+
+// Control characters other than tab, line feed and carriage return; unpaired surrogates; NUL.
+const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const LINE_BREAKS = /[\r\n\t]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const NAME_PATTERN = /^[\p{L}\p{M}]+(?: +[\p{L}\p{M}]+)*$/u;
+// The HTML living standard's e-mail pattern, with a dot required in the domain.
+const EMAIL_PATTERN =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+function isCleanText(value: string, multiline: boolean): boolean {
+  return !CONTROL_CHARS.test(value) && !LONE_SURROGATE.test(value) && (multiline || !LINE_BREAKS.test(value));
+}
+
+/** A string, trimmed, '*This is a required field.' when missing or blank. */
+const requiredString = (max: number, multiline = false) =>
+  z
+    .string({ error: (issue) => (issue.input == null ? LEAD_MESSAGES.required : 'must be text') })
+    .trim()
+    .min(1, LEAD_MESSAGES.required)
+    .max(max, LEAD_MESSAGES.tooLong(max))
+    .refine((value) => isCleanText(value, multiline), LEAD_MESSAGES.invalidText);
+
+/** An optional version of a field: '', null and absent all mean 'not given' (undefined). */
+export function optional<T extends z.ZodType>(schema: T) {
+  return z
+    .union([z.literal(''), z.null(), schema])
+    .optional()
+    .transform((value) => (value === '' || value === null ? undefined : (value as z.output<T>)));
+}
+
+// ---- Field schemas --------------------------------------------------------------------------
+
+export const requiredTextSchema = requiredString(200);
+export const nameSchema = requiredString(NAME_MAX).refine((value) => NAME_PATTERN.test(value), LEAD_MESSAGES.name);
+export const emailSchema = requiredString(EMAIL_MAX).refine((value) => EMAIL_PATTERN.test(value), LEAD_MESSAGES.email);
+/** Max length 4 is the input's maxlength; anything else that is not 4 digits gets the postcode message. */
+export const postcodeSchema = requiredString(100).refine((value) => /^\d{4}$/.test(value), LEAD_MESSAGES.postcode);
+export const stateSchema = z.enum(AUSTRALIAN_STATES, { error: (issue) => (issue.input == null || issue.input === '' ? LEAD_MESSAGES.required : LEAD_MESSAGES.state) });
+/** Finance phone code (SPEC §5). */
+export const codeSchema = z
+  .string({ error: LEAD_MESSAGES.codeRequired })
+  .trim()
+  .min(1, LEAD_MESSAGES.codeRequired)
+  .regex(/^\d{6}$/, LEAD_MESSAGES.code);
+export const messageSchema = requiredString(MESSAGE_MAX, true);
+export const optionalMessageSchema = optional(messageSchema);
+
+/** A phone number checked by the tenant's rule and given back in the form it is submitted in. */
+export function phoneSchema(rule: PhoneRule = DEFAULT_PHONE_RULE) {
+  return requiredString(40)
+    .superRefine((value, context) => {
+      const message = phoneError(value, rule);
+      if (message) context.addIssue({ code: 'custom', message });
+    })
+    .transform((value) => formatPhoneForSubmit(value, rule));
+}
+
+/** A select whose value must be one of the given options (required when the select is shown). */
+export function choiceSchema(options: readonly string[]) {
+  return requiredString(200).refine((value) => options.includes(value), LEAD_MESSAGES.option);
+}
+
+/** Test-drive date (optional): day, month and year as the form's selects give them. */
+export const preferredDateSchema = z
+  .object({
+    day: optional(z.coerce.number().int().min(1).max(31)),
+    month: optional(z.coerce.number().int().min(1).max(12)),
+    year: optional(z.coerce.number().int().min(2000).max(2100)),
+  })
+  .refine((d) => d.day === undefined || d.month === undefined || d.year === undefined || isRealDate(d.year, d.month, d.day), {
+    message: 'Please choose a real date.',
+    path: ['day'],
+  });
+
+function isRealDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+// ---- Tenant rules ---------------------------------------------------------------------------
+
+const COUNTRY_BY_LOCALE: Record<WebsiteConfig['locale'], PhoneCountry> = { 'en-AU': 'AU', 'en-NZ': 'NZ', 'en-US': 'US' };
+
+/** The phone rule of a website: country from its locale; mobile-only, E.164 and test number from config. */
+export function phoneRuleFor(config: Pick<WebsiteConfig, 'locale' | 'leads'>): PhoneRule {
+  return {
+    country: COUNTRY_BY_LOCALE[config.locale],
+    mobileOnly: config.leads.mobileOnly,
+    format: config.leads.phoneFormat,
+    testNumber: config.leads.testPhoneNumber,
+  };
+}
+
+export type EnquiryFormOptions = {
+  phoneRule: PhoneRule;
+  messageRequired: boolean;
+  /** Options of the selects that are shown (required then); null when the select is not shown. */
+  categories: readonly string[] | null;
+  locations: readonly string[] | null;
+  dealerships: readonly string[] | null;
+  sourceOptions: readonly string[];
+};
+
+/** Enquiry form options of a website; the select options come from its locations and dealerships. */
+export function enquiryFormOptionsFor(
+  config: Pick<WebsiteConfig, 'locale' | 'leads'>,
+  selects: { categories?: readonly string[]; locations?: readonly string[]; dealerships?: readonly string[] } = {},
+): EnquiryFormOptions {
+  return {
+    phoneRule: phoneRuleFor(config),
+    messageRequired: config.leads.messageRequired,
+    categories: config.leads.showCategorySelect ? (selects.categories ?? ENQUIRY_TYPES) : null,
+    locations: config.leads.showLocationSelect && selects.locations?.length ? selects.locations : null,
+    dealerships: config.leads.showDealershipSelect && selects.dealerships?.length ? selects.dealerships : null,
+    sourceOptions: config.leads.sourceOptions,
+  };
+}
+
+// ---- Whole-form schemas ---------------------------------------------------------------------
+
+/** Stored user details (SPEC §3) and the 'User Details' step of the multi-step forms. */
+export function userDetailsSchema(rule: PhoneRule = DEFAULT_PHONE_RULE) {
+  return z.object({
+    name: nameSchema,
+    last_name: optional(nameSchema),
+    email: emailSchema,
+    phone: phoneSchema(rule),
+    postcode: postcodeSchema,
+  });
+}
+
+/** The enquiry form (SPEC §3 Enquiry form payload, §5 rules). */
+export function enquiryFormSchema(options: EnquiryFormOptions) {
+  return userDetailsSchema(options.phoneRule).extend({
+    message: options.messageRequired ? messageSchema : optionalMessageSchema,
+    category: options.categories ? choiceSchema(options.categories) : optional(requiredTextSchema),
+    subcategory: optional(requiredTextSchema),
+    location: options.locations ? choiceSchema(options.locations) : optional(requiredTextSchema),
+    dealership_slug: options.dealerships ? choiceSchema(options.dealerships) : optional(requiredTextSchema),
+    'where-did-you-hear-about-us': optional(choiceSchema(options.sourceOptions)),
+    opt_in: z.boolean().optional(),
+    Rego: optional(requiredString(20)),
+    page_id: optional(requiredTextSchema),
+    additional_services: z.array(requiredTextSchema).max(20).optional(),
+    mock_error: optional(requiredTextSchema),
+    [HONEYPOT_FIELD]: z.string().max(MESSAGE_MAX).optional(),
+  });
+}
+
+// ---- Lead API payload (SPEC §3 Lead payload, §7 POST /api/leads) -----------------------------
+
+const MAX_DB_ID = 2_147_483_647;
+/** A database id sent as a number or a string of digits. */
+export const dbIdSchema = z
+  .union([z.number(), z.string().regex(/^\d{1,10}$/, 'must be a whole number')])
+  .transform(Number)
+  .pipe(z.number().int('must be a whole number').min(1, 'must be a positive whole number').max(MAX_DB_ID, 'is too large'));
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const leadIdSchema = z.string().regex(UUID_PATTERN, 'must be a lead id');
+
+const shortText = requiredString(200);
+const pathOrUrl = requiredString(2048);
+const ATTRIBUTE_KEY = /^[A-Za-z0-9_][A-Za-z0-9_ \-]{0,63}$/;
+const MAX_ATTRIBUTES = 60;
+const attributeValue = z.union([
+  requiredString(2000, true),
+  z.literal(''),
+  z.number().finite(),
+  z.boolean(),
+  z.null(),
+  z.array(requiredString(200)).max(20),
+]);
+
+/**
+ * The `lead` object of POST /api/leads and PUT /api/leads/{id}. Known fields are checked by their
+ * rule when present; every other field (lead form defaults such as 'Vehicle Make', the enquiry
+ * fields such as Rego) is kept in attributes when it is short plain text, a number or a boolean.
+ * A complete lead needs a name and an email or phone; a partial save ('Incomplete') may omit them.
+ */
+export function leadPayloadSchema(rule: PhoneRule = DEFAULT_PHONE_RULE, mode: 'create' | 'update' = 'create') {
+  return z
+    .object({
+      name: optional(nameSchema),
+      first_name: optional(nameSchema),
+      last_name: optional(nameSchema),
+      middle_name: optional(nameSchema),
+      email: optional(emailSchema),
+      phone: optional(phoneSchema(rule)),
+      postcode: optional(postcodeSchema),
+      state: optional(stateSchema),
+      message: optionalMessageSchema,
+      category: optional(shortText),
+      subcategory: optional(shortText),
+      dealership_slug: optional(shortText),
+      website_slug: optional(shortText),
+      url: optional(pathOrUrl),
+      source: z.unknown().optional(),
+      user_agent: z.unknown().optional(),
+      location_id: optional(dbIdSchema),
+      car_id: optional(dbIdSchema),
+      car_dealership_id: optional(dbIdSchema),
+      visited_pages: z
+        .array(pathOrUrl)
+        .max(VISITED_PAGES_CAP * 4)
+        .transform((pages) => pages.slice(-VISITED_PAGES_CAP))
+        .optional(),
+      linked_query_params: z
+        .record(z.string().max(100), z.union([requiredString(500), z.literal('')]))
+        .refine((params) => Object.keys(params).length <= 50, 'must have at most 50 parameters')
+        .optional(),
+      has_files: z.boolean().optional(),
+      lead_id: optional(leadIdSchema),
+      lead_status: optional(z.enum(LEAD_STATUSES)),
+      form_completed: z.boolean().optional(),
+      skipped_steps: z.array(z.number().int().min(0).max(50)).max(50).optional(),
+      step_number: z.number().int().min(0).max(50).optional(),
+      [HONEYPOT_FIELD]: z.string().max(MESSAGE_MAX).optional(),
+      /** Milliseconds the visitor spent on the form (minimum fill time). */
+      fill_ms: z.number().int().min(0).max(86_400_000).optional(),
+    })
+    .catchall(attributeValue)
+    .superRefine((lead, context) => {
+      const extra = Object.keys(lead).filter((key) => !(key in KNOWN_LEAD_KEYS));
+      if (extra.length > MAX_ATTRIBUTES) context.addIssue({ code: 'custom', message: `must have at most ${MAX_ATTRIBUTES} extra fields`, path: [] });
+      for (const key of extra) {
+        if (!ATTRIBUTE_KEY.test(key)) context.addIssue({ code: 'custom', message: 'is not an accepted field name', path: [key] });
+      }
+      // A later step (PUT) sends only its own fields; the merged lead is checked when it is stored.
+      const incomplete = lead.lead_status === 'Incomplete' || lead.form_completed === false;
+      if (incomplete || mode === 'update') return;
+      if (!lead.category) context.addIssue({ code: 'custom', message: LEAD_MESSAGES.required, path: ['category'] });
+      if (!leadName(lead)) context.addIssue({ code: 'custom', message: LEAD_MESSAGES.required, path: ['name'] });
+      if (!lead.email && !lead.phone) context.addIssue({ code: 'custom', message: LEAD_MESSAGES.required, path: ['email'] });
+    });
+}
+
+const KNOWN_LEAD_KEYS: Record<string, true> = Object.fromEntries(
+  [
+    'name', 'first_name', 'last_name', 'middle_name', 'email', 'phone', 'postcode', 'state', 'message', 'category',
+    'subcategory', 'dealership_slug', 'website_slug', 'url', 'source', 'user_agent', 'location_id', 'car_id',
+    'car_dealership_id', 'visited_pages', 'linked_query_params', 'has_files', 'lead_id', 'lead_status',
+    'form_completed', 'skipped_steps', 'step_number', HONEYPOT_FIELD, 'fill_ms',
+  ].map((key) => [key, true]),
+);
+
+export type LeadPayload = z.output<ReturnType<typeof leadPayloadSchema>>;
+
+function buildLeadRequestSchema(rule: PhoneRule, mode: 'create' | 'update') {
+  return z.object({ lead: leadPayloadSchema(rule, mode) }, { error: (issue) => (issue.input == null ? LEAD_MESSAGES.required : 'must be an object') });
+}
+
+// Building a schema costs ~35 ms (zod compiles it on first use) against ~0.5 ms to parse with it:
+// the API keeps one per phone rule and mode.
+const requestSchemas = new Map<string, ReturnType<typeof buildLeadRequestSchema>>();
+
+/** POST /api/leads ('create') and PUT /api/leads/{id} ('update') body: {lead:{…}}. */
+export function leadRequestSchema(rule: PhoneRule = DEFAULT_PHONE_RULE, mode: 'create' | 'update' = 'create') {
+  const key = `${mode}:${rule.country}:${rule.mobileOnly}:${rule.format}:${rule.testNumber ?? ''}`;
+  let schema = requestSchemas.get(key);
+  if (!schema) requestSchemas.set(key, (schema = buildLeadRequestSchema(rule, mode)));
+  return schema;
+}
+
+/** SPEC §3: when name is missing or 'undefined undefined', first_name is the name. */
+export function leadName(lead: { name?: string; first_name?: string }): string {
+  const name = lead.name?.trim();
+  if (name && name !== 'undefined undefined') return name;
+  return lead.first_name?.trim() ?? '';
+}
+
+/** Field errors of a failed parse: the first message per field path ('lead.email' → 'invalid email address'). */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'body');
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+// ---- Valuations (SPEC §7 POST/PUT /api/valuations, POST /api/miscellaneous) ------------------
+
+function extraFieldsCheck(known: Set<string>) {
+  return (value: Record<string, unknown>, context: z.RefinementCtx) => {
+    const extra = Object.keys(value).filter((key) => !known.has(key));
+    if (extra.length > MAX_ATTRIBUTES) context.addIssue({ code: 'custom', message: `must have at most ${MAX_ATTRIBUTES} extra fields`, path: [] });
+    for (const key of extra) {
+      if (!ATTRIBUTE_KEY.test(key)) context.addIssue({ code: 'custom', message: 'is not an accepted field name', path: [key] });
+    }
+  };
+}
+
+const VALUATION_KEYS = new Set(['id', 'lead_id', 'car_id', 'rego', 'state', 'vin', 'make', 'model', 'year', 'km']);
+
+/** A trade-in or sell-my-car valuation; fields beyond these are kept in its data. */
+export const valuationSchema = z
+  .object({
+    id: optional(leadIdSchema),
+    lead_id: optional(leadIdSchema),
+    car_id: optional(dbIdSchema),
+    rego: optional(requiredString(20).refine((v) => /^[A-Za-z0-9 -]+$/.test(v), 'must be letters and digits')),
+    state: optional(stateSchema),
+    vin: optional(requiredString(17).refine((v) => /^[A-HJ-NPR-Za-hj-npr-z0-9]{11,17}$/.test(v), 'must be a VIN of 11 to 17 letters and digits')),
+    make: optional(requiredString(100)),
+    model: optional(requiredString(100)),
+    year: optional(z.coerce.number().int('must be a whole number').min(1900, 'must be 1900 or later').max(2100, 'must be 2100 or earlier')),
+    km: optional(z.coerce.number().int('must be a whole number').min(0, 'must not be negative').max(5_000_000, 'is too large')),
+  })
+  .catchall(attributeValue)
+  .superRefine(extraFieldsCheck(VALUATION_KEYS));
+
+export type ValuationPayload = z.output<typeof valuationSchema>;
+
+export const valuationRequestSchema = z.object({ valuation: valuationSchema });
+
+/** POST /api/miscellaneous: one named block of valuation data saved on a valuation (created when no id). */
+export const miscellaneousRequestSchema = z.object({
+  valuation_id: optional(leadIdSchema),
+  column_name: z.string({ error: LEAD_MESSAGES.required }).regex(/^[a-z][a-z0-9_]{0,62}$/, 'must be lowercase letters, digits and underscores'),
+  data: z
+    .record(z.string(), attributeValue)
+    .superRefine(extraFieldsCheck(new Set())),
+});

@@ -1,0 +1,84 @@
+import net from 'node:net';
+
+/**
+ * A tiny SMTP server for delivery tests (127.0.0.1 only): accepts every message and records its
+ * Message-ID and recipients. stop() closes the port (a sender then gets ECONNREFUSED) and start()
+ * opens it again on the same port, so tests can take 'the mail server' down and bring it back.
+ */
+export type ReceivedMail = { messageId: string | null; to: string[]; data: string };
+
+export class TestSmtpServer {
+  readonly received: ReceivedMail[] = [];
+  private server: net.Server | null = null;
+  private sockets = new Set<net.Socket>();
+  port = 0;
+
+  async start(): Promise<void> {
+    const server = net.createServer((socket) => this.session(socket));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as net.AddressInfo).port;
+    this.server = server;
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  get url(): string {
+    return `smtp://127.0.0.1:${this.port}?ignoreTLS=true`;
+  }
+
+  private session(socket: net.Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => {});
+    socket.setEncoding('utf8');
+    let buffer = '';
+    let inData = false;
+    let to: string[] = [];
+    const reply = (line: string) => socket.write(`${line}\r\n`);
+    reply('220 test-smtp ready');
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      for (;;) {
+        if (inData) {
+          const end = buffer.indexOf('\r\n.\r\n');
+          if (end === -1) return;
+          const data = buffer.slice(0, end);
+          buffer = buffer.slice(end + 5);
+          inData = false;
+          const messageId = /^Message-ID:\s*(<[^>]+>)/im.exec(data)?.[1] ?? null;
+          this.received.push({ messageId, to, data });
+          to = [];
+          reply('250 2.0.0 queued');
+          continue;
+        }
+        const eol = buffer.indexOf('\r\n');
+        if (eol === -1) return;
+        const line = buffer.slice(0, eol);
+        buffer = buffer.slice(eol + 2);
+        const command = line.slice(0, 4).toUpperCase();
+        if (command === 'EHLO' || command === 'HELO') reply('250 test-smtp');
+        else if (command === 'MAIL') reply('250 2.1.0 ok');
+        else if (command === 'RCPT') {
+          to.push(/<([^>]*)>/.exec(line)?.[1] ?? '');
+          reply('250 2.1.5 ok');
+        } else if (command === 'DATA') {
+          inData = true;
+          reply('354 end with <CRLF>.<CRLF>');
+        } else if (command === 'QUIT') {
+          reply('221 bye');
+          socket.end();
+        } else if (command === 'RSET' || command === 'NOOP') reply('250 ok');
+        else reply('502 5.5.2 not implemented');
+      }
+    });
+  }
+}
