@@ -225,6 +225,22 @@ test('a careers enquiry is recorded as General Enquiry / Career Enquiry', async 
   expect(await storedLead(page, id)).toMatchObject({ category: 'General Enquiry', subcategory: 'Career Enquiry' });
 });
 
+test('the contact page carries the general contact form; a message reaches the chosen location', async ({ page }) => {
+  const requests = recordLeadRequests(page);
+  await page.goto(siteUrl(SITE, '/contact'));
+  const section = page.locator('#contact-form');
+  const form = section.locator('form');
+  await expect(form).toBeVisible();
+  for (const [label, value] of Object.entries(GOOD)) await section.getByLabel(new RegExp(`^${label}( \\(optional\\))?$`)).fill(value);
+  await form.getByLabel('Location').selectOption({ label: 'Harbour City Motors Parramatta' });
+  await form.getByLabel(/^Comments/).fill('Are you open on the public holiday?');
+  const response = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/leads');
+  await form.getByRole('button', { name: /Enquire Now|Message Now|Submit/ }).click();
+  expect((await response).status()).toBeLessThan(300);
+  await page.waitForURL(/\/success\?category=general-enquiry/);
+  expect(leadOf(requests[0])).toMatchObject({ category: 'General Enquiry', message: 'Are you open on the public holiday?' });
+});
+
 test('a trade-in valuation towards a car stores the lead and the vehicle as a valuation', async ({ page }) => {
   const car = await firstCar(page, 'used');
   const requests = recordLeadRequests(page);

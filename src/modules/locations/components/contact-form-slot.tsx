@@ -1,14 +1,9 @@
 import { telHref } from '@/modules/tenancy/tenancy.links';
 
-type Props = { phone: string; dealerName: string };
+type Props = { phone: string; dealerName: string; children?: React.ReactNode };
 
-/**
- * ==== MOUNT POINT: GENERAL CONTACT FORM ====
- * The general enquiry form is built on the leads branch; the lead mounts it here at merge, in
- * place of the paragraph below (keep the section, its id and its heading). The form should
- * preselect this page's dealership.
- */
-export function ContactFormSlot({ phone, dealerName }: Props) {
+/** The contact pages' 'Get in touch' section: the dealer's phone and, as children, the general contact form. */
+export function ContactFormSlot({ phone, dealerName, children }: Props) {
   const href = telHref(phone);
   return (
     <section id="contact-form" data-slot="general-contact-form" aria-labelledby="contact-form-heading" className="rounded-site border border-gray-200 bg-white p-5 md:p-6">
@@ -28,6 +23,7 @@ export function ContactFormSlot({ phone, dealerName }: Props) {
           'Visit one of our locations below.'
         )}
       </p>
+      {children ? <div className="mt-6">{children}</div> : null}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { GeneralContactSection } from '@/modules/leads/components/general-contact';
 import { DealerJsonLd } from '@/modules/content/components/dealer-json-ld';
 import type { Metadata } from 'next';
 import { Container } from '@/components/ui/container';
@@ -33,7 +34,9 @@ export default async function ContactPage({ params, searchParams }: Props) {
       ))}
       <PageHeader title="Contact us" breadcrumbs={[{ label: 'Home', href: '/' }, { label: 'Contact us' }]} />
       <Container className="space-y-10 py-10 md:py-14">
-        <ContactFormSlot phone={tenant.phone} dealerName={tenant.name} />
+        <ContactFormSlot phone={tenant.phone} dealerName={tenant.name}>
+          <GeneralContactSection tenant={tenant} showHeading={false} />
+        </ContactFormSlot>
         <LocationsDirectory
           tenant={tenant}
           locations={locations}

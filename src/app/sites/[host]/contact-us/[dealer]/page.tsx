@@ -1,3 +1,4 @@
+import { GeneralContactSection } from '@/modules/leads/components/general-contact';
 import { NOT_FOUND_METADATA } from '@/modules/content/content.route';
 import { DealerJsonLd } from '@/modules/content/components/dealer-json-ld';
 import type { Metadata } from 'next';
@@ -54,7 +55,14 @@ export default async function ContactDealershipPage({ params, searchParams }: Pr
         }
       />
       <Container className="space-y-10 py-10 md:py-14">
-        <ContactFormSlot phone={dealership.phone || tenant.phone} dealerName={dealership.name} />
+        <ContactFormSlot phone={dealership.phone || tenant.phone} dealerName={dealership.name}>
+          {/* A dealership with one location gets its enquiries there; otherwise the visitor chooses. */}
+          <GeneralContactSection
+            tenant={tenant}
+            locationId={dealership.locations.length === 1 ? dealership.locations[0].id : null}
+            showHeading={false}
+          />
+        </ContactFormSlot>
         <LocationsDirectory
           tenant={tenant}
           locations={dealership.locations}
