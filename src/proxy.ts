@@ -25,7 +25,10 @@ export function proxy(request: NextRequest) {
     return NextResponse.next({ request: { headers: requestHeaders } });
   }
   const host = normalizeHost(request.headers.get('host')) ?? INVALID_HOST;
-  url.pathname = `/sites/${encodeURIComponent(host)}${pathname === '/' ? '' : pathname}`;
+  // A stray '%' (e.g. /cars/abc$%) would make the route's parameter decoding fail with a 500;
+  // escaped, it reaches the page as a literal '%' and the page answers 404.
+  const path = pathname.replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
+  url.pathname = `/sites/${encodeURIComponent(host)}${path === '/' ? '' : path}`;
   return NextResponse.rewrite(url, { request: { headers: requestHeaders } });
 }
 

@@ -5,8 +5,8 @@ import { getDb, type Db } from '@/db';
 import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
 import { locations } from '@/modules/locations/locations.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { carGenerations, carImages, cars } from './stock.schema';
-import { isValidCarSlug } from './stock.rules';
+import { carGenerations, carImages, carPaymentProcessors, cars } from './stock.schema';
+import { isValidCarSlug, matchesDefaultFilters } from './stock.rules';
 import { scopeForTenant, scopeWhere } from './search/search.scope';
 import type { CarDetail, CarImage, CarSummary } from './stock.types';
 
@@ -151,9 +151,26 @@ export const getCarBySlug = cache(async (tenant: Tenant, slug: string, now = new
       features: cars.features,
       dealershipId: cars.dealershipId,
       primaryImageUrl: cars.primaryImageUrl,
+      nvic: cars.nvic,
+      reservable: cars.reservable,
+      historyReportUrl: cars.historyReportUrl,
+      marketAveragePrice: cars.autograbAverageMarketPrice,
+      stateMarketAveragePrice: cars.autograbStateAverageMarketPrice,
+      hasPaymentProcessor: sql<boolean>`exists (
+        select 1 from ${carPaymentProcessors}
+        where ${carPaymentProcessors.websiteId} = ${cars.websiteId} and ${carPaymentProcessors.carId} = ${cars.id}
+          and coalesce(${carPaymentProcessors.authorizationKey}, '') <> '')`,
       locationPhone: locations.phone,
       locationState: locations.state,
+      locationStreet: locations.street,
+      locationPostcode: locations.postcode,
+      locationCountry: locations.country,
+      locationLat: locations.lat,
+      locationLong: locations.long,
       dealershipPhone: dealerships.phone,
+      dealershipSlug: dealerships.slug,
+      dealershipName: dealerships.name,
+      whatsappNumber: dealerships.whatsappNumber,
     })
     .from(cars)
     .leftJoin(locations, locationJoin)
@@ -186,9 +203,23 @@ export const getCarBySlug = cache(async (tenant: Tenant, slug: string, now = new
     features,
     dealershipId,
     primaryImageUrl,
+    nvic,
+    reservable,
+    historyReportUrl,
+    marketAveragePrice,
+    stateMarketAveragePrice,
+    hasPaymentProcessor,
     locationPhone,
     locationState,
+    locationStreet,
+    locationPostcode,
+    locationCountry,
+    locationLat,
+    locationLong,
     dealershipPhone,
+    dealershipSlug,
+    dealershipName,
+    whatsappNumber,
     ...summaryRow
   } = row;
   const summary = toSummary(summaryRow);
@@ -213,10 +244,58 @@ export const getCarBySlug = cache(async (tenant: Tenant, slug: string, now = new
     description,
     features,
     dealershipId,
+    dealershipSlug: dealershipSlug ?? '',
+    dealershipName: dealershipName ?? tenant.name,
     images,
     phone: locationPhone || dealershipPhone || tenant.phone || '',
+    whatsappNumber: whatsappNumber?.trim() || null,
     location: summary.location
-      ? { ...summary.location, phone: locationPhone ?? '', state: locationState ?? '' }
+      ? {
+          ...summary.location,
+          phone: locationPhone ?? '',
+          state: locationState ?? '',
+          street: locationStreet ?? '',
+          postcode: locationPostcode ?? '',
+          country: locationCountry ?? 'AU',
+          lat: locationLat,
+          long: locationLong,
+        }
       : null,
+    nvic,
+    reservable,
+    // exists() is a boolean with both drivers; the 't' check covers a driver that sends text.
+    hasPaymentProcessor: hasPaymentProcessor === true || String(hasPaymentProcessor) === 't',
+    historyReportUrl,
+    marketAveragePrice,
+    stateMarketAveragePrice,
   };
+});
+
+export type SoldCar = Pick<CarDetail, 'slug' | 'name' | 'make' | 'model' | 'carType' | 'year'>;
+
+/**
+ * A car of this website that was sold and is past its display window (or sold with no date), so
+ * the car page can say it is sold instead of a bare 404 (decision 008). Hidden cars
+ * (show_on_dealer_website false) stay unknown.
+ */
+export const getSoldCarBySlug = cache(async (tenant: Tenant, slug: string): Promise<SoldCar | null> => {
+  if (!isValidCarSlug(slug)) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      slug: cars.slug,
+      name: cars.name,
+      make: cars.make,
+      model: cars.model,
+      carType: cars.carType,
+      year: cars.year,
+      photosCount: cars.photosCount,
+      city: cars.city,
+    })
+    .from(cars)
+    .where(and(eq(cars.websiteId, tenant.id), eq(cars.slug, slug), eq(cars.status, 'sold'), eq(cars.showOnDealerWebsite, true)))
+    .limit(1);
+  if (!row || !matchesDefaultFilters(row, tenant.config)) return null;
+  const { photosCount: _photos, city: _city, ...car } = row;
+  return car;
 });

@@ -73,7 +73,30 @@ export type CarDetail = CarSummary & {
   features: string[];
   images: CarImage[];
   dealershipId: number;
+  dealershipSlug: string;
+  dealershipName: string;
   /** Location phone, else the dealership's, else the website's; '' when none is known. */
   phone: string;
-  location: (CarLocationSummary & { phone: string; state: string }) | null;
+  /** The dealership's WhatsApp number, when it has one. */
+  whatsappNumber: string | null;
+  location: (CarLocationSummary & CarLocationAddress & { phone: string }) | null;
+  nvic: string | null;
+  /** null means not stated; only false blocks reservation (SPEC §5). */
+  reservable: boolean | null;
+  /** At least one payment processor of the car has a key (SPEC §3 has_checkout_payment_processor). */
+  hasPaymentProcessor: boolean;
+  /** The history report file (SPEC §3 file). */
+  historyReportUrl: string | null;
+  /** SPEC §3 autograb_data average_market_price and state_average_market_price. */
+  marketAveragePrice: number | null;
+  stateMarketAveragePrice: number | null;
+};
+
+export type CarLocationAddress = {
+  street: string;
+  state: string;
+  postcode: string;
+  country: 'AU' | 'NZ' | 'US';
+  lat: number | null;
+  long: number | null;
 };

@@ -149,11 +149,13 @@ export const websiteConfigSchema = z.object({
       /** Show a masked number, revealed on click. */
       maskPhone: z.boolean().default(false),
       priceComparison: z.boolean().default(false),
-      /** Trade-in valuation button rule: shown for these car types within the age limit. */
+      /** Trade-in valuation button rule (isTradeInEligible): these car types, unsold, within the age limit. */
       tradeIn: z
         .object({
           enabled: z.boolean().default(true),
           carTypes: z.array(z.enum(['new', 'used', 'demo'])).default(['new', 'used', 'demo']),
+          /** Oldest model year offered, in years before this one; null means no limit. */
+          maxAgeYears: z.number().int().min(0).max(100).nullable().default(null),
         })
         .prefault({}),
       imageQuality: z.union([z.literal(60), z.literal(75)]).default(75),

@@ -1,42 +1,49 @@
 import type { Metadata } from 'next';
-import Image from 'next/image';
 import Link from 'next/link';
 import { notFound, permanentRedirect } from 'next/navigation';
 import type { VEHICLE_PATHS } from '@/modules/tenancy/tenancy.config';
-import { carPath, carTypeSearchPath } from '@/modules/tenancy/tenancy.paths';
+import { absoluteSiteUrl, carPath, carTypeSearchPath, searchPath } from '@/modules/tenancy/tenancy.paths';
 import { hostFromParams, requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { formatOdometer, spell } from '@/lib/format';
-import { getCarBySlug } from '../stock.queries';
+import { formatMoney, formatOdometer, spell } from '@/lib/format';
+import { safeJson } from '@/modules/dashboard/dashboard.http';
+import { CAR_PAGE_MESSAGES, carActions, marketIndicator, maskPhone, vehicleContentEvent } from '../car-page.rules';
+import { breadcrumbJsonLd, carJsonLd } from '../car-page.structured-data';
+import { SHOW_PHONE_PARAM } from '../car-phone.http';
+import { SOCIAL_IMAGE, socialImageKey } from '../car-social-image';
+import { getCarBySlug, getSoldCarBySlug, type SoldCar } from '../stock.queries';
 import { conditionLabel, isValidCarSlug, priceDisplay, tagBanner, vehicleNoun } from '../stock.rules';
-import type { CarDetail, CarImage } from '../stock.types';
-import { isOptimizable } from './car-image';
+import type { CarDetail } from '../stock.types';
+import { CAR_ACTION_CLASSES, CallAction, CarActionList } from './car-actions';
+import { CarGallery } from './car-gallery';
+import { PhoneReveal } from './phone-reveal';
 import { PriceBlock } from './price-block';
 import { requestTime } from './request-time';
-import { absoluteSiteUrl } from '@/modules/tenancy/tenancy.paths';
 import { TagBanner } from './tag-banner';
 
 export type VehicleSegment = (typeof VEHICLE_PATHS)[number];
 export type CarPageParams = Promise<{ host: string; slug: string }>;
+export type CarPageSearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-const GALLERY_SIZES = '(min-width: 1280px) 800px, (min-width: 992px) 64vw, 100vw';
-const THUMB_SIZES = '(min-width: 992px) 160px, (min-width: 576px) 25vw, 33vw';
-const DEFAULT_WIDTH = 1200;
-const DEFAULT_HEIGHT = 800;
+
+type Resolved = { kind: 'car'; tenant: Tenant; car: CarDetail } | { kind: 'sold'; tenant: Tenant; car: SoldCar };
 
 /**
  * The car, or the right response instead: 404 for a malformed or unknown slug, another website's
  * car or one that is not listed; 308 to the website's own vehicle path (/cars, /motorcycles,
- * /campers) when the request came in on another.
+ * /campers) when the request came in on another; a sold page for a car sold before its display
+ * window (decision 008).
  */
-async function resolveCar(params: CarPageParams, segment: VehicleSegment): Promise<{ tenant: Tenant; car: CarDetail }> {
+export async function resolveCar(params: CarPageParams, segment: VehicleSegment): Promise<Resolved> {
   const tenant = await requireTenant(params);
   const { slug } = await params;
   if (!isValidCarSlug(slug)) notFound();
   if (segment !== tenant.config.vehiclePath) permanentRedirect(carPath(tenant, slug));
   const car = await getCarBySlug(tenant, slug);
-  if (!car) notFound();
-  return { tenant, car };
+  if (car) return { kind: 'car', tenant, car };
+  const sold = await getSoldCarBySlug(tenant, slug);
+  if (sold) return { kind: 'sold', tenant, car: sold };
+  notFound();
 }
 
 function capitalise(text: string): string {
@@ -59,33 +66,43 @@ function metaDescription(tenant: Tenant, car: CarDetail): string {
 }
 
 export async function carPageMetadata(params: CarPageParams, segment: VehicleSegment): Promise<Metadata> {
-  const { tenant, car } = await resolveCar(params, segment);
+  const resolved = await resolveCar(params, segment);
+  const { tenant, car } = resolved;
   const host = await hostFromParams(params);
   const canonical = absoluteSiteUrl(tenant, host, carPath(tenant, car.slug));
-  const image = car.images[0] ?? car.image;
+  if (resolved.kind === 'sold') {
+    return {
+      title: `${car.name} (sold)`,
+      description: `This ${car.name} has been sold. See similar ${vehicleNoun(tenant.config)} at ${tenant.name}.`,
+      robots: { index: false, follow: true },
+      alternates: { canonical },
+    };
+  }
+  const full = resolved.car;
   // The site layout's title template adds the dealer's name.
-  const title = car.name;
-  const description = metaDescription(tenant, car);
+  const description = metaDescription(tenant, full);
+  const image = full.images[0] ?? full.image;
+  // A stored photo is cropped to the 1200×630 card; an outside address is passed on as it is.
+  const socialImage = socialImageKey(image)
+    ? [{ url: absoluteSiteUrl(tenant, host, `${carPath(tenant, car.slug)}/social-image`), ...SOCIAL_IMAGE, alt: full.name }]
+    : image
+      ? [{ url: absoluteSiteUrl(tenant, host, image.url), alt: full.name }]
+      : undefined;
   return {
-    title,
+    title: full.name,
     description,
     alternates: { canonical },
     openGraph: {
-      title: `${car.name} | ${tenant.name}`,
+      title: `${full.name} | ${tenant.name}`,
       description,
       url: canonical,
+      siteName: tenant.name,
       type: 'website',
-      images: image ? [{ url: absoluteSiteUrl(tenant, host, image.url) }] : undefined,
+      images: socialImage,
     },
+    twitter: { card: socialImage ? 'summary_large_image' : 'summary', title: `${full.name} | ${tenant.name}`, description },
   };
 }
-
-function telHref(phone: string): string {
-  return `tel:${phone.replace(/[^\d+]/g, '')}`;
-}
-
-const actionClass =
-  'inline-flex min-h-11 w-full items-center justify-center rounded-site px-5 text-base font-semibold transition-colors';
 
 function Specifications({ tenant, car }: { tenant: Tenant; car: CarDetail }) {
   const { config } = tenant;
@@ -122,99 +139,138 @@ function Specifications({ tenant, car }: { tenant: Tenant; car: CarDetail }) {
   );
 }
 
-function Gallery({ tenant, car }: { tenant: Tenant; car: CarDetail }) {
-  const images: CarImage[] = car.images.length > 0 ? car.images : car.image ? [car.image] : [];
-  const banner = tagBanner(car, tenant.config, requestTime());
-  const [first, ...rest] = images;
-  const quality = tenant.config.carPage.imageQuality;
+type Crumb = { name: string; path: string };
+
+function Breadcrumbs({ crumbs }: { crumbs: Crumb[] }) {
+  const last = crumbs.length - 1;
   return (
-    <section aria-label="Photos" className="lg:col-span-8 lg:col-start-1 lg:row-span-2 lg:row-start-1">
-      <div className="relative overflow-hidden rounded-site bg-slate-100">
-        {first ? (
-          <a href={first.url} className="block">
-            <Image
-              src={first.url}
-              alt={first.alt || car.name}
-              width={first.width ?? DEFAULT_WIDTH}
-              height={first.height ?? DEFAULT_HEIGHT}
-              sizes={GALLERY_SIZES}
-              quality={quality}
-              unoptimized={!isOptimizable(first.url)}
-              preload
-              fetchPriority="high"
-              className="aspect-[3/2] h-auto w-full object-cover"
-            />
+    <nav aria-label="Breadcrumb" className="mb-4 text-sm text-slate-600">
+      <ol className="flex flex-wrap items-center gap-x-2">
+        {crumbs.map((crumb, index) => (
+          <li key={crumb.path} className={index === last ? 'min-w-0 truncate text-slate-900' : 'flex items-center gap-x-2'}>
+            {index === last ? (
+              <span aria-current="page">{crumb.name}</span>
+            ) : (
+              <>
+                <Link href={crumb.path} prefetch={false} className="underline-offset-2 hover:underline">
+                  {crumb.name}
+                </Link>
+                <span aria-hidden="true">/</span>
+              </>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+function JsonLd({ data }: { data: unknown }) {
+  return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: safeJson(data) }} />;
+}
+
+function mapsHref(car: CarDetail): string | null {
+  const location = car.location;
+  if (!location) return null;
+  const query =
+    location.lat != null && location.long != null
+      ? `${location.lat},${location.long}`
+      : [location.street, location.city, location.state, location.postcode].filter(Boolean).join(', ');
+  return query ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(query)}` : null;
+}
+
+function VehicleLocation({ tenant, car }: { tenant: Tenant; car: CarDetail }) {
+  const location = car.location;
+  if (!location) return null;
+  const address = [location.street, [location.city, location.state, location.postcode].filter(Boolean).join(' ')].filter(Boolean);
+  const maps = mapsHref(car);
+  return (
+    <section id="vehicle-map" aria-labelledby="car-location" className="mt-10 scroll-mt-24 rounded-site border border-slate-200 p-5">
+      <h2 id="car-location" className="text-xl font-bold text-slate-900">
+        {CAR_PAGE_MESSAGES.location}
+      </h2>
+      <p className="mt-2 font-semibold text-slate-900">{location.name}</p>
+      <address className="not-italic text-slate-700">
+        {address.map((line) => (
+          <span key={line} className="block">
+            {line}
+          </span>
+        ))}
+      </address>
+      <p className="mt-3 flex flex-wrap gap-x-6 gap-y-2">
+        {maps ? (
+          <a href={maps} className="font-semibold text-brand-text underline underline-offset-2">
+            Get directions
           </a>
-        ) : (
-          <div className="flex aspect-[3/2] w-full flex-col items-center justify-center gap-1 text-slate-500">
-            <span className="text-4xl font-bold uppercase tracking-wider">{car.make}</span>
-            <span>Photos coming soon</span>
-          </div>
-        )}
-        {banner ? <TagBanner banner={banner} className="absolute left-3 top-3 text-sm" /> : null}
-      </div>
-      {rest.length > 0 ? (
-        <>
-          <p className="mt-3 text-sm text-slate-600">
-            {images.length} photos. Select a photo to open it full size.
-          </p>
-          <ul className="mt-2 grid grid-cols-3 gap-2 sm:grid-cols-4 lg:grid-cols-5">
-            {rest.map((image, index) => (
-              <li key={`${image.url}-${index}`}>
-                <a href={image.url} className="block overflow-hidden rounded-site bg-slate-100">
-                  <Image
-                    src={image.thumbnailUrl ?? image.url}
-                    alt={`${image.alt || car.name} (photo ${index + 2} of ${images.length})`}
-                    width={image.width ?? DEFAULT_WIDTH}
-                    height={image.height ?? DEFAULT_HEIGHT}
-                    sizes={THUMB_SIZES}
-                    quality={quality}
-                    unoptimized={!isOptimizable(image.thumbnailUrl ?? image.url)}
-                    loading="lazy"
-                    className="aspect-[3/2] h-auto w-full object-cover transition-opacity hover:opacity-85"
-                  />
-                </a>
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+        ) : null}
+        <Link href={`/our-locations/${location.slug}`} prefetch={false} className="font-semibold text-brand-text underline underline-offset-2">
+          {spell(tenant.config, 'About this location')}
+        </Link>
+      </p>
     </section>
   );
 }
 
-/** A basic car page: name, price, tag, photos, key specifications, description, location, actions. */
-export async function CarPage({ params, segment }: { params: CarPageParams; segment: VehicleSegment }) {
-  const { tenant, car } = await resolveCar(params, segment);
+/** The car page (SPEC §2): gallery, name, price, market indicator, actions, specifications, description, location. */
+export async function CarPage({
+  params,
+  searchParams,
+  segment,
+}: {
+  params: CarPageParams;
+  searchParams: CarPageSearchParams;
+  segment: VehicleSegment;
+}) {
+  const resolved = await resolveCar(params, segment);
+  if (resolved.kind === 'sold') return <SoldCarPage tenant={resolved.tenant} car={resolved.car} />;
+  const { tenant, car } = resolved;
   const { config } = tenant;
+  const host = await hostFromParams(params);
+  const now = requestTime();
+  const pageUrl = absoluteSiteUrl(tenant, host, carPath(tenant, car.slug));
   const condition = conditionLabel(car.carType, config);
   const subtitle = [car.badge, car.series].filter(Boolean).join(' ');
-  const stockPath = carTypeSearchPath(car.carType);
+  const banner = tagBanner(car, config, now);
+  const market = marketIndicator(car, config);
+  const actions = carActions(car, config, tenant.template, { year: new Date(now).getUTCFullYear(), pageUrl });
+  const showPhone = (await searchParams)[SHOW_PHONE_PARAM] === '1';
+
+  const crumbs: Crumb[] = [
+    { name: 'Home', path: '/' },
+    { name: capitalise(`${condition} ${vehicleNoun(config)}`), path: carTypeSearchPath(car.carType) },
+    { name: car.name, path: carPath(tenant, car.slug) },
+  ];
+  const images = car.images.length > 0 ? car.images : car.image ? [car.image] : [];
+  const callAction = actions.find((action) => action.kind === 'call');
+  const call = !callAction ? null : config.carPage.maskPhone ? (
+    <PhoneReveal
+      masked={maskPhone(car.phone)}
+      revealed={showPhone ? car.phone : null}
+      carId={car.id}
+      dealershipId={car.dealershipId}
+      websiteId={tenant.id}
+      className={CAR_ACTION_CLASSES.quiet}
+    />
+  ) : (
+    <CallAction action={callAction} phone={car.phone} />
+  );
+
   return (
     <div className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6 lg:px-8">
-      <nav aria-label="Breadcrumb" className="mb-4 text-sm text-slate-600">
-        <ol className="flex flex-wrap items-center gap-x-2">
-          <li>
-            <Link href="/" prefetch={false} className="underline-offset-2 hover:underline">
-              Home
-            </Link>
-          </li>
-          <li aria-hidden="true">/</li>
-          <li>
-            <Link href={stockPath} prefetch={false} className="underline-offset-2 hover:underline">
-              {capitalise(`${condition} ${vehicleNoun(config)}`)}
-            </Link>
-          </li>
-          <li aria-hidden="true">/</li>
-          <li aria-current="page" className="truncate text-slate-900">
-            {car.name}
-          </li>
-        </ol>
-      </nav>
+      <JsonLd
+        data={carJsonLd(car, config, tenant, { page: pageUrl, images: images.slice(0, 10).map((image) => absoluteSiteUrl(tenant, host, image.url)) })}
+      />
+      <JsonLd data={breadcrumbJsonLd(crumbs.map((crumb) => ({ name: crumb.name, url: absoluteSiteUrl(tenant, host, crumb.path) })))} />
+      <script
+        type="application/json"
+        id="vehicle-content-event"
+        dangerouslySetInnerHTML={{ __html: safeJson(vehicleContentEvent(car, config)) }}
+      />
+      <Breadcrumbs crumbs={crumbs} />
 
-      <div className="grid gap-6 lg:grid-cols-12 lg:grid-rows-[auto_1fr] lg:gap-x-10">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-12 lg:grid-rows-[auto_1fr] lg:gap-x-10">
         <header className="lg:col-span-4 lg:col-start-9 lg:row-start-1">
-          <p className="text-sm font-semibold uppercase tracking-wide text-slate-500">
+          <p className="text-sm font-semibold uppercase tracking-wide text-slate-600">
             {condition}
             {car.status === 'sold' ? ' · Sold' : car.status === 'coming_soon' ? ' · Coming soon' : ''}
           </p>
@@ -226,53 +282,39 @@ export async function CarPage({ params, segment }: { params: CarPageParams; segm
               .join(' · ')}
           </p>
           <PriceBlock car={car} config={config} size="page" className="mt-4" />
+          {market ? (
+            <p className="mt-3 inline-flex flex-wrap items-center gap-x-2 rounded-site bg-emerald-50 px-3 py-2 text-sm text-emerald-900" data-testid="market-indicator">
+              <span className="font-bold">{CAR_PAGE_MESSAGES.belowMarket}</span>
+              <span>
+                {formatMoney(config, market.below)} below the {market.scope === 'state' && car.location?.state ? `${car.location.state} ` : ''}
+                market average of {formatMoney(config, market.average)}
+              </span>
+            </p>
+          ) : null}
+          {car.location ? (
+            <p className="mt-3 text-slate-700">
+              At {car.location.name}
+              {car.location.city ? `, ${car.location.city}` : ''}{' '}
+              <a href="#vehicle-map" className="font-semibold text-brand-text underline underline-offset-2">
+                View location
+              </a>
+            </p>
+          ) : null}
         </header>
 
-        <Gallery tenant={tenant} car={car} />
+        <section aria-label="Photos" className="min-w-0 lg:col-span-8 lg:col-start-1 lg:row-span-2 lg:row-start-1">
+          <CarGallery
+            id="car-gallery"
+            images={images}
+            name={car.name}
+            make={car.make}
+            quality={config.carPage.imageQuality}
+            banner={banner ? <TagBanner banner={banner} className="absolute left-3 top-3 text-sm" /> : null}
+          />
+        </section>
 
-        <div className="flex flex-col gap-6 lg:col-span-4 lg:col-start-9 lg:row-start-2">
-          <ul className="flex flex-col gap-3" aria-label="Actions">
-            <li>
-              <Link
-                href={`/contact?car_id=${car.id}`}
-                prefetch={false}
-                className={`${actionClass} bg-brand text-brand-foreground hover:brightness-110`}
-              >
-                {spell(config, 'Enquire Now')}
-              </Link>
-            </li>
-            <li>
-              <Link
-                href={`/finance?car_id=${car.slug}`}
-                prefetch={false}
-                className={`${actionClass} border-2 border-slate-900 text-slate-900 hover:bg-slate-900 hover:text-white`}
-              >
-                Get Finance
-              </Link>
-            </li>
-            {car.phone ? (
-              <li>
-                <a
-                  href={telHref(car.phone)}
-                  className={`${actionClass} border-2 border-slate-300 text-slate-900 hover:border-slate-900`}
-                >
-                  Call {car.phone}
-                </a>
-              </li>
-            ) : null}
-          </ul>
-
-          {car.location ? (
-            <section aria-labelledby="car-location" className="rounded-site border border-slate-200 p-4">
-              <h2 id="car-location" className="text-base font-bold text-slate-900">
-                Location
-              </h2>
-              <p className="mt-1 text-slate-700">{car.location.name}</p>
-              {car.location.city || car.location.state ? (
-                <p className="text-slate-600">{[car.location.city, car.location.state].filter(Boolean).join(' ')}</p>
-              ) : null}
-            </section>
-          ) : null}
+        <div className="lg:col-span-4 lg:col-start-9 lg:row-start-2">
+          <CarActionList actions={actions} call={call} />
         </div>
       </div>
 
@@ -299,6 +341,32 @@ export async function CarPage({ params, segment }: { params: CarPageParams; segm
           </ul>
         </section>
       ) : null}
+
+      <VehicleLocation tenant={tenant} car={car} />
+    </div>
+  );
+}
+
+/** A car sold before its display window: says so and links to similar stock (decision 008). */
+function SoldCarPage({ tenant, car }: { tenant: Tenant; car: SoldCar }) {
+  const similar = `${searchPath(tenant)}?make=${encodeURIComponent(car.make)}`;
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-16 text-center sm:px-6">
+      <p className="text-sm font-semibold uppercase tracking-wide text-slate-600">{tenant.config.specifications.soldTagName}</p>
+      <h1 className="mt-2 text-3xl font-bold text-slate-900">{CAR_PAGE_MESSAGES.sold}</h1>
+      <p className="mt-4 text-lg text-slate-700">The {car.name} has found a new home.</p>
+      <ul className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+        <li>
+          <Link href={similar} prefetch={false} className={CAR_ACTION_CLASSES.primary}>
+            See other {car.make} {vehicleNoun(tenant.config)}
+          </Link>
+        </li>
+        <li>
+          <Link href={searchPath(tenant)} prefetch={false} className={CAR_ACTION_CLASSES.secondary}>
+            View all {vehicleNoun(tenant.config)}
+          </Link>
+        </li>
+      </ul>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { CarPage, carPageMetadata, type CarPageParams } from '@/modules/stock/components/car-page';
+import { CarPage, carPageMetadata, type CarPageParams, type CarPageSearchParams } from '@/modules/stock/components/car-page';
 
 // One car page module for /cars, /motorcycles and /campers; a website answers on its own
 // vehicle path and redirects the others there.
@@ -9,6 +9,6 @@ export async function generateMetadata({ params }: { params: CarPageParams }): P
   return carPageMetadata(params, segment);
 }
 
-export default function Page({ params }: { params: CarPageParams }) {
-  return <CarPage params={params} segment={segment} />;
+export default function Page({ params, searchParams }: { params: CarPageParams; searchParams: CarPageSearchParams }) {
+  return <CarPage params={params} searchParams={searchParams} segment={segment} />;
 }

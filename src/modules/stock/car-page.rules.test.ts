@@ -1,0 +1,318 @@
+import { describe, expect, it } from 'vitest';
+import { parseWebsiteConfig, type WebsiteConfigInput } from '@/modules/tenancy/tenancy.config';
+import {
+  actionHrefs,
+  canBuyOnline,
+  canReserve,
+  carActions,
+  financeHref,
+  hasHistoryReport,
+  isPriceComparisonEligible,
+  isTradeInEligible,
+  marketIndicator,
+  maskPhone,
+  reserveLabel,
+  vehicleContentEvent,
+  whatsappHref,
+} from './car-page.rules';
+import type { CarDetail } from './stock.types';
+
+function car(overrides: Partial<CarDetail> = {}): CarDetail {
+  return {
+    id: 7,
+    slug: 'mazda-cx5-2021-m7',
+    name: '2021 Mazda CX-5 Maxx Sport',
+    make: 'Mazda',
+    model: 'CX-5',
+    badge: 'Maxx Sport',
+    series: null,
+    year: 2021,
+    km: 42_000,
+    price: 32_990,
+    priceType: 'Drive Away',
+    beforePrice: null,
+    subscriptionPrice: null,
+    carType: 'used',
+    status: 'in_stock',
+    itemType: 'car',
+    certified: false,
+    reserved: false,
+    preorder: false,
+    showOnDealerWebsite: true,
+    photosCount: 10,
+    tag: null,
+    simpleFuel: 'Petrol',
+    simpleBody: 'SUV',
+    simpleTransmission: 'Automatic',
+    city: 'Sydney',
+    state: 'NSW',
+    createdAtTimestamp: 0,
+    soldDateTimestamp: null,
+    image: null,
+    location: {
+      name: 'Parramatta',
+      slug: 'parramatta',
+      city: 'Parramatta',
+      phone: '02 9555 0101',
+      street: '1 Church St',
+      state: 'NSW',
+      postcode: '2150',
+      country: 'AU',
+      lat: -33.8,
+      long: 151.0,
+    },
+    stocknum: 'M7',
+    vin: 'JM0KF4W7A00000001',
+    colour: 'Red',
+    seats: 5,
+    doors: 5,
+    engine: null,
+    simpleDrive: 'FWD',
+    description: '',
+    features: [],
+    images: [],
+    dealershipId: 3,
+    dealershipSlug: 'harbour-city-mazda',
+    dealershipName: 'Harbour City Mazda',
+    phone: '02 9555 0101',
+    whatsappNumber: null,
+    nvic: 'ABC123',
+    reservable: null,
+    hasPaymentProcessor: true,
+    historyReportUrl: null,
+    marketAveragePrice: null,
+    stateMarketAveragePrice: null,
+    ...overrides,
+  };
+}
+
+const config = (input: WebsiteConfigInput = {}) => parseWebsiteConfig(input);
+const checkout = config({ checkout: { enabled: true, paymentProvider: 'Stripe' } });
+
+describe('canReserve (SPEC §5)', () => {
+  it('offers reserve for an in-stock car above 200 with a keyed processor on a checkout site', () => {
+    expect(canReserve(car(), checkout)).toBe(true);
+  });
+
+  it('needs checkout enabled on the site', () => {
+    expect(canReserve(car(), config())).toBe(false);
+  });
+
+  it('needs a price above 200: 200 is refused, 201 offered', () => {
+    expect(canReserve(car({ price: 200 }), checkout)).toBe(false);
+    expect(canReserve(car({ price: 201 }), checkout)).toBe(true);
+  });
+
+  it('refuses sold and reserved cars', () => {
+    expect(canReserve(car({ status: 'sold' }), checkout)).toBe(false);
+    expect(canReserve(car({ reserved: true }), checkout)).toBe(false);
+  });
+
+  it('offers coming-soon cars only where the site allows it', () => {
+    expect(canReserve(car({ status: 'coming_soon' }), checkout)).toBe(false);
+    const allow = config({ checkout: { enabled: true, paymentProvider: 'Till', allowComingSoon: true } });
+    expect(canReserve(car({ status: 'coming_soon' }), allow)).toBe(true);
+    expect(canReserve(car({ status: 'sold' }), allow)).toBe(false);
+  });
+
+  it('is blocked only by reservable false, not by an unstated one', () => {
+    expect(canReserve(car({ reservable: false }), checkout)).toBe(false);
+    expect(canReserve(car({ reservable: null }), checkout)).toBe(true);
+    expect(canReserve(car({ reservable: true }), checkout)).toBe(true);
+  });
+
+  it('needs a payment processor with a key', () => {
+    expect(canReserve(car({ hasPaymentProcessor: false }), checkout)).toBe(false);
+  });
+
+  it('offers online purchase on the same rule where the site sells online', () => {
+    expect(canBuyOnline(car(), checkout)).toBe(false);
+    const store = config({ checkout: { enabled: true, paymentProvider: 'Stripe' }, enableStore: true });
+    expect(canBuyOnline(car(), store)).toBe(true);
+    expect(canBuyOnline(car({ price: 200 }), store)).toBe(false);
+  });
+});
+
+describe('reserveLabel', () => {
+  it("labels the override template 'Reserve Now - {price}'", () => {
+    expect(reserveLabel(car({ price: 24_990 }), config(), 'override')).toBe('Reserve Now - $24,990');
+    expect(reserveLabel(car(), config(), 'default')).toBe('Reserve Car Now');
+  });
+});
+
+describe('marketIndicator (SPEC §5, §9)', () => {
+  const compare = config({ carPage: { priceComparison: true } });
+
+  it('shows at 500 below the average, not at 499', () => {
+    expect(marketIndicator(car({ price: 30_000, marketAveragePrice: 30_500 }), compare)).toEqual({
+      average: 30_500,
+      scope: 'national',
+      below: 500,
+    });
+    expect(marketIndicator(car({ price: 30_001, marketAveragePrice: 30_500 }), compare)).toBeNull();
+  });
+
+  it('uses the state average where available', () => {
+    expect(marketIndicator(car({ price: 30_000, marketAveragePrice: 30_400, stateMarketAveragePrice: 31_000 }), compare)).toEqual({
+      average: 31_000,
+      scope: 'state',
+      below: 1000,
+    });
+    expect(marketIndicator(car({ price: 30_000, marketAveragePrice: 32_000, stateMarketAveragePrice: 30_400 }), compare)).toBeNull();
+  });
+
+  it('needs the feature, an in-stock unreserved car, a price above 200 and an average', () => {
+    const cheap = { marketAveragePrice: 5_000 };
+    expect(marketIndicator(car({ price: 30_000, marketAveragePrice: 40_000 }), config())).toBeNull();
+    expect(marketIndicator(car({ price: 30_000, marketAveragePrice: 40_000, status: 'coming_soon' }), compare)).toBeNull();
+    expect(marketIndicator(car({ price: 30_000, marketAveragePrice: 40_000, status: 'sold' }), compare)).toBeNull();
+    expect(marketIndicator(car({ price: 30_000, marketAveragePrice: 40_000, reserved: true }), compare)).toBeNull();
+    expect(marketIndicator(car({ price: 200, ...cheap }), compare)).toBeNull();
+    expect(marketIndicator(car({ price: 201, ...cheap }), compare)?.below).toBe(4_799);
+    expect(marketIndicator(car({ price: 30_000 }), compare)).toBeNull();
+  });
+
+  it('price comparison eligibility follows the same boundaries', () => {
+    expect(isPriceComparisonEligible(car({ price: 200 }), compare)).toBe(false);
+    expect(isPriceComparisonEligible(car({ price: 201 }), compare)).toBe(true);
+  });
+});
+
+describe('maskPhone (SPEC §9)', () => {
+  it('keeps the first 5 characters and hides later digits', () => {
+    expect(maskPhone('02 9555 0101')).toBe('02 95XX XXXX');
+    expect(maskPhone('+61491570156')).toBe('+6149XXXXXXX');
+    expect(maskPhone('(555) 010-0199')).toBe('(555) XXX-XXXX');
+  });
+
+  it('leaves a number of 5 characters or fewer as it is', () => {
+    expect(maskPhone('13 13')).toBe('13 13');
+    expect(maskPhone('')).toBe('');
+  });
+});
+
+describe('isTradeInEligible (decision 009)', () => {
+  it('is offered for every car type by default, never for a sold car', () => {
+    for (const carType of ['new', 'used', 'demo'] as const) expect(isTradeInEligible(car({ carType }), config(), 2026)).toBe(true);
+    expect(isTradeInEligible(car({ status: 'sold' }), config(), 2026)).toBe(false);
+    expect(isTradeInEligible(car({ status: 'coming_soon' }), config(), 2026)).toBe(true);
+  });
+
+  it('follows the configured car types and switch', () => {
+    const usedOnly = config({ carPage: { tradeIn: { carTypes: ['used'] } } });
+    expect(isTradeInEligible(car({ carType: 'used' }), usedOnly, 2026)).toBe(true);
+    expect(isTradeInEligible(car({ carType: 'new' }), usedOnly, 2026)).toBe(false);
+    expect(isTradeInEligible(car(), config({ carPage: { tradeIn: { enabled: false } } }), 2026)).toBe(false);
+  });
+
+  it('honours the age limit inclusively', () => {
+    const tenYears = config({ carPage: { tradeIn: { maxAgeYears: 10 } } });
+    expect(isTradeInEligible(car({ year: 2016 }), tenYears, 2026)).toBe(true);
+    expect(isTradeInEligible(car({ year: 2015 }), tenYears, 2026)).toBe(false);
+  });
+});
+
+describe('links', () => {
+  it('sends the car to finance with its query parameters and the form anchor', () => {
+    const href = financeHref(car());
+    expect(href.startsWith('/finance?')).toBe(true);
+    expect(href.endsWith('#finance-form')).toBe(true);
+    const query = new URL(href, 'http://x').searchParams;
+    expect(Object.fromEntries(query)).toEqual({
+      car_id: 'mazda-cx5-2021-m7',
+      car_type: 'used',
+      vin: 'JM0KF4W7A00000001',
+      nvic: 'ABC123',
+      year: '2021',
+      price: '32990',
+      vehiclePriceBudget: '32990',
+      preferredDealership: 'harbour-city-mazda',
+    });
+    expect(new URL(financeHref(car({ price: 0, vin: null, nvic: null })), 'http://x').searchParams.has('price')).toBe(false);
+  });
+
+  it('links each form action to its SPEC §2 route', () => {
+    const hrefs = actionHrefs(car(), config({ vehiclePath: 'motorcycles' }));
+    expect(hrefs).toMatchObject({
+      enquire: '/contact?car_id=mazda-cx5-2021-m7',
+      testDrive: '/book-test-drive?car_id=mazda-cx5-2021-m7',
+      requestPhotos: '/photography?car_id=mazda-cx5-2021-m7',
+      tradeIn: '/cars/trade-in?car_id=7',
+      reserve: '/motorcycles/mazda-cx5-2021-m7/checkout',
+      buyOnline: '/checkout-journey?car_id=mazda-cx5-2021-m7',
+      location: '#vehicle-map',
+    });
+    expect(actionHrefs(car(), config({ usePagesPath: true })).requestPhotos).toBe('/pages/photography?car_id=mazda-cx5-2021-m7');
+  });
+
+  it('builds a WhatsApp link only from a real number', () => {
+    expect(whatsappHref('+61 491 570 156', car(), 'https://x.test/cars/a')).toBe(
+      `https://wa.me/61491570156?text=${encodeURIComponent("Hi, I'm interested in the 2021 Mazda CX-5 Maxx Sport: https://x.test/cars/a")}`,
+    );
+    expect(whatsappHref(null, car(), '')).toBeNull();
+    expect(whatsappHref('  ', car(), '')).toBeNull();
+  });
+
+  it('shows the history report only when the car has a file', () => {
+    expect(hasHistoryReport(car())).toBe(false);
+    expect(hasHistoryReport(car({ historyReportUrl: ' ' }))).toBe(false);
+    expect(hasHistoryReport(car({ historyReportUrl: '/media/report.pdf' }))).toBe(true);
+  });
+});
+
+describe('carActions', () => {
+  const context = { year: 2026, pageUrl: 'https://x.test/cars/mazda-cx5-2021-m7' };
+  const kinds = (list: { kind: string }[]) => list.map((a) => a.kind);
+
+  it('lists the default template actions, each only where its rule holds', () => {
+    expect(kinds(carActions(car(), config(), 'default', context))).toEqual([
+      'enquire',
+      'finance',
+      'call',
+      'testDrive',
+      'tradeIn',
+      'location',
+      'requestPhotos',
+    ]);
+    const full = car({ whatsappNumber: '+61491570156', historyReportUrl: '/media/r.pdf' });
+    const site = config({ checkout: { enabled: true, paymentProvider: 'Stripe' }, enableStore: true, widgets: { chat: { provider: 'podium' } } });
+    expect(kinds(carActions(full, site, 'default', context))).toEqual([
+      'reserve',
+      'enquire',
+      'finance',
+      'buyOnline',
+      'call',
+      'testDrive',
+      'tradeIn',
+      'whatsapp',
+      'chat',
+      'historyReport',
+      'location',
+      'requestPhotos',
+    ]);
+  });
+
+  it('leads the override template with its sidebar four', () => {
+    const site = config({ checkout: { enabled: true, paymentProvider: 'Till' } });
+    const actions = carActions(car({ price: 24_990 }), site, 'override', context);
+    expect(actions.slice(0, 4).map((a) => a.label)).toEqual(['Enquire Now', 'Get Your Valuation', 'Get Finance', 'Reserve Now - $24,990']);
+  });
+
+  it('offers a sold car no reserve, test drive or photos, and no call without a number', () => {
+    const sold = carActions(car({ status: 'sold', phone: '' }), checkout, 'default', context);
+    expect(kinds(sold)).toEqual(['enquire', 'finance', 'location']);
+  });
+});
+
+describe('vehicleContentEvent (SPEC §3 ad event)', () => {
+  it('describes the car as one product', () => {
+    expect(vehicleContentEvent(car(), config({ currency: 'NZD' }))).toEqual({
+      content_ids: ['7'],
+      contents: [{ id: '7', quantity: 1 }],
+      currency: 'NZD',
+      value: 32_990,
+      content_type: 'product',
+      content_name: '2021 Mazda CX-5 Maxx Sport',
+    });
+  });
+});

@@ -1,0 +1,101 @@
+import 'server-only';
+import type { z } from 'zod';
+import { isDatabaseUnavailable } from '@/db/errors';
+import { logger } from '@/lib/logger';
+import { BadRequestError, DashboardError, NotFoundError, PayloadTooLargeError } from '@/modules/dashboard/dashboard.errors';
+import { errorResponse, jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { carPath } from '@/modules/tenancy/tenancy.paths';
+import { normalizeHost } from '@/modules/tenancy/tenancy.host';
+import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
+import type { Tenant } from '@/modules/tenancy/tenancy.types';
+import { carPhoneCallSchema, phoneRevealSchema, recordCarPhoneCall, revealCarPhone } from './car-phone.commands';
+
+/**
+ * HTTP doorways of the car page's phone calls. The website always comes from the Host header;
+ * the body's website_id must name that same website. Bad input answers 4xx naming the field.
+ */
+
+const MAX_BODY_BYTES = 4 * 1024;
+/** Query flag the car page reads to show the number after a reveal posted without JavaScript. */
+export const SHOW_PHONE_PARAM = 'show_phone';
+
+async function tenantOf(request: Request): Promise<Tenant> {
+  const host = normalizeHost(request.headers.get('host'));
+  const tenant = host ? await findTenantByHost(host) : null;
+  if (!tenant) throw new NotFoundError();
+  return tenant;
+}
+
+function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const fields: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const key = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'body');
+    fields[key] ??= issue.message;
+  }
+  throw new BadRequestError('Invalid request', fields);
+}
+
+/** A form post (no JavaScript): its id fields as numbers where they are whole numbers. */
+async function readFormBody(request: Request): Promise<Record<string, unknown>> {
+  const declared = request.headers.get('content-length');
+  if (declared && /^\d+$/.test(declared) && Number(declared) > MAX_BODY_BYTES) throw new PayloadTooLargeError();
+  const text = new TextDecoder().decode(await request.arrayBuffer().then((b) => b.slice(0, MAX_BODY_BYTES)));
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(text)) body[key] = /^\d{1,10}$/.test(value) ? Number(value) : value;
+  return body;
+}
+
+async function handle(request: Request, run: () => Promise<Response>, what: string): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof DashboardError) return errorResponse(error);
+    if (isDatabaseUnavailable(error)) {
+      logger.error({ err: error }, `${what}: database unavailable`);
+      return jsonResponse({ error: 'Unavailable just now. Please try again shortly.' }, { status: 503, headers: { 'Retry-After': '30' } });
+    }
+    const reference = crypto.randomUUID();
+    logger.error({ err: error, reference }, `${what} failed`);
+    return jsonResponse({ error: 'An unexpected error occurred', reference }, { status: 500 });
+  }
+}
+
+/**
+ * POST /api/phone-reveal {car_id, dealership_id, website_id}: records the reveal and answers
+ * {phone}. A form post (the page without JavaScript) is answered 303 back to the car page, which
+ * then shows the number.
+ */
+export function phoneRevealHandler(request: Request): Promise<Response> {
+  return handle(
+    request,
+    async () => {
+      const tenant = await tenantOf(request);
+      const isForm = (request.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
+      const input = parse(phoneRevealSchema, isForm ? await readFormBody(request) : await readJsonBody(request, MAX_BODY_BYTES));
+      const revealed = await revealCarPhone(tenant, input, request.headers.get('referer'));
+      if (!revealed) throw new NotFoundError();
+      if (isForm) {
+        const target = new URL(`${carPath(tenant, revealed.slug)}?${SHOW_PHONE_PARAM}=1#call-dealer`, 'http://site');
+        return new Response(null, { status: 303, headers: { Location: `${target.pathname}${target.search}${target.hash}` } });
+      }
+      return jsonResponse({ phone: revealed.phone }, { headers: { 'Cache-Control': 'no-store' } });
+    },
+    'phone reveal',
+  );
+}
+
+/** POST /api/events/car_phone_call {car_id, dealership_id, website_id, url?}: 202 once recorded. */
+export function carPhoneCallHandler(request: Request): Promise<Response> {
+  return handle(
+    request,
+    async () => {
+      const tenant = await tenantOf(request);
+      const input = parse(carPhoneCallSchema, await readJsonBody(request, MAX_BODY_BYTES));
+      if (!(await recordCarPhoneCall(tenant, input))) throw new NotFoundError();
+      return jsonResponse({ ok: true }, { status: 202 });
+    },
+    'car_phone_call event',
+  );
+}

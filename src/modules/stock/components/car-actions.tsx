@@ -1,0 +1,117 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { clsx as cn } from 'clsx';
+import { EXTERNAL_LINK_REL } from '@/modules/tenancy/tenancy.links';
+import type { CarAction, CarActionKind } from '../car-page.rules';
+
+/**
+ * The car page's actions. Each action has its own small component, so when a form arrives (the
+ * enquiry, test-drive and request-photos modals; finance, trade-in, reserve, chat later) its link
+ * is swapped for the form's trigger in one place. Until then each links to its SPEC §2 route.
+ */
+
+const base =
+  'inline-flex min-h-12 w-full items-center justify-center gap-2 rounded-site px-5 py-2 text-center text-base font-semibold transition-colors';
+const primary = `${base} bg-brand text-brand-foreground hover:brightness-110`;
+const secondary = `${base} border-2 border-slate-900 text-slate-900 hover:bg-slate-900 hover:text-white`;
+const quiet = `${base} border border-slate-300 text-slate-900 hover:border-slate-900`;
+
+export const CAR_ACTION_CLASSES = { primary, secondary, quiet } as const;
+
+type ActionProps = { action: CarAction; className?: string };
+
+function ActionLink({ action, className, children }: ActionProps & { children?: ReactNode }) {
+  const external = /^https?:\/\//.test(action.href);
+  const plain = external || action.href.startsWith('#') || action.href.startsWith('tel:') || action.href.startsWith('/media/');
+  const label = children ?? action.label;
+  if (plain) {
+    return (
+      <a
+        href={action.href}
+        className={className}
+        data-action={action.kind}
+        {...(external ? { target: '_blank', rel: EXTERNAL_LINK_REL } : {})}
+      >
+        {label}
+        {external ? <span className="sr-only"> (opens in a new tab)</span> : null}
+      </a>
+    );
+  }
+  return (
+    <Link href={action.href} prefetch={false} className={className} data-action={action.kind}>
+      {label}
+    </Link>
+  );
+}
+
+export function EnquireAction({ action, className = primary }: ActionProps) {
+  return <ActionLink action={action} className={className} />;
+}
+export function TestDriveAction({ action, className = quiet }: ActionProps) {
+  return <ActionLink action={action} className={className} />;
+}
+export function RequestPhotosAction({ action, className = quiet }: ActionProps) {
+  return <ActionLink action={action} className={className} />;
+}
+export function FinanceAction({ action, className = secondary }: ActionProps) {
+  return <ActionLink action={action} className={className} />;
+}
+export function TradeInAction({ action, className = quiet }: ActionProps) {
+  return <ActionLink action={action} className={className} />;
+}
+export function ReserveAction({ action, className = primary }: ActionProps) {
+  return <ActionLink action={action} className={className} />;
+}
+export function BuyOnlineAction({ action, className = secondary }: ActionProps) {
+  return <ActionLink action={action} className={className} />;
+}
+export function ChatAction({ action, className = quiet }: ActionProps) {
+  return <ActionLink action={action} className={className} />;
+}
+export function WhatsAppAction({ action, className = quiet }: ActionProps) {
+  return <ActionLink action={action} className={className} />;
+}
+export function HistoryReportAction({ action, className = quiet }: ActionProps) {
+  return <ActionLink action={action} className={className} />;
+}
+export function LocationAction({ action, className = quiet }: ActionProps) {
+  return <ActionLink action={action} className={className} />;
+}
+export function CallAction({ action, className = quiet, phone }: ActionProps & { phone: string }) {
+  return (
+    <ActionLink action={action} className={className}>
+      Call {phone}
+    </ActionLink>
+  );
+}
+
+const ACTIONS: Record<Exclude<CarActionKind, 'call'>, (props: ActionProps) => ReactNode> = {
+  enquire: EnquireAction,
+  testDrive: TestDriveAction,
+  requestPhotos: RequestPhotosAction,
+  finance: FinanceAction,
+  tradeIn: TradeInAction,
+  reserve: ReserveAction,
+  buyOnline: BuyOnlineAction,
+  chat: ChatAction,
+  whatsapp: WhatsAppAction,
+  historyReport: HistoryReportAction,
+  location: LocationAction,
+};
+
+/** The list of actions; `call` is rendered by the caller (plain number or the masked reveal). */
+export function CarActionList({ actions, call, className }: { actions: CarAction[]; call: ReactNode; className?: string }) {
+  return (
+    <ul className={cn('flex flex-col gap-3', className)} aria-label="Actions">
+      {actions.map((action) => {
+        if (action.kind === 'call') return <li key="call">{call}</li>;
+        const Action = ACTIONS[action.kind];
+        return (
+          <li key={action.kind}>
+            <Action action={action} />
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
