@@ -43,7 +43,7 @@ async function putCar(request: APIRequestContext, slug: string, body: Record<str
   expect([200, 201]).toContain(response.status());
 }
 
-type Hit = { slug: string; status: string; reserved: boolean; price: number; photos_count: number };
+type Hit = { id: number; slug: string; status: string; reserved: boolean; price: number; photos_count: number };
 
 /** Listed cars of a demo site, by its own search order (reads only: other specs count this stock). */
 async function hits(request: APIRequestContext, site: string, limit = 100): Promise<Hit[]> {
@@ -56,18 +56,20 @@ test('a reservable car offers Reserve; a reserved or sold one does not', async (
   const listed = await hits(request, 'harbour-city-motors');
   const actions = page.getByRole('list', { name: 'Actions' });
   let reservable: string | null = null;
+  let reservableId = 0;
   for (const hit of listed.filter((h) => h.status === 'in_stock' && !h.reserved && h.price > 200)) {
     await page.goto(siteUrl('harbour-city-motors', `/cars/${hit.slug}`));
     if ((await actions.getByRole('link', { name: 'Reserve Car Now' }).count()) > 0) {
       reservable = hit.slug;
+      reservableId = hit.id;
       break;
     }
   }
   expect(reservable, 'the demo seed gives harbour-city-motors reservable cars').not.toBeNull();
   await expect(actions.getByRole('link', { name: 'Reserve Car Now' })).toHaveAttribute('href', `/cars/${reservable}/checkout`);
-  await expect(actions.getByRole('link', { name: 'Enquire Now' })).toHaveAttribute('href', `/contact?car_id=${reservable}`);
+  await expect(actions.getByRole('link', { name: 'Enquire Now' })).toHaveAttribute('href', `/enquire?car_id=${reservableId}`);
   await expect(actions.getByRole('link', { name: 'Get Finance' })).toHaveAttribute('href', new RegExp(`^/finance\\?car_id=${reservable}&car_type=.*#finance-form$`));
-  await expect(actions.getByRole('link', { name: 'Book a Test Drive' })).toHaveAttribute('href', `/book-test-drive?car_id=${reservable}`);
+  await expect(actions.getByRole('link', { name: 'Book a Test Drive' })).toHaveAttribute('href', `/book-test-drive?car_id=${reservableId}`);
 
   const reserved = listed.find((h) => h.reserved && h.status !== 'sold')!;
   await page.goto(siteUrl('harbour-city-motors', `/cars/${reserved.slug}`));

@@ -84,8 +84,11 @@ async function shoot(page: Page, name: string) {
 test('an enquiry with a bad email and postcode shows the exact messages and sends nothing; corrected, it lands on the success page', async ({ page }) => {
   const car = await firstCar(page, 'used');
   const requests = recordLeadRequests(page);
-  await page.goto(siteUrl(SITE, `/enquire?car_id=${car.id}`));
-  await expect(page.getByRole('heading', { level: 1, name: 'Enquire Now' })).toBeVisible();
+  // From the car page: Enquire Now opens the form in a dialog.
+  await page.goto(siteUrl(SITE, `/cars/${car.slug}`));
+  await page.getByRole('list', { name: 'Actions' }).getByRole('link', { name: 'Enquire Now' }).click();
+  await expect(page.getByRole('dialog', { name: 'Enquire Now' })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe(`/cars/${car.slug}`);
 
   await fillDetails(page, { ...GOOD, Email: 'olivia.example.com', Postcode: '200' });
   await expect(field(page, 'Postcode')).toHaveAttribute('maxlength', '4');

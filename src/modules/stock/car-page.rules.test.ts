@@ -234,15 +234,14 @@ describe('links', () => {
   it('links each form action to its SPEC §2 route', () => {
     const hrefs = actionHrefs(car(), config({ vehiclePath: 'motorcycles' }));
     expect(hrefs).toMatchObject({
-      enquire: '/contact?car_id=mazda-cx5-2021-m7',
-      testDrive: '/book-test-drive?car_id=mazda-cx5-2021-m7',
-      requestPhotos: '/photography?car_id=mazda-cx5-2021-m7',
+      enquire: '/enquire?car_id=7',
+      testDrive: '/book-test-drive?car_id=7',
+      requestPhotos: '/request-photos?car_id=7',
       tradeIn: '/cars/trade-in?car_id=7',
       reserve: '/motorcycles/mazda-cx5-2021-m7/checkout',
       buyOnline: '/checkout-journey?car_id=mazda-cx5-2021-m7',
       location: '#vehicle-map',
     });
-    expect(actionHrefs(car(), config({ usePagesPath: true })).requestPhotos).toBe('/pages/photography?car_id=mazda-cx5-2021-m7');
   });
 
   it('builds a WhatsApp link only from a real number', () => {

@@ -1,5 +1,4 @@
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
-import { resolveInternalPath } from '@/modules/tenancy/tenancy.links';
 import { formatMoney } from '@/lib/format';
 import type { CarDetail } from './stock.types';
 
@@ -168,9 +167,10 @@ export function financeHref(car: LinkCar): string {
 export function actionHrefs(car: LinkCar, config: Pick<WebsiteConfig, 'vehiclePath' | 'usePagesPath'>) {
   const carQuery = `car_id=${encodeURIComponent(car.slug)}`;
   return {
-    enquire: `/contact?${carQuery}`,
-    testDrive: `/book-test-drive?${carQuery}`,
-    requestPhotos: `${resolveInternalPath(config, '/pages/photography')}?${carQuery}`,
+    // The lead forms' own pages (the dialogs' fallback without JavaScript) take the car's id.
+    enquire: `/enquire?car_id=${car.id}`,
+    testDrive: `/book-test-drive?car_id=${car.id}`,
+    requestPhotos: `/request-photos?car_id=${car.id}`,
     finance: financeHref(car),
     tradeIn: `/cars/trade-in?car_id=${car.id}`,
     reserve: `/${config.vehiclePath}/${car.slug}/checkout`,

@@ -1,20 +1,38 @@
 'use client';
 
-import type { ReactNode } from 'react';
+import dynamic from 'next/dynamic';
+import { useState, type MouseEvent, type ReactNode } from 'react';
 import { Dialog, DialogContent, DialogTrigger } from '@/components/ui/dialog';
-import { EnquiryForm, RequestPhotosForm, TestDriveForm, type CarFormProps } from './car-forms';
+import type { CarFormProps } from './car-forms';
 
 /**
- * The car page's forms as modals. `trigger` is the element that opens the dialog (a button); the
- * dialog traps focus, closes on Escape and returns focus to the trigger.
+ * The car page's forms as modals. `trigger` is a link to the form's own page: without JavaScript
+ * it goes there; with it, a plain click opens the dialog instead (a click with a modifier key still
+ * opens the page in a new tab). The dialog traps focus, closes on Escape and returns focus to the
+ * trigger. The forms (validation, phone rules) load only when a dialog first opens, so the car
+ * page's JavaScript stays small.
  */
+
+const loading = () => <p className="py-6 text-center text-slate-600">Loading</p>;
+const EnquiryForm = dynamic(() => import('./car-forms').then((m) => m.EnquiryForm), { loading });
+const TestDriveForm = dynamic(() => import('./car-forms').then((m) => m.TestDriveForm), { loading });
+const RequestPhotosForm = dynamic(() => import('./car-forms').then((m) => m.RequestPhotosForm), { loading });
 
 type DialogProps = Omit<CarFormProps, 'showHeading'> & { trigger: ReactNode };
 
 function FormDialog({ title, description, trigger, children }: { title: string; description: string; trigger: ReactNode; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const openInPlace = (event: MouseEvent) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    // Keeps the link from navigating; Radix then leaves the toggle to us.
+    event.preventDefault();
+    setOpen(true);
+  };
   return (
-    <Dialog>
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild onClickCapture={openInPlace}>
+        {trigger}
+      </DialogTrigger>
       <DialogContent title={title} description={description}>
         <div className="px-5 py-5">{children}</div>
       </DialogContent>

@@ -2,12 +2,14 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { clsx as cn } from 'clsx';
 import { EXTERNAL_LINK_REL } from '@/modules/tenancy/tenancy.links';
+import { EnquiryDialog, RequestPhotosDialog, TestDriveDialog } from '@/modules/leads/components/car-form-dialogs';
+import type { LeadCar, LeadSite } from '@/modules/leads/leads.fields';
 import type { CarAction, CarActionKind } from '../car-page.rules';
 
 /**
- * The car page's actions. Each action has its own small component, so when a form arrives (the
- * enquiry, test-drive and request-photos modals; finance, trade-in, reserve, chat later) its link
- * is swapped for the form's trigger in one place. Until then each links to its SPEC §2 route.
+ * The car page's actions. Each action has its own small component. Enquire, test drive and request
+ * photos open their forms in a dialog (the link still goes to the form's page without JavaScript);
+ * the others link to their SPEC §2 routes until their forms arrive (finance, trade-in, reserve, chat).
  */
 
 const base =
@@ -18,7 +20,19 @@ const quiet = `${base} border border-slate-300 text-slate-900 hover:border-slate
 
 export const CAR_ACTION_CLASSES = { primary, secondary, quiet } as const;
 
-type ActionProps = { action: CarAction; className?: string };
+/** What the lead forms need to open in place: the website's form settings and the car. */
+export type CarForms = { site: LeadSite; car: LeadCar; submitLabel: string };
+
+type ActionProps = { action: CarAction; className?: string; forms?: CarForms | null };
+
+/** The action's link as a plain anchor, for a dialog to take over. */
+function DialogLink({ action, className }: ActionProps) {
+  return (
+    <a href={action.href} className={className} data-action={action.kind}>
+      {action.label}
+    </a>
+  );
+}
 
 function ActionLink({ action, className, children }: ActionProps & { children?: ReactNode }) {
   const external = /^https?:\/\//.test(action.href);
@@ -44,14 +58,17 @@ function ActionLink({ action, className, children }: ActionProps & { children?: 
   );
 }
 
-export function EnquireAction({ action, className = primary }: ActionProps) {
-  return <ActionLink action={action} className={className} />;
+export function EnquireAction({ action, className = primary, forms }: ActionProps) {
+  if (!forms) return <ActionLink action={action} className={className} />;
+  return <EnquiryDialog {...forms} trigger={<DialogLink action={action} className={className} />} />;
 }
-export function TestDriveAction({ action, className = quiet }: ActionProps) {
-  return <ActionLink action={action} className={className} />;
+export function TestDriveAction({ action, className = quiet, forms }: ActionProps) {
+  if (!forms) return <ActionLink action={action} className={className} />;
+  return <TestDriveDialog site={forms.site} car={forms.car} trigger={<DialogLink action={action} className={className} />} />;
 }
-export function RequestPhotosAction({ action, className = quiet }: ActionProps) {
-  return <ActionLink action={action} className={className} />;
+export function RequestPhotosAction({ action, className = quiet, forms }: ActionProps) {
+  if (!forms) return <ActionLink action={action} className={className} />;
+  return <RequestPhotosDialog site={forms.site} car={forms.car} trigger={<DialogLink action={action} className={className} />} />;
 }
 export function FinanceAction({ action, className = secondary }: ActionProps) {
   return <ActionLink action={action} className={className} />;
@@ -100,7 +117,18 @@ const ACTIONS: Record<Exclude<CarActionKind, 'call'>, (props: ActionProps) => Re
 };
 
 /** The list of actions; `call` is rendered by the caller (plain number or the masked reveal). */
-export function CarActionList({ actions, call, className }: { actions: CarAction[]; call: ReactNode; className?: string }) {
+export function CarActionList({
+  actions,
+  call,
+  forms,
+  className,
+}: {
+  actions: CarAction[];
+  call: ReactNode;
+  /** Null when the car cannot take a lead (e.g. sold): the actions link to the form pages. */
+  forms: CarForms | null;
+  className?: string;
+}) {
   return (
     <ul className={cn('flex flex-col gap-3', className)} aria-label="Actions">
       {actions.map((action) => {
@@ -108,7 +136,7 @@ export function CarActionList({ actions, call, className }: { actions: CarAction
         const Action = ACTIONS[action.kind];
         return (
           <li key={action.kind}>
-            <Action action={action} />
+            <Action action={action} forms={forms} />
           </li>
         );
       })}

@@ -14,7 +14,8 @@ import { SOCIAL_IMAGE, socialImageKey } from '../car-social-image';
 import { getCarBySlug, getSoldCarBySlug, type SoldCar } from '../stock.queries';
 import { conditionLabel, isValidCarSlug, priceDisplay, tagBanner, vehicleNoun } from '../stock.rules';
 import type { CarDetail } from '../stock.types';
-import { CAR_ACTION_CLASSES, CallAction, CarActionList } from './car-actions';
+import { CAR_ACTION_CLASSES, CallAction, CarActionList, type CarForms } from './car-actions';
+import { getLeadCarById, getLeadSite } from '@/modules/leads/leads.form-context';
 import { CarGallery } from './car-gallery';
 import { PhoneReveal } from './phone-reveal';
 import { PriceBlock } from './price-block';
@@ -233,6 +234,7 @@ export async function CarPage({
   const banner = tagBanner(car, config, now);
   const market = marketIndicator(car, config);
   const actions = carActions(car, config, tenant.template, { year: new Date(now).getUTCFullYear(), pageUrl });
+  const forms = await carForms(tenant, car.id);
   const showPhone = (await searchParams)[SHOW_PHONE_PARAM] === '1';
 
   const crumbs: Crumb[] = [
@@ -314,7 +316,7 @@ export async function CarPage({
         </section>
 
         <div className="lg:col-span-4 lg:col-start-9 lg:row-start-2">
-          <CarActionList actions={actions} call={call} />
+          <CarActionList actions={actions} call={call} forms={forms} />
         </div>
       </div>
 
@@ -369,4 +371,10 @@ function SoldCarPage({ tenant, car }: { tenant: Tenant; car: SoldCar }) {
       </ul>
     </div>
   );
+}
+
+/** The lead forms' settings and the car as they need it; null when the car takes no leads (not listed). */
+async function carForms(tenant: Tenant, carId: number): Promise<CarForms | null> {
+  const [site, car] = await Promise.all([getLeadSite(tenant), getLeadCarById(tenant, carId)]);
+  return car ? { site, car, submitLabel: tenant.config.leads.enquirySubmitLabel } : null;
 }
