@@ -131,6 +131,8 @@ test('an enquiry with a bad email and postcode shows the exact messages and send
     favourite_color: '',
   });
   expect(sent.fill_ms).toBeGreaterThan(0);
+  // The trail this browser kept (SPEC §4): the car page the enquiry was sent from.
+  expect(sent.visited_pages).toContain(`/cars/${car.slug}`);
   await shoot(page, 'success');
 
   expect(await storedLead(page, id)).toMatchObject({ category: 'Used Vehicle Enquiry', email: GOOD.Email, car_id: car.id, lead_status: 'Complete', spam: false });

@@ -9,6 +9,7 @@ import { buildNavEntries } from '@/modules/tenancy/components/navigation-model';
 import { SiteFooter } from '@/modules/tenancy/components/site-footer';
 import { SiteHeader } from '@/modules/tenancy/components/site-header';
 import { SkipLink } from '@/modules/tenancy/components/skip-link';
+import { VisitRecorder } from '@/modules/leads/components/visit-recorder';
 import { themeStyle } from '@/modules/tenancy/components/site-theme';
 import { siteOrigin } from '@/modules/tenancy/tenancy.paths';
 
@@ -67,6 +68,7 @@ export default async function SiteLayout({ children, params }: LayoutProps) {
     <html lang={tenant.config.locale}>
       <body style={themeStyle(tenant.config.theme)} className="flex min-h-screen flex-col">
         <SkipLink />
+        <VisitRecorder />
         <SiteHeader tenant={tenant} entries={buildNavEntries(tenant, navigation.header)} />
         <main id="main" tabIndex={-1} className="flex-1">
           {children}

@@ -8,6 +8,7 @@ import type { LeadSite, StepDef } from '../leads.fields';
 import { fieldError, submitValue, type FieldValue } from '../leads.field-rules';
 import { normaliseCategory } from '../leads.rules';
 import { LEAD_MESSAGES } from '../leads.validation';
+import { storedTrailFields } from './visit-recorder';
 import {
   advanceStep,
   alertTone,
@@ -177,6 +178,7 @@ export function LeadForm({
       source: 'Website',
       url: window.location.href,
       user_agent: navigator.userAgent,
+      ...storedTrailFields(),
       favourite_color: honeypot,
       fill_ms: startedAt.current === null ? undefined : Math.max(0, Date.now() - startedAt.current),
     };
