@@ -72,6 +72,14 @@ test.describe('without JavaScript', () => {
     await expect(page.getByRole('search').getByRole('alert')).toHaveText('Invalid postcode');
   });
 
+  test('View Holiday Hours opens the holiday hours in place', async ({ page }) => {
+    await page.goto(siteUrl('wanderer-rv', '/our-locations/off-road-centre'));
+    const appointment = page.getByText('Site visits are by appointment only. Please call');
+    await expect(appointment).toBeHidden();
+    await page.locator('summary', { hasText: 'View Holiday Hours' }).click();
+    await expect(appointment).toBeVisible();
+  });
+
   test('hostile postcodes get the validation message, never an error page', async ({ page }) => {
     for (const query of ['postcode=%3Cscript%3Ealert(1)%3C%2Fscript%3E', `postcode=${'9'.repeat(5000)}`, 'postcode=2000&postcode=abcd', 'postcode=']) {
       const response = await page.goto(siteUrl('harbour-city-motors', `/contact?${query}`));
