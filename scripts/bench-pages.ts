@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { ROOT, startServer, waitForServer } from './bench/http';
+import { writeSection } from './bench/report';
 
 const { values: args } = parseArgs({
   options: {
@@ -190,21 +191,6 @@ function printLine(label: string, f: Figures): void {
   );
 }
 
-const START = '<!-- bench:pages -->';
-const END = '<!-- /bench:pages -->';
-
-function writeSection(section: string): string {
-  const file = path.join(ROOT, 'docs', 'benchmarks.md');
-  const block = `${START}\n${section.trimEnd()}\n${END}`;
-  let text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  if (start >= 0 && end > start) text = `${text.slice(0, start)}${block}${text.slice(end + END.length)}`;
-  else text = `${text.trimEnd()}\n\n${block}\n`;
-  fs.writeFileSync(file, text);
-  return file;
-}
-
 async function main(): Promise<void> {
   await build();
   await prepareData();
@@ -259,7 +245,7 @@ async function main(): Promise<void> {
       return `- ${r.tenant}: ${missed.length ? `**missed** ${missed.join(', ')}` : 'every budget met'} (runs: ${r.runs.map((f) => `${f.performance}/${(f.lcpMs / 1000).toFixed(2)} s/${Math.round(f.tbtMs)} ms`).join(', ')} as performance/LCP/TBT).`;
     }),
   ].join('\n');
-  if (!args['no-write']) console.log(`\nWrote ${path.relative(ROOT, writeSection(section))}`);
+  if (!args['no-write']) console.log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, 'pages'))}`);
   if (results.some((r) => misses(r.median).length > 0)) process.exitCode = 1;
 }
 

@@ -23,7 +23,7 @@ import { siteOrigin } from '../src/modules/tenancy/tenancy.paths';
 import { validateSitemap } from '../tests/support/sitemap-schema';
 import { BENCH_NOW, generateBenchData, isBenchSlug } from './bench/generate-stock';
 import { insertJson, redact, selectRows } from './bench/load';
-import { BUSY_LOAD } from './bench/report';
+import { BUSY_LOAD, writeSection } from './bench/report';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PGLITE_DIR = path.join(ROOT, '.bench-data', 'sitemap', 'pglite');
@@ -169,21 +169,6 @@ function render(figures: Figures[], loadStart: number, loadEnd: number): string 
   return lines.join('\n');
 }
 
-const START = '<!-- bench:sitemap -->';
-const END = '<!-- /bench:sitemap -->';
-
-function writeSection(section: string): string {
-  const file = path.join(ROOT, 'docs', 'benchmarks.md');
-  const block = `${START}\n${section.trimEnd()}\n${END}`;
-  let text = fs.readFileSync(file, 'utf8');
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  if (start >= 0 && end > start) text = `${text.slice(0, start)}${block}${text.slice(end + END.length)}`;
-  else text = `${text.trimEnd()}\n\n${block}\n`;
-  fs.writeFileSync(file, text);
-  return file;
-}
-
 async function main(): Promise<void> {
   const loadStart = os.loadavg()[0];
   if (loadStart > BUSY_LOAD) log(`Warning: the 1-minute load average is ${loadStart.toFixed(2)}; the figures will be pessimistic.`);
@@ -210,7 +195,7 @@ async function main(): Promise<void> {
   }
   const section = render(figures, loadStart, os.loadavg()[0]);
   console.log(`\n${section}`);
-  if (!args.has('--no-write')) log(`\nWrote ${path.relative(ROOT, writeSection(section))}.`);
+  if (!args.has('--no-write')) log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, 'sitemap'))}.`);
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { serverUrl, siteUrl } from './support';
+import { dashboardAuth, serverUrl, siteUrl } from './support';
 
 /**
  * The car page (SPEC §2 car page actions, §5 eligibility): reserve only where its rule holds, the
@@ -12,13 +12,6 @@ import { serverUrl, siteUrl } from './support';
 // Website 1 is harbour-city-motors; the key belongs to its dealership harbour-city-mazda.
 const WEBSITE_ID = 1;
 const DAY = 86_400_000;
-const auth = () => {
-  const id = process.env.E2E_API_KEY_ID;
-  const secret = process.env.E2E_API_SECRET;
-  if (!id || !secret) throw new Error('tests/e2e/run.mjs creates the Dashboard API key: run the e2e tests through it');
-  return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-};
-
 const reservableCar = {
   name: '2023 Mazda CX-5 Touring',
   make: 'Mazda',
@@ -37,7 +30,7 @@ const reservableCar = {
 
 async function putCar(request: APIRequestContext, slug: string, body: Record<string, unknown>) {
   const response = await request.put(serverUrl(`/websites/${WEBSITE_ID}/cars/${slug}.json`), {
-    headers: { authorization: auth(), 'content-type': 'application/json' },
+    headers: { authorization: dashboardAuth(), 'content-type': 'application/json' },
     data: body,
   });
   expect([200, 201]).toContain(response.status());

@@ -1,15 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { serverUrl, siteUrl } from './support';
+import { dashboardAuth, serverUrl, siteUrl } from './support';
 
 // Website 1 is harbour-city-motors; the key belongs to its dealership harbour-city-mazda.
 const WEBSITE_ID = 1;
-const auth = () => {
-  const id = process.env.E2E_API_KEY_ID;
-  const secret = process.env.E2E_API_SECRET;
-  if (!id || !secret) throw new Error('tests/e2e/run.mjs creates the Dashboard API key: run the e2e tests through it');
-  return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-};
-
 const newCar = {
   name: '2024 Toyota GR86 GTS',
   make: 'Toyota',
@@ -34,11 +27,11 @@ test('a car PUT through the Dashboard API appears on the dealer site, and DELETE
   const slug = `e2e-gr86-${Date.now()}`;
   const url = serverUrl(`/websites/${WEBSITE_ID}/cars/${slug}.json`);
 
-  const put = await request.put(url, { headers: { authorization: auth(), 'content-type': 'application/json' }, data: newCar });
+  const put = await request.put(url, { headers: { authorization: dashboardAuth(), 'content-type': 'application/json' }, data: newCar });
   expect(put.status()).toBe(201);
   expect((await put.json()).slug).toBe(slug);
 
-  const got = await request.get(url, { headers: { authorization: auth() } });
+  const got = await request.get(url, { headers: { authorization: dashboardAuth() } });
   expect(got.status()).toBe(200);
   expect((await got.json()).price).toBe(51990);
 
@@ -49,7 +42,7 @@ test('a car PUT through the Dashboard API appears on the dealer site, and DELETE
   await page.goto(siteUrl('harbour-city-motors', '/search/new-used-and-demo-cars?q=E2E1001A'));
   await expect(page.getByRole('link', { name: /GR86/ }).first()).toBeVisible();
 
-  const deleted = await request.delete(url, { headers: { authorization: auth() } });
+  const deleted = await request.delete(url, { headers: { authorization: dashboardAuth() } });
   expect(deleted.status()).toBe(204);
   const gone = await page.goto(siteUrl('harbour-city-motors', `/cars/${slug}`));
   expect(gone?.status()).toBe(404);
@@ -61,11 +54,11 @@ test('the Dashboard API refuses wrong credentials, foreign websites and malforme
   expect((await request.get(url, { headers: { authorization: 'Basic ' + Buffer.from('dk_nope:wrong').toString('base64') } })).status()).toBe(401);
 
   // Website 7 belongs to another dealer: indistinguishable from one that does not exist.
-  const foreign = await request.get(serverUrl('/websites/7/pages/search_slugs.json'), { headers: { authorization: auth() } });
+  const foreign = await request.get(serverUrl('/websites/7/pages/search_slugs.json'), { headers: { authorization: dashboardAuth() } });
   expect(foreign.status()).toBe(404);
 
   const bad = await request.put(serverUrl(`/websites/${WEBSITE_ID}/cars/bad-car.json`), {
-    headers: { authorization: auth(), 'content-type': 'application/json' },
+    headers: { authorization: dashboardAuth(), 'content-type': 'application/json' },
     data: { ...newCar, year: 'soon', price: -5 },
   });
   expect(bad.status()).toBe(422);
@@ -73,6 +66,6 @@ test('the Dashboard API refuses wrong credentials, foreign websites and malforme
   expect(Object.keys(body.fields)).toEqual(expect.arrayContaining(['year', 'price']));
 
   // Answered on any host: the dealer's systems need not know the site's domain.
-  const anyHost = await request.get(url, { headers: { authorization: auth(), host: 'integrations.example' } });
+  const anyHost = await request.get(url, { headers: { authorization: dashboardAuth(), host: 'integrations.example' } });
   expect(anyHost.status()).toBe(200);
 });

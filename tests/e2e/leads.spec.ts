@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
-import { serverUrl, siteUrl } from './support';
+import { dashboardAuth, serverUrl, siteUrl } from './support';
 
 /**
  * Lead capture journeys (issue 5 'Done when') on harbour-city-motors, on the standalone form
@@ -36,17 +36,10 @@ function recordLeadRequests(page: Page): Request[] {
   return requests;
 }
 
-const auth = () => {
-  const id = process.env.E2E_API_KEY_ID;
-  const secret = process.env.E2E_API_SECRET;
-  if (!id || !secret) throw new Error('tests/e2e/run.mjs creates the Dashboard API key: run the e2e tests through it');
-  return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-};
-
 /** The lead as the dealer reads it through the Dashboard API. */
 async function storedLead(page: Page, id: string): Promise<Record<string, unknown>> {
   const response = await page.request.get(serverUrl(`/dealerships/${DEALERSHIP_ID}/leads.json?per_page=100`), {
-    headers: { authorization: auth() },
+    headers: { authorization: dashboardAuth() },
   });
   expect(response.status()).toBe(200);
   const lead = ((await response.json()).leads as Record<string, unknown>[]).find((row) => row.id === id);

@@ -1,16 +1,9 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
-import { serverUrl } from './support';
+import { dashboardAuth, serverUrl } from './support';
 
 // Website 1 is harbour-city-motors; the e2e key belongs to its dealership harbour-city-mazda.
 const WEBSITE_ID = 1;
-const auth = () => {
-  const id = process.env.E2E_API_KEY_ID;
-  const secret = process.env.E2E_API_SECRET;
-  if (!id || !secret) throw new Error('tests/e2e/run.mjs creates the Dashboard API key: run the e2e tests through it');
-  return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-};
-
 // Requests go to 127.0.0.1 with the site's Host header: only browsers resolve *.localhost.
 const host = (slug: string) => `${slug}.localhost:${E2E_PORT}`;
 
@@ -33,7 +26,7 @@ test('a search page is served again from the page cache until the dealer changes
 
   const car = serverUrl(`/websites/${WEBSITE_ID}/cars/e2e-cache-${Date.now()}.json`);
   const put = await request.put(car, {
-    headers: { authorization: auth(), 'content-type': 'application/json' },
+    headers: { authorization: dashboardAuth(), 'content-type': 'application/json' },
     data: {
       name: '2023 Mazda CX-5 Maxx', make: 'Mazda', model: 'CX-5', year: 2023, km: 12000, price: 38990,
       car_type: 'used', status: 'in_stock', stocknum: 'E2E2002C',
@@ -44,7 +37,7 @@ test('a search page is served again from the page cache until the dealer changes
   expect(afterAdd.cache).toBe('miss');
   expect(afterAdd.count).toBe(first.count + 1);
 
-  expect((await request.delete(car, { headers: { authorization: auth() } })).status()).toBe(204);
+  expect((await request.delete(car, { headers: { authorization: dashboardAuth() } })).status()).toBe(204);
   const afterDelete = await searchPage(request, path);
   expect(afterDelete.cache).toBe('miss');
   expect(afterDelete.count).toBe(first.count);

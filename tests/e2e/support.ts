@@ -17,3 +17,11 @@ export function siteUrl(slug: string, path = '/'): string {
 }
 
 export const serverUrl = (path = '/') => `http://127.0.0.1:${E2E_PORT}${path}`;
+
+/** Basic auth of the Dashboard API key tests/e2e/run.mjs creates for harbour-city-mazda. */
+export function dashboardAuth(): string {
+  const id = process.env.E2E_API_KEY_ID;
+  const secret = process.env.E2E_API_SECRET;
+  if (!id || !secret) throw new Error('tests/e2e/run.mjs creates the Dashboard API key: run the e2e tests through it');
+  return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+}

@@ -83,8 +83,8 @@ export function parseQueryId(value: string | null, name: string): number {
   return Number(value);
 }
 
-/** The request body parsed as JSON, refused over MAX_BODY_BYTES (413) or when not UTF-8 JSON (400). */
-export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+/** The raw body, refused over maxBytes (413) whether or not Content-Length says so. */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
   const declared = request.headers.get('content-length');
   if (declared && /^\d+$/.test(declared) && Number(declared) > maxBytes) throw new PayloadTooLargeError();
   const chunks: Uint8Array[] = [];
@@ -102,9 +102,15 @@ export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES):
       chunks.push(value);
     }
   }
+  return Buffer.concat(chunks);
+}
+
+/** The request body parsed as JSON, refused over MAX_BODY_BYTES (413) or when not UTF-8 JSON (400). */
+export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+  const body = await readBodyBytes(request, maxBytes);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
     throw new BadRequestError(DASHBOARD_MESSAGES.malformedJson);
   }

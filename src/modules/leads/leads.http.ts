@@ -1,7 +1,7 @@
 import 'server-only';
 import { isDatabaseUnavailable } from '@/db/errors';
 import { logger } from '@/lib/logger';
-import { BadRequestError, DashboardError, PayloadTooLargeError, ValidationError } from '../dashboard/dashboard.errors';
+import { BadRequestError, DashboardError, ValidationError } from '../dashboard/dashboard.errors';
 import { errorResponse, jsonResponse } from '../dashboard/dashboard.http';
 import { normalizeHost } from '../tenancy/tenancy.host';
 import { findTenantByHost } from '../tenancy/tenancy.queries';
@@ -69,24 +69,3 @@ export function leadRoute<P = unknown>(handler: (context: { request: Request; te
   };
 }
 
-/** The raw body, refused over maxBytes (413) whether or not Content-Length says so. */
-export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
-  const declared = request.headers.get('content-length');
-  if (declared && /^\d+$/.test(declared) && Number(declared) > maxBytes) throw new PayloadTooLargeError();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw new PayloadTooLargeError();
-      }
-      chunks.push(value);
-    }
-  }
-  return Buffer.concat(chunks);
-}

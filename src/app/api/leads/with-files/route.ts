@@ -1,7 +1,8 @@
 import { jsonResponse } from '@/modules/dashboard/dashboard.http';
 import { createLead } from '@/modules/leads/leads.commands';
 import { MAX_UPLOAD_BYTES, parseLeadUpload } from '@/modules/leads/leads.files';
-import { leadRoute, parseWith, readBodyBytes, submitMeta } from '@/modules/leads/leads.http';
+import { readBodyBytes } from '@/modules/dashboard/dashboard.http';
+import { leadRoute, parseWith, submitMeta } from '@/modules/leads/leads.http';
 import { leadRequestSchema, phoneRuleFor } from '@/modules/leads/leads.validation';
 
 export const dynamic = 'force-dynamic';
