@@ -79,16 +79,10 @@ export type CarRecord = {
   paymentProcessors: ProcessorRow[];
 };
 
-/** Pure: the SPEC §3 JSON of a car and its related rows. */
-export function serializeCar(record: CarRecord): CarJson {
-  const { car, images, paymentProcessors } = record;
-  const sortedImages = [...images].sort((a, b) => a.position - b.position || a.id - b.id);
-  const processors = paymentProcessors.map((p) => ({
-    authorization_type: p.authorizationType,
-    authorization_key: p.authorizationKey,
-    deposit_amount: p.depositAmount,
-  }));
-  const hasAutograb = car.autograbAverageMarketPrice != null || car.autograbStateAverageMarketPrice != null;
+type CoreFields = Pick<CarRow, 'id' | 'slug' | 'name' | 'make' | 'model' | 'badge' | 'series' | 'year' | 'km' | 'price' | 'priceType' | 'beforePrice' | 'subscriptionPrice' | 'carType' | 'status' | 'itemType'>;
+
+/** The identity, price and kind fields of a car under their SPEC §3 names (Dashboard API and search hits). */
+export function carCoreJson(car: CoreFields) {
   return {
     id: car.id,
     slug: car.slug,
@@ -106,6 +100,21 @@ export function serializeCar(record: CarRecord): CarJson {
     car_type: car.carType,
     status: car.status,
     item_type: car.itemType,
+  };
+}
+
+/** Pure: the SPEC §3 JSON of a car and its related rows. */
+export function serializeCar(record: CarRecord): CarJson {
+  const { car, images, paymentProcessors } = record;
+  const sortedImages = [...images].sort((a, b) => a.position - b.position || a.id - b.id);
+  const processors = paymentProcessors.map((p) => ({
+    authorization_type: p.authorizationType,
+    authorization_key: p.authorizationKey,
+    deposit_amount: p.depositAmount,
+  }));
+  const hasAutograb = car.autograbAverageMarketPrice != null || car.autograbStateAverageMarketPrice != null;
+  return {
+    ...carCoreJson(car),
     stocknum: car.stocknum,
     vin: car.vin,
     nvic: car.nvic,

@@ -1,26 +1,12 @@
 import 'server-only';
+import { carCoreJson } from '../stock.api';
 import type { CarSummary } from '../stock.types';
 import type { SearchResponse } from './search.types';
 
 /** A hit in the JSON API, with the field names of SPEC §3 Car. */
 export function hitJson(car: CarSummary) {
   return {
-    id: car.id,
-    slug: car.slug,
-    name: car.name,
-    make: car.make,
-    model: car.model,
-    badge: car.badge,
-    series: car.series,
-    year: car.year,
-    km: car.km,
-    price: car.price,
-    price_type: car.priceType,
-    before_price: car.beforePrice,
-    subscription_price: car.subscriptionPrice,
-    car_type: car.carType,
-    status: car.status,
-    item_type: car.itemType,
+    ...carCoreJson(car),
     certified: car.certified,
     reserved: car.reserved,
     sold: car.status === 'sold',
