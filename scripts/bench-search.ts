@@ -73,11 +73,12 @@ async function measure(handle: DatabaseHandle, label: string): Promise<DatabaseF
     return list[Math.floor(i / ids.length) % list.length];
   };
 
-  // A dealer's update: one car changed and the website's stock version bumped, in one transaction.
+  // A dealer's update: one car's price changed (by 1, back and forth) and the website's stock version
+  // bumped, in one transaction.
   const stockChange = async (i: number) => {
     const websiteId = ids[i % ids.length];
     await db.transaction(async (tx) => {
-      await tx.execute(sql`update cars set updated_at = now() where id = (select min(id) from cars where website_id = ${websiteId})`);
+      await tx.execute(sql`update cars set price = price # 1, updated_at = now() where id = (select min(id) from cars where website_id = ${websiteId})`);
       await tx.execute(sql`update websites set stock_version = stock_version + 1 where id = ${websiteId}`);
     });
   };

@@ -47,7 +47,7 @@ const [stock] = await selectRows<{ stocknum: string }>(handle.db, sql`select sto
 const stockChange = async (i: number) => {
   const websiteId = ids[i % ids.length];
   await client.query('begin');
-  await client.query('update cars set updated_at = now() where id = (select min(id) from cars where website_id = $1)', [websiteId]);
+  await client.query('update cars set price = price # 1, updated_at = now() where id = (select min(id) from cars where website_id = $1)', [websiteId]);
   await client.query('update websites set stock_version = stock_version + 1 where id = $1', [websiteId]);
   await client.query('commit');
 };

@@ -788,6 +788,60 @@ describe('stock search engine', () => {
       expect(await stored()).toEqual({ current: true, makes: { Toyota: 1, Kia: 1 } });
     });
 
+    it('applies a change to the stored snapshot in the same transaction, as a full recount would count it', async () => {
+      const site = await website('delta-motors', { search: { defaultFilters: { minPhotos: 3 } } });
+      const yard = await site.location(site.defaultDealer.id, 'Delta Yard');
+      const ids = await site.addCars([
+        { slug: 'delta-cheap', make: 'Kia', model: 'Rio', price: 9_000, km: 90_000, colour: 'Red' },
+        { slug: 'delta-mid', make: 'Toyota', model: 'Corolla', price: 20_000, km: 40_000, colour: 'White', locationId: yard.id },
+        { slug: 'delta-dear', make: 'Mazda', model: 'CX-5', price: 45_000, km: 5_000, certified: true, subscriptionPrice: 199 },
+      ]);
+      const tenant = await site.tenant();
+      const engine = (await getSearchEngine()) as SqlSearchEngine;
+      type Stored = { current: boolean; counts: Record<string, Record<string, number>>; stats: Record<string, number> };
+      const stored = async (): Promise<Stored | undefined> => {
+        const rows = await db.execute(sql`select s.generation = g.generation as current, s.counts, s.stats
+          from search_facet_snapshots s join car_generations g using (website_id) where s.website_id = ${tenant.id}`);
+        return (rows as unknown as { rows: Stored[] }).rows[0];
+      };
+      const recounted = async () => {
+        await db.execute(sql`delete from search_facet_snapshots where website_id = ${tenant.id}`);
+        await search(tenant, { facets: ['make'] });
+        await engine.settled();
+        return stored();
+      };
+      await recounted();
+
+      // Each of these leaves every bound where it was, so the snapshot follows without a recount.
+      const changes: Array<[string, () => Promise<unknown>]> = [
+        ['a new car', () => site.addCars([{ slug: 'delta-new', make: 'Kia', model: 'Cerato', price: 15_000, km: 60_000, state: 'NSW' }])],
+        ['a price inside the range', () => db.update(cars).set({ price: 21_000 }).where(eq(cars.id, ids.get('delta-mid')!))],
+        ['a new make and model', () => db.update(cars).set({ make: 'Honda', model: 'Jazz' }).where(eq(cars.id, ids.get('delta-mid')!))],
+        ['a column no facet counts', () => db.update(cars).set({ description: 'Freshly detailed.' }).where(eq(cars.id, ids.get('delta-cheap')!))],
+        ['too few photos for the standing filter', () => db.update(cars).set({ photosCount: 2 }).where(eq(cars.id, ids.get('delta-mid')!))],
+        ['hidden, then shown again', () => db.execute(sql`update cars set show_on_dealer_website = not show_on_dealer_website where slug = 'delta-new'`)],
+        ['a coming-soon car', () => site.addCars([{ slug: 'delta-soon', status: 'coming_soon', make: 'Kia', price: 30_000, locationId: yard.id, tag: 'Low kms' }])],
+        ['a car deleted', () => db.delete(cars).where(eq(cars.slug, 'delta-soon'))],
+        ['a car sold', () => db.update(cars).set({ status: 'sold', soldDate: NOW }).where(eq(cars.slug, 'delta-new'))],
+      ];
+      for (const [name, change] of changes) {
+        await change();
+        const applied = await stored();
+        expect(applied?.current, name).toBe(true);
+        expect(applied, name).toEqual(await recounted());
+      }
+
+      // The dearest car leaves the available stock: the maximum price and the total follow.
+      await db.update(cars).set({ status: 'sold', soldDate: NOW }).where(eq(cars.id, ids.get('delta-dear')!));
+      const afterSale = await stored();
+      expect(afterSale?.current).toBe(true);
+      expect(afterSale?.stats).toMatchObject({ total: 1, price_min: 9_000, price_max: 9_000 });
+      expect(afterSale).toEqual(await recounted());
+      const { snapshot, live } = await snapshotAndLive(tenant);
+      expect(snapshot).toEqual(live);
+      expect(snapshot.facetStats.price).toEqual({ min: 9_000, max: 45_000 }); // sold cars stay listed for 3 days
+    });
+
     it("follows a change to the website's standing filters", async () => {
       const site = await website('standing-motors');
       await site.addCars([

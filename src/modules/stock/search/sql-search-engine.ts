@@ -1,5 +1,6 @@
 import 'server-only';
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db';
 import { logger } from '@/lib/logger';
 import { locations } from '@/modules/locations/locations.schema';
@@ -198,6 +199,16 @@ function orderBy(sort: SortOption, withScore: boolean): SQL {
   return sql.raw(keys.join(', '));
 }
 
+/**
+ * A fragment without parameters rendered to SQL text once, so each search does not walk its
+ * column objects again (building the statement was a measurable part of a one-website search).
+ */
+function precompiled(fragment: SQL): SQL {
+  const { sql: text, params } = new PgDialect().sqlToQuery(fragment);
+  if (params.length > 0) throw new Error('a precompiled SQL fragment cannot hold parameters');
+  return sql.raw(text);
+}
+
 /** One hit: the stock queries' summary columns as JSON, shaped by their toSummary. */
 const hitJson = sql`json_build_object(${sql.join(
   Object.entries(summaryColumns).map(([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`),
@@ -214,8 +225,8 @@ function pageSql(cars: SQL, request: Pick<SearchRequest, 'limit' | 'offset'>, or
 }
 
 /** The page's cars as hits, in order. */
-const hitsSql = sql`(select json_agg(${hitJson} order by page.position)
-  from page join ${cars} on ${cars.id} = page.id left join ${locations} on ${locationJoin})`;
+const hitsSql = precompiled(sql`(select json_agg(${hitJson} order by page.position)
+  from page join ${cars} on ${cars.id} = page.id left join ${locations} on ${locationJoin})`);
 
 /** Columns of `base` each term facet groups by. */
 function facetColumns(facet: TermFacet): readonly BaseColumn[] {
@@ -250,10 +261,14 @@ function addCount(tally: Tally, facet: TermFacet, key: string, n: number) {
   tally.counts.set(facet, counts);
 }
 
-function mergeTally(into: Tally, from: Tally) {
+/** Adds `from`'s total and its counts and stats of the given facets to `into`. */
+function mergeTally(into: Tally, from: Tally, termFacets: readonly TermFacet[], rangeFacets: readonly RangeFacet[]) {
   into.total += from.total;
-  for (const [facet, counts] of from.counts) for (const [key, n] of counts) addCount(into, facet, key, n);
-  for (const [facet, stats] of from.stats) addStats(into, facet, stats);
+  for (const facet of termFacets) for (const [key, n] of from.counts.get(facet) ?? []) addCount(into, facet, key, n);
+  for (const facet of rangeFacets) {
+    const stats = from.stats.get(facet);
+    if (stats) addStats(into, facet, stats);
+  }
 }
 
 function addStats(tally: Tally, facet: RangeFacet, found: FacetStats) {
@@ -261,11 +276,19 @@ function addStats(tally: Tally, facet: RangeFacet, found: FacetStats) {
   tally.stats.set(facet, known ? { min: Math.min(known.min, found.min), max: Math.max(known.max, found.max) } : found);
 }
 
+const baseColumnsByKey = new Map<string, SQL>();
+
 /** The columns `base` selects: sort keys, range values and the facets' columns. */
 function baseColumns(columns: readonly BaseColumn[]): SQL {
-  return sql`${cars.id} as id, ${cars.customRank} as custom_rank, ${cars.createdAt} as created_at,
+  const key = columns.join();
+  let compiled = baseColumnsByKey.get(key);
+  if (!compiled) {
+    compiled = precompiled(sql`${cars.id} as id, ${cars.customRank} as custom_rank, ${cars.createdAt} as created_at,
     ${cars.price} as price, ${cars.km} as km, ${cars.subscriptionPrice} as subscription_price, ${cars.year} as year
-    ${sql.join(columns.map((c) => sql`, ${TERM_COLUMN[c]} as ${column(c)}`), sql``)}`;
+    ${sql.join(columns.map((c) => sql`, ${TERM_COLUMN[c]} as ${column(c)}`), sql``)}`);
+    baseColumnsByKey.set(key, compiled);
+  }
+  return compiled;
 }
 
 /**
@@ -428,6 +451,8 @@ export class SqlSearchEngine implements SearchEngine {
     generationOf?: number,
   ): Promise<Found & { generation: number }> {
     const groupIndex = new Map(groups.map((g, i) => [g.key, i]));
+    // Without filter groups every car of `base` counts for every facet: no split by failed group.
+    const countedBy = groups.length > 0 ? groupIndex : undefined;
     const text = textCondition(terms);
     const columns = [...new Set(termFacets.flatMap((f) => facetColumns(f)))];
     const failCount = groups.length > 0 ? sql.raw(groups.map((_, i) => `(not g${i})::int`).join(' + ')) : sql`0`;
@@ -446,8 +471,8 @@ export class SqlSearchEngine implements SearchEngine {
       ${pageSql(sql`select id from base where fails = 0`, request, orderBy(request.sort ?? scope.defaultSort, terms.some((t) => t.fuzzy)))}
       select
         ${hitsSql} as hits,
-        ${facetCountsSql(sql`base`, columns, termFacets, groupIndex)} as facets,
-        ${statsSql(sql`base`, rangeFacets, groupIndex)} as stats,
+        ${facetCountsSql(sql`base`, columns, termFacets, countedBy)} as facets,
+        ${statsSql(sql`base`, rangeFacets, countedBy)} as stats,
         ${termFacets.includes('location_name') ? namesSql(locations, scope.websiteIds) : sql`null`} as location_names,
         ${termFacets.includes('dealership_name') ? namesSql(dealerships, scope.websiteIds) : sql`null`} as dealership_names,
         ${generationOf != null ? sql`(select ${carGenerations.generation} from ${carGenerations} where ${carGenerations.websiteId} = ${generationOf})` : sql`null`} as generation
@@ -527,12 +552,12 @@ export class SqlSearchEngine implements SearchEngine {
       for (const facet of termFacets) for (const [value, n] of Object.entries(counts[facet] ?? {})) addCount(tally, facet, value, n);
       tallyRows(tally, null, [{ ...stats, n: Number(stats?.total ?? 0), failed: null }], [], [], rangeFacets, () => true);
     }
-    if (stale.length > 0) {
-      // Cars changed since the last count: count those websites' available cars live, now, and
-      // store their snapshots in the background, so no visitor waits for a write.
-      const live = await this.filtered({ ...scope, websiteIds: stale, soldSince: null }, { limit: 0, offset: 0 }, [], [], termFacets, rangeFacets);
-      mergeTally(tally, live.tally);
-      this.recountInBackground(scope, stale, key);
+    // Cars changed since the last count: each such website's available cars are counted now, for
+    // every facet, and the count is both merged into this answer and stored as the new snapshot.
+    const recounted = await Promise.all(stale.map((websiteId) => this.countAvailable(scope, websiteId)));
+    for (const counted of recounted) {
+      mergeTally(tally, counted.tally, termFacets, rangeFacets);
+      this.storeSnapshot(counted.websiteId, key, counted);
     }
     tallyRows(tally, row.sold_facets, row.sold_stats, columns, termFacets, rangeFacets, () => true);
     return {
@@ -542,38 +567,43 @@ export class SqlSearchEngine implements SearchEngine {
     };
   }
 
-  /** Snapshots being counted in the background, by website: one count at a time per website. */
-  private readonly recounts = new Map<number, Promise<void>>();
+  /** Snapshot writes under way, by website: at most one at a time per website. */
+  private readonly snapshotWrites = new Map<number, Promise<void>>();
 
-  private recountInBackground(scope: SearchScope, websiteIds: number[], key: string): void {
-    for (const websiteId of websiteIds) {
-      if (this.recounts.has(websiteId)) continue;
-      const done = this.countSnapshot(scope, websiteId, key)
-        .catch((error: unknown) => logger.warn({ err: error, websiteId }, 'search: facet snapshot not stored'))
-        .finally(() => this.recounts.delete(websiteId));
-      this.recounts.set(websiteId, done);
-    }
-  }
-
-  /** Resolves once the snapshots counted in the background are stored. */
+  /** Resolves once the snapshots being written in the background are stored. */
   async settled(): Promise<void> {
-    await Promise.all(this.recounts.values());
+    await Promise.all(this.snapshotWrites.values());
   }
 
-  /** Counts one website's available stock (every facet) and stores it with the generation it read. */
-  private async countSnapshot(scope: SearchScope, websiteId: number, key: string): Promise<void> {
+  /** One website's available stock counted for every facet, with the car generation it read. */
+  private async countAvailable(scope: SearchScope, websiteId: number): Promise<{ websiteId: number; tally: Tally; generation: number }> {
     const available: SearchScope = { ...scope, websiteIds: [websiteId], soldSince: null };
-    const { tally, generation } = await this.filtered(available, { limit: 1, offset: 0 }, [], [], TERM_FACETS, RANGE_FACETS, websiteId);
+    const { tally, generation } = await this.filtered(available, { limit: 0, offset: 0 }, [], [], TERM_FACETS, RANGE_FACETS, websiteId);
+    return { websiteId, tally, generation };
+  }
+
+  /**
+   * Stores a count as the website's snapshot without making the visitor wait for the write. The
+   * generation was read in the counting statement, so a change made since makes it stale at once.
+   */
+  private storeSnapshot(websiteId: number, key: string, { tally, generation }: { tally: Tally; generation: number }): void {
+    if (this.snapshotWrites.has(websiteId)) return;
     const counts = Object.fromEntries([...tally.counts].map(([facet, values]) => [facet, Object.fromEntries(values)]));
     const stats: Record<string, number> = { total: tally.total };
     for (const [facet, { min, max }] of tally.stats) Object.assign(stats, { [`${facet}_min`]: min, [`${facet}_max`]: max });
-    await this.db
+    const write = this.db
       .insert(searchFacetSnapshots)
       .values({ websiteId, generation, filtersKey: key, counts, stats })
       .onConflictDoUpdate({
         target: searchFacetSnapshots.websiteId,
         set: { generation, filtersKey: key, counts, stats, computedAt: sql`now()` },
-      });
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => logger.warn({ err: error, websiteId }, 'search: facet snapshot not stored'),
+      )
+      .finally(() => this.snapshotWrites.delete(websiteId));
+    this.snapshotWrites.set(websiteId, write);
   }
 
   private async one<T>(query: SQL): Promise<T> {
