@@ -51,7 +51,7 @@ const stockChange = async (i: number) => {
   await client.query('update websites set stock_version = stock_version + 1 where id = $1', [websiteId]);
   await client.query('commit');
 };
-const engine = new SqlSearchEngine(recording);
+const engine = new SqlSearchEngine(recording, { prepared: false });
 
 for (const kind of queryKinds(() => stock?.stocknum ?? '', stockChange)) {
   for (const scope of ['one website', 'all websites'] as const) {

@@ -2,6 +2,7 @@ import 'server-only';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db';
+import { queryPrepared } from '@/db/prepared';
 import { logger } from '@/lib/logger';
 import { locations } from '@/modules/locations/locations.schema';
 import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
@@ -215,11 +216,19 @@ const hitJson = sql`json_build_object(${sql.join(
   sql`, `,
 )})`;
 
-/** The `page` CTE: ids of the requested page of `cars` (a query of ids) in `order`, with their position. */
+/**
+ * The `page` CTE: ids of the requested page of `cars` (a query of ids) in `order`, with their
+ * position. Limit and offset are written into the statement, not sent as parameters, so the
+ * prepared statement's plan knows how few rows it needs (an index read in order, not a sort).
+ */
 function pageSql(cars: SQL, request: Pick<SearchRequest, 'limit' | 'offset'>, order: SQL): SQL {
+  const count = (n: number) => {
+    if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`a page limit or offset must be a whole number ≥ 0, not ${n}`);
+    return sql.raw(String(n));
+  };
   return sql`page as (
     select id, row_number() over () as position from (
-      ${cars} order by ${order} limit ${request.limit} offset ${request.offset}
+      ${cars} order by ${order} limit ${count(request.limit)} offset ${count(request.offset)}
     ) ordered
   )`;
 }
@@ -393,7 +402,14 @@ function filtersKey(scope: SearchScope): string {
 type Found = { hits: CarSummary[]; tally: Tally; names: Names };
 
 export class SqlSearchEngine implements SearchEngine {
-  constructor(private readonly db: Db) {}
+  /**
+   * `prepared: false` sends each statement through db.execute (unprepared), for tools that record
+   * the statements, such as scripts/bench/explain.ts.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly options: { prepared?: boolean } = {},
+  ) {}
 
   async search(scope: SearchScope, request: SearchRequest): Promise<SearchResponse> {
     const started = performance.now();
@@ -607,7 +623,7 @@ export class SqlSearchEngine implements SearchEngine {
   }
 
   private async one<T>(query: SQL): Promise<T> {
-    const result = await this.db.execute(query);
-    return (result as unknown as { rows: T[] }).rows[0];
+    if (this.options.prepared === false) return ((await this.db.execute(query)) as unknown as { rows: T[] }).rows[0];
+    return (await queryPrepared<T & Record<string, unknown>>(this.db, query))[0];
   }
 }

@@ -1,0 +1,119 @@
+import 'server-only';
+import { createHash } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Db } from './client';
+
+/**
+ * Runs a large statement that is sent again and again with other values (a stock search) as a
+ * prepared statement whose generic plan PostgreSQL keeps, so it is parsed and planned once per
+ * connection instead of on every call. Planning was over half the time of a one-website search
+ * (docs/decisions/019-prepared-search-statements.md).
+ *
+ * PREPARE/EXECUTE in SQL works alike on PGlite (whose API has no named statements) and on a server
+ * connection. EXECUTE cannot take bound parameters, so the values are written as literals: numbers,
+ * booleans, dates and strings only, strings as E'' literals with backslashes and quotes escaped.
+ */
+
+/** Prepared statements kept per connection; the least recently used is deallocated beyond this. */
+const STATEMENTS_PER_CONNECTION = 100;
+
+type Row = Record<string, unknown>;
+/** One connection: runs a simple-protocol message (several statements) and gives each one's rows. */
+type Connection = { key: object; run: (text: string) => Promise<Row[][]> };
+type PgliteClient = { exec: (text: string) => Promise<{ rows: Row[] }[]> };
+type PoolClient = { query: (text: string) => Promise<{ rows: Row[] } | { rows: Row[] }[]>; release: (error?: Error) => void };
+type Pool = { connect: () => Promise<PoolClient> };
+
+const dialect = new PgDialect();
+/** Per connection: statement text → the name it is prepared under, in least-recently-used order. */
+const prepared = new WeakMap<object, Map<string, Promise<string>>>();
+
+export async function queryPrepared<T extends Row>(db: Db, query: SQL): Promise<T[]> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const client = (db as unknown as { $client: PgliteClient | Pool }).$client;
+  if ('connect' in client) {
+    const pooled = await client.connect();
+    try {
+      const rows = await runPrepared({ key: pooled, run: async (message) => [await pooled.query(message)].flat().map((r) => r.rows) }, text, params);
+      pooled.release();
+      return rows as T[];
+    } catch (error) {
+      pooled.release();
+      throw error;
+    }
+  }
+  return (await runPrepared({ key: client, run: async (message) => (await client.exec(message)).map((r) => r.rows) }, text, params)) as T[];
+}
+
+async function runPrepared(connection: Connection, text: string, params: unknown[]): Promise<Row[]> {
+  const values = params.length > 0 ? `(${params.map(literal).join(', ')})` : '';
+  for (let attempt = 0; ; attempt++) {
+    const name = await statementName(connection, text);
+    try {
+      // For this call only (the settings end with the message's implicit transaction): the generic
+      // plan, and no parallel workers, whose start-up costs more than these statements save.
+      const results = await connection.run(
+        `SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('max_parallel_workers_per_gather', '0', true); EXECUTE ${name}${values}`,
+      );
+      return results[results.length - 1];
+    } catch (error) {
+      // 26000: no such prepared statement (the connection was reset, or another call evicted it).
+      if ((error as { code?: unknown }).code !== '26000' || attempt > 0) throw error;
+      prepared.get(connection.key)?.delete(text);
+    }
+  }
+}
+
+/**
+ * The name `text` is prepared under on this connection, preparing it first if needed. A
+ * connection runs its messages in order, so the DEALLOCATE of the least recently used statement
+ * always follows that statement's own PREPARE.
+ */
+function statementName(connection: Connection, text: string): Promise<string> {
+  let statements = prepared.get(connection.key);
+  if (!statements) prepared.set(connection.key, (statements = new Map()));
+  const known = statements.get(text);
+  if (known) {
+    statements.delete(text);
+    statements.set(text, known);
+    return known;
+  }
+  let message = '';
+  if (statements.size >= STATEMENTS_PER_CONNECTION) {
+    const [oldest] = statements.keys();
+    statements.delete(oldest);
+    message = `DEALLOCATE ${nameOf(oldest)}; `;
+  }
+  const name = nameOf(text);
+  const preparing = connection.run(`${message}PREPARE ${name} AS ${text}`).then(
+    () => name,
+    (error: unknown) => {
+      statements.delete(text);
+      throw error;
+    },
+  );
+  statements.set(text, preparing);
+  return preparing;
+}
+
+const nameOf = (text: string) => `stmt_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+
+function quote(text: string): string {
+  if (text.includes('\0')) throw new TypeError('a string sent to PostgreSQL cannot contain a NUL character');
+  return `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+/** A parameter value as an SQL literal. */
+export function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`cannot send ${value} to PostgreSQL`);
+    return String(value);
+  }
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (value instanceof Date) return quote(value.toISOString());
+  if (typeof value === 'string') return quote(value);
+  throw new TypeError(`cannot send a ${typeof value} parameter as a literal`);
+}
