@@ -67,8 +67,8 @@ async function runPrepared(connection: Connection, text: string, params: unknown
 
 /**
  * The name `text` is prepared under on this connection, preparing it first if needed. A
- * connection runs its messages in order, so the DEALLOCATE of the least recently used statement
- * always follows that statement's own PREPARE.
+ * connection runs its messages in the order they are sent, so the least recently used statement
+ * is deallocated after its own PREPARE and before the new one.
  */
 function statementName(connection: Connection, text: string): Promise<string> {
   let statements = prepared.get(connection.key);
@@ -79,14 +79,14 @@ function statementName(connection: Connection, text: string): Promise<string> {
     statements.set(text, known);
     return known;
   }
-  let message = '';
   if (statements.size >= STATEMENTS_PER_CONNECTION) {
     const [oldest] = statements.keys();
     statements.delete(oldest);
-    message = `DEALLOCATE ${nameOf(oldest)}; `;
+    // It may be gone already (the connection was reset): nothing to do then.
+    connection.run(`DEALLOCATE ${nameOf(oldest)}`).catch(() => undefined);
   }
   const name = nameOf(text);
-  const preparing = connection.run(`${message}PREPARE ${name} AS ${text}`).then(
+  const preparing = connection.run(`PREPARE ${name} AS ${text}`).then(
     () => name,
     (error: unknown) => {
       statements.delete(text);
