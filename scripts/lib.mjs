@@ -52,7 +52,15 @@ export async function buildIfNeeded(distDir = process.env.NEXT_DIST_DIR ?? '.nex
   const sources = Math.max(...BUILD_INPUTS.map((entry) => newestMtime(path.join(root, entry))));
   if (built > sources) return;
   console.log(built ? 'Sources changed since the last build: building…' : 'No production build yet: building…');
+  // `next build` adds the dist dir's type folders to tsconfig.json. Put back as it was, mtime
+  // included: a newer tsconfig.json would make the next call build again.
+  const tsconfig = path.join(root, 'tsconfig.json');
+  const before = { text: fs.readFileSync(tsconfig), stat: fs.statSync(tsconfig) };
   await runOrExit(bin('next'), ['build'], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  if (!fs.readFileSync(tsconfig).equals(before.text)) {
+    fs.writeFileSync(tsconfig, before.text);
+    fs.utimesSync(tsconfig, before.stat.atime, before.stat.mtime);
+  }
 }
 
 export function startServer(port, env = process.env) {

@@ -1,18 +1,16 @@
 import 'server-only';
-import { createHash } from 'node:crypto';
-import { and, asc, count, eq, gt, or, sql } from 'drizzle-orm';
-import { getDb, type Tx } from '@/db';
+import { createHash, randomUUID } from 'node:crypto';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { getDb, type Db, type Tx } from '@/db';
+import { insertRowsSql, rowsOf } from '@/db/rows';
 import { DashboardError, NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
-import { locations } from '../locations/locations.schema';
-import { cars } from '../stock/stock.schema';
-import { dealerships } from '../tenancy/tenancy.schema';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { analyticsEvents } from '../widgets/widgets.schema';
 import { buildAdf } from './leads.adf';
 import { wakeDeliveryWorker } from './leads.delivery';
-import { consumeLeadLimits } from './leads.limits';
+import { countLimitsSql, leadLimits, limitVerdict, type LimitCount } from './leads.limits';
 import { normaliseCategory } from './leads.rules';
-import { leadDeliveries, leadFiles, leads, leadWebhooks, type OutboxPayload } from './leads.schema';
+import { leadDeliveries, leadFiles, leads, type OutboxPayload } from './leads.schema';
 import { scoreLead } from './leads.spam';
 import { HONEYPOT_FIELD, LEAD_MESSAGES, leadName, type LeadPayload } from './leads.validation';
 
@@ -56,59 +54,73 @@ type Refs = {
   dealership: { id: number; name: string; email: string; webhookUrl: string | null } | null;
   leadEmail: string | null;
 };
+type CurrentRefs = { carId: number | null; locationId: number | null; dealershipId: number | null };
+type LocationRef = { id: number; dealershipId: number; leadEmail: string | null };
+type DealershipRef = { id: number; slug: string; name: string; email: string; webhookUrl: string | null };
+type Context = {
+  /** The lead an earlier submission with the same Idempotency-Key stored. */
+  existingId: string | null;
+  car: CarRef | null;
+  location: LocationRef | null;
+  carLocationEmail: string | null;
+  dealerships: DealershipRef[];
+  sameMessageCount: number;
+};
 
-async function resolveRefs(tx: Tx, tenant: Tenant, lead: LeadPayload, current?: { carId: number | null; locationId: number | null; dealershipId: number | null }): Promise<Refs> {
+/**
+ * Everything a submission needs to read, in one statement: the lead of its Idempotency-Key, the
+ * car and location it names (of this website only), the website's dealerships with their webhooks,
+ * and the repeated-message count for the spam score (earlier leads in the last day with this
+ * message from the same email or phone; many visitors keep a form's default message).
+ */
+async function readContext(db: Db | Tx, tenant: Tenant, lead: LeadPayload, options: { idempotencyKey?: string | null; current?: CurrentRefs; countSameMessage?: boolean }): Promise<Context> {
+  const w = tenant.id;
+  const carId = lead.car_id ?? options.current?.carId ?? null;
+  const locationId = lead.location_id ?? options.current?.locationId ?? null;
+  const { message, email, phone } = lead;
+  const countSameMessage = options.countSameMessage && message && message.trim().length >= 20 && (email || phone);
+  const sender = email && phone ? sql`(email = ${email} or phone = ${phone})` : email ? sql`email = ${email}` : sql`phone = ${phone ?? null}`;
+  const locationColumns = sql`id, dealership_id as "dealershipId", lead_email as "leadEmail"`;
+  const location = tenant.config.pushLeadsToWebsitePrimaryLocation
+    ? sql`(select row_to_json(l) from (select ${locationColumns} from locations where website_id = ${w} order by "primary" desc, position, id limit 1) l)`
+    : locationId !== null
+      ? sql`(select row_to_json(l) from (select ${locationColumns} from locations where website_id = ${w} and id = ${locationId}) l)`
+      : sql`null`;
+  const [row] = rowsOf<Context>(
+    await db.execute(sql`select
+      ${options.idempotencyKey ? sql`(select id from leads where website_id = ${w} and idempotency_key = ${options.idempotencyKey})` : sql`null`} as "existingId",
+      ${carId !== null ? sql`(select row_to_json(c) from (select id, dealership_id as "dealershipId", location_id as "locationId", year, make, model, stocknum, vin, car_type as "carType", price from cars where website_id = ${w} and id = ${carId}) c)` : sql`null`} as car,
+      ${location}::json as location,
+      ${carId !== null ? sql`(select l.lead_email from cars c join locations l on l.website_id = c.website_id and l.id = c.location_id where c.website_id = ${w} and c.id = ${carId})` : sql`null`} as "carLocationEmail",
+      (select coalesce(json_agg(d order by d.id), '[]') from (
+        select d.id, d.slug, d.name, d.email, h.url as "webhookUrl" from dealerships d
+        left join lead_webhooks h on h.dealership_id = d.id and h.website_id = ${w} and h.enabled
+        where d.website_id = ${w}) d) as dealerships,
+      ${countSameMessage ? sql`(select count(*)::int from leads where website_id = ${w} and message = ${message} and ${sender} and created_at > now() - interval '1 day')` : sql`0`} as "sameMessageCount"`),
+  );
+  return row;
+}
+
+/** The references a lead names, checked against the website (422 naming each foreign one), and where its email goes. */
+function checkRefs(tenant: Tenant, lead: LeadPayload, context: Context, current?: CurrentRefs): Refs {
   const errors: Record<string, string> = {};
   if (lead.website_slug && lead.website_slug !== tenant.slug) errors['lead.website_slug'] = 'is not this website';
-
-  const carId = lead.car_id ?? current?.carId ?? null;
-  let car: CarRef | null = null;
-  if (carId !== null) {
-    [car = null] = await tx
-      .select({ id: cars.id, dealershipId: cars.dealershipId, locationId: cars.locationId, year: cars.year, make: cars.make, model: cars.model, stocknum: cars.stocknum, vin: cars.vin, carType: cars.carType, price: cars.price })
-      .from(cars)
-      .where(and(eq(cars.websiteId, tenant.id), eq(cars.id, carId)));
-    if (!car) errors['lead.car_id'] = 'is not a car of this website';
+  const { car, location, dealerships } = context;
+  if ((lead.car_id ?? current?.carId ?? null) !== null && !car) errors['lead.car_id'] = 'is not a car of this website';
+  if (!tenant.config.pushLeadsToWebsitePrimaryLocation && (lead.location_id ?? current?.locationId ?? null) !== null && !location) {
+    errors['lead.location_id'] = 'is not a location of this website';
   }
-
-  let location: { id: number; dealershipId: number; leadEmail: string | null } | null = null;
-  const locationId = lead.location_id ?? current?.locationId ?? null;
-  if (tenant.config.pushLeadsToWebsitePrimaryLocation) {
-    [location = null] = await tx
-      .select({ id: locations.id, dealershipId: locations.dealershipId, leadEmail: locations.leadEmail })
-      .from(locations)
-      .where(eq(locations.websiteId, tenant.id))
-      .orderBy(sql`${locations.primary} desc`, asc(locations.position), asc(locations.id))
-      .limit(1);
-  } else if (locationId !== null) {
-    [location = null] = await tx
-      .select({ id: locations.id, dealershipId: locations.dealershipId, leadEmail: locations.leadEmail })
-      .from(locations)
-      .where(and(eq(locations.websiteId, tenant.id), eq(locations.id, locationId)));
-    if (!location) errors['lead.location_id'] = 'is not a location of this website';
-  }
-
-  const tenantDealerships = await tx
-    .select({ id: dealerships.id, slug: dealerships.slug, name: dealerships.name, email: dealerships.email, webhookUrl: leadWebhooks.url })
-    .from(dealerships)
-    .leftJoin(leadWebhooks, and(eq(leadWebhooks.dealershipId, dealerships.id), eq(leadWebhooks.websiteId, tenant.id), eq(leadWebhooks.enabled, true)))
-    .where(eq(dealerships.websiteId, tenant.id))
-    .orderBy(asc(dealerships.id));
-  const bySlug = lead.dealership_slug ? tenantDealerships.find((d) => d.slug === lead.dealership_slug) : undefined;
+  const bySlug = lead.dealership_slug ? dealerships.find((d) => d.slug === lead.dealership_slug) : undefined;
   if (lead.dealership_slug && !bySlug) errors['lead.dealership_slug'] = 'is not a dealership of this website';
-  if (lead.car_dealership_id !== undefined && !tenantDealerships.some((d) => d.id === lead.car_dealership_id)) {
+  if (lead.car_dealership_id !== undefined && !dealerships.some((d) => d.id === lead.car_dealership_id)) {
     errors['lead.car_dealership_id'] = 'is not a dealership of this website';
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
-  const dealershipId = location?.dealershipId ?? car?.dealershipId ?? bySlug?.id ?? current?.dealershipId ?? lead.car_dealership_id ?? tenantDealerships[0]?.id;
-  const dealership = tenantDealerships.find((d) => d.id === dealershipId) ?? null;
-  let leadEmail = location?.leadEmail || null;
-  if (!leadEmail && car?.locationId && !location) {
-    const [carLocation] = await tx.select({ leadEmail: locations.leadEmail }).from(locations).where(and(eq(locations.websiteId, tenant.id), eq(locations.id, car.locationId)));
-    leadEmail = carLocation?.leadEmail || null;
-  }
-  return { car, locationId: location?.id ?? car?.locationId ?? null, dealership, leadEmail: leadEmail || dealership?.email || null };
+  const dealershipId = location?.dealershipId ?? car?.dealershipId ?? bySlug?.id ?? current?.dealershipId ?? lead.car_dealership_id ?? dealerships[0]?.id;
+  const dealership = dealerships.find((d) => d.id === dealershipId) ?? null;
+  const leadEmail = location?.leadEmail || (location ? null : context.carLocationEmail) || dealership?.email || null;
+  return { car, locationId: location?.id ?? car?.locationId ?? null, dealership, leadEmail };
 }
 
 function attributesOf(lead: LeadPayload): Record<string, unknown> {
@@ -119,102 +131,98 @@ function isComplete(lead: { lead_status?: string; form_completed?: boolean }): b
   return lead.lead_status !== 'Incomplete' && lead.form_completed !== false;
 }
 
-/** Earlier leads in the last day with this message from the same email or phone (many visitors keep a form's default message). */
-async function sameMessageCount(tx: Tx, websiteId: number, lead: LeadPayload): Promise<number> {
-  const { message, email, phone } = lead;
-  if (!message || message.trim().length < 20 || (!email && !phone)) return 0;
-  const sender = email && phone ? or(eq(leads.email, email), eq(leads.phone, phone)) : email ? eq(leads.email, email) : eq(leads.phone, phone!);
-  const [row] = await tx
-    .select({ n: count() })
-    .from(leads)
-    .where(and(eq(leads.websiteId, websiteId), eq(leads.message, message), sender, gt(leads.createdAt, sql`now() - interval '1 day'`)));
-  return row?.n ?? 0;
-}
-
 async function findByIdempotencyKey(websiteId: number, key: string): Promise<string | null> {
   const db = await getDb();
   const [row] = await db.select({ id: leads.id }).from(leads).where(and(eq(leads.websiteId, websiteId), eq(leads.idempotencyKey, key)));
   return row?.id ?? null;
 }
 
-/** POST /api/leads: stores the lead (or answers the first lead's id for a repeated Idempotency-Key). */
+/**
+ * POST /api/leads: stores the lead (or answers the first lead's id for a repeated Idempotency-Key).
+ * Two statements (decision 018): one reads what the submission needs (readContext); one counts
+ * the limits and, when within them, inserts the lead, its files, its analytics event and its
+ * outbox rows. The lead's id and timestamps are made here so the outbox payloads can be built
+ * before that statement.
+ */
 export async function createLead(tenant: Tenant, lead: LeadPayload, meta: SubmitMeta, files: UploadedFile[] = []): Promise<LeadResult> {
-  if (meta.idempotencyKey) {
-    const existing = await findByIdempotencyKey(tenant.id, meta.idempotencyKey);
-    if (existing) return { id: existing, replayed: true };
-  }
-  const limit = await consumeLeadLimits(tenant.id, meta.ip, lead.phone);
-  if (!limit.ok) throw new TooManyLeadsError(limit.message, limit.retryAfterSeconds);
-
   const db = await getDb();
-  const result = await db.transaction(async (tx) => {
-    const refs = await resolveRefs(tx, tenant, lead);
-    const { category, subcategory, eventId } = normaliseCategory(lead.category ?? 'General Enquiry', lead.subcategory);
-    const verdict = scoreLead({
-      honeypot: lead[HONEYPOT_FIELD],
-      fillMs: lead.fill_ms,
-      minimumFillMs: tenant.config.leads.minimumFillSeconds * 1000,
-      message: lead.message,
-      email: lead.email,
-      sameMessageCount: await sameMessageCount(tx, tenant.id, lead),
-    });
-    const complete = isComplete(lead);
-    const [row] = await tx
-      .insert(leads)
-      .values({
-        websiteId: tenant.id,
-        dealershipId: refs.dealership?.id ?? null,
-        locationId: refs.locationId,
-        carId: refs.car?.id ?? null,
-        category,
-        subcategory: subcategory ?? null,
-        name: leadName(lead),
-        firstName: lead.first_name ?? null,
-        lastName: lead.last_name ?? null,
-        middleName: lead.middle_name ?? null,
-        email: lead.email ?? null,
-        phone: lead.phone ?? null,
-        postcode: lead.postcode ?? null,
-        message: lead.message ?? null,
-        source: 'Website',
-        url: lead.url ?? meta.referer,
-        userAgent: meta.userAgent,
-        visitedPages: lead.visited_pages ?? [],
-        linkedQueryParams: Object.fromEntries(Object.entries(lead.linked_query_params ?? {}).filter(([, v]) => v !== '')),
-        hasFiles: files.length > 0,
-        leadStatus: complete ? 'Complete' : 'Incomplete',
-        formCompleted: complete,
-        skippedSteps: lead.skipped_steps ?? [],
-        stepNumber: lead.step_number ?? null,
-        attributes: attributesOf(lead),
-        spam: verdict.spam,
-        spamReasons: verdict.reasons,
-        idempotencyKey: meta.idempotencyKey,
-      })
-      .onConflictDoNothing({ target: [leads.websiteId, leads.idempotencyKey] })
-      .returning();
-    if (!row) return null; // a concurrent request with the same key committed first
-    const fileIds: string[] = [];
-    for (const file of files) {
-      const [stored] = await tx
-        .insert(leadFiles)
-        .values({ websiteId: tenant.id, leadId: row.id, fileName: file.fileName, contentType: file.contentType, size: file.content.length, sha256: createHash('sha256').update(file.content).digest('hex'), content: file.content })
-        .returning({ id: leadFiles.id });
-      fileIds.push(stored.id);
-    }
-    if (!verdict.spam) {
-      await recordEvent(tx, tenant, row.id, eventId, lead, category, subcategory);
-      if (complete) await enqueueDeliveries(tx, tenant, row, refs, fileIds);
-    }
-    return row.id;
+  const context = await readContext(db, tenant, lead, { idempotencyKey: meta.idempotencyKey, countSameMessage: true });
+  if (context.existingId) return { id: context.existingId, replayed: true };
+  const refs = checkRefs(tenant, lead, context);
+  const { category, subcategory, eventId } = normaliseCategory(lead.category ?? 'General Enquiry', lead.subcategory);
+  const verdict = scoreLead({
+    honeypot: lead[HONEYPOT_FIELD],
+    fillMs: lead.fill_ms,
+    minimumFillMs: tenant.config.leads.minimumFillSeconds * 1000,
+    message: lead.message,
+    email: lead.email,
+    sameMessageCount: context.sameMessageCount,
   });
-  if (result === null) {
+  const complete = isComplete(lead);
+  const now = new Date();
+  const row: LeadRow = {
+    id: randomUUID(),
+    websiteId: tenant.id,
+    dealershipId: refs.dealership?.id ?? null,
+    locationId: refs.locationId,
+    carId: refs.car?.id ?? null,
+    category,
+    subcategory: subcategory ?? null,
+    name: leadName(lead),
+    firstName: lead.first_name ?? null,
+    lastName: lead.last_name ?? null,
+    middleName: lead.middle_name ?? null,
+    email: lead.email ?? null,
+    phone: lead.phone ?? null,
+    postcode: lead.postcode ?? null,
+    message: lead.message ?? null,
+    source: 'Website',
+    url: lead.url ?? meta.referer,
+    userAgent: meta.userAgent,
+    visitedPages: lead.visited_pages ?? [],
+    linkedQueryParams: Object.fromEntries(Object.entries(lead.linked_query_params ?? {}).filter(([, v]) => v !== '')),
+    hasFiles: files.length > 0,
+    leadStatus: complete ? 'Complete' : 'Incomplete',
+    formCompleted: complete,
+    skippedSteps: lead.skipped_steps ?? [],
+    stepNumber: lead.step_number ?? null,
+    attributes: attributesOf(lead),
+    spam: verdict.spam,
+    spamReasons: verdict.reasons,
+    idempotencyKey: meta.idempotencyKey,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const fileRows = files.map((file) => ({ id: randomUUID(), fileName: file.fileName, contentType: file.contentType, size: file.content.length, sha256: createHash('sha256').update(file.content).digest('hex'), content: file.content }));
+  const limits = leadLimits(tenant.id, meta.ip, lead.phone);
+
+  // Every insert after the lead's reads `stored_lead`, so none happens when the lead is refused
+  // by a limit or loses an Idempotency-Key race.
+  const afterLead: SQL[] = fileRows.map(
+    (file, i) => sql`, stored_file_${sql.raw(String(i))} as (insert into lead_files (id, website_id, lead_id, file_name, content_type, size, sha256, content)
+      select ${file.id}::uuid, ${tenant.id}, id, ${file.fileName}, ${file.contentType}, ${file.size}, ${file.sha256}, ${file.content}::bytea from stored_lead)`,
+  );
+  if (!verdict.spam) {
+    afterLead.push(sql`, stored_event as (${insertRowsSql(analyticsEvents, [eventRow(tenant, row.id, eventId, lead, category, subcategory)], sql`where exists (select 1 from stored_lead)`)})`);
+    const deliveries = complete ? deliveryRows(tenant, row, refs, fileRows.map((f) => f.id)) : [];
+    if (deliveries.length > 0) afterLead.push(sql`, stored_deliveries as (${insertRowsSql(leadDeliveries, deliveries, sql`where exists (select 1 from stored_lead)`)})`);
+  }
+  const [result] = rowsOf<{ id: string | null; limits: LimitCount[] | null }>(
+    await db.execute(sql`with ${countLimitsSql(limits)},
+      stored_lead as (${insertRowsSql(leads, [row], sql`where (select ok from within_limits) on conflict (website_id, idempotency_key) do nothing returning id`)})
+      ${sql.join(afterLead)}
+      select (select id from stored_lead) as id, (select json_agg(limit_counts) from limit_counts) as limits`),
+  );
+  if (result.id === null) {
+    const limit = limitVerdict(limits, result.limits ?? []);
+    if (!limit.ok) throw new TooManyLeadsError(limit.message, limit.retryAfterSeconds);
+    // A concurrent request with the same key committed first.
     const existing = await findByIdempotencyKey(tenant.id, meta.idempotencyKey!);
     if (!existing) throw new Error('idempotent lead vanished');
     return { id: existing, replayed: true };
   }
   wakeDeliveryWorker();
-  return { id: result, replayed: false };
+  return { id: row.id, replayed: false };
 }
 
 /** PUT /api/leads/{id}: a later step of a multi-step form; completes the lead when it says so. */
@@ -228,7 +236,7 @@ export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPaylo
       .where(and(eq(leads.websiteId, tenant.id), eq(leads.id, leadId)))
       .for('update');
     if (!current) throw new NotFoundError();
-    const refs = await resolveRefs(tx, tenant, lead, current);
+    const refs = checkRefs(tenant, lead, await readContext(tx, tenant, lead, { current }), current);
     const normalised = lead.category ? normaliseCategory(lead.category, lead.subcategory) : normaliseCategory(current.category, lead.subcategory ?? current.subcategory ?? undefined);
     const honeypot = lead[HONEYPOT_FIELD];
     const spam = current.spam || Boolean(honeypot && honeypot.trim() !== '');
@@ -265,7 +273,7 @@ export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPaylo
       })
       .where(and(eq(leads.websiteId, tenant.id), eq(leads.id, leadId)));
     if (spam) return;
-    await recordEvent(tx, tenant, leadId, normalised.eventId, lead, normalised.category, normalised.subcategory);
+    await tx.insert(analyticsEvents).values(eventRow(tenant, leadId, normalised.eventId, lead, normalised.category, normalised.subcategory));
     if (complete) {
       const missing: Record<string, string> = {};
       if (!name) missing['lead.name'] = LEAD_MESSAGES.required;
@@ -273,7 +281,8 @@ export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPaylo
       if (Object.keys(missing).length) throw new ValidationError(missing);
       const fileIds = (await tx.select({ id: leadFiles.id }).from(leadFiles).where(eq(leadFiles.leadId, leadId))).map((f) => f.id);
       const [updated] = await tx.select().from(leads).where(eq(leads.id, leadId));
-      await enqueueDeliveries(tx, tenant, updated, refs, fileIds);
+      const deliveries = deliveryRows(tenant, updated, refs, fileIds);
+      if (deliveries.length > 0) await tx.insert(leadDeliveries).values(deliveries).onConflictDoNothing({ target: [leadDeliveries.leadId, leadDeliveries.channel] });
       delivered = true;
     }
   });
@@ -281,9 +290,9 @@ export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPaylo
   return { id: leadId, replayed: false };
 }
 
-async function recordEvent(tx: Tx, tenant: Tenant, leadId: string, eventId: number, lead: LeadPayload, category: string, subcategory: string | undefined) {
+function eventRow(tenant: Tenant, leadId: string, eventId: number, lead: LeadPayload, category: string, subcategory: string | undefined): typeof analyticsEvents.$inferInsert {
   const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value.slice(0, 200) : null);
-  await tx.insert(analyticsEvents).values({
+  return {
     websiteId: tenant.id,
     category: eventId,
     url: lead.url ?? null,
@@ -291,11 +300,11 @@ async function recordEvent(tx: Tx, tenant: Tenant, leadId: string, eventId: numb
     anonId: text(lead.anon_id),
     sessionId: text(lead.session_id),
     eventProperties: { category, subcategory: subcategory ?? null, lead_status: lead.lead_status ?? 'Complete', step_number: lead.step_number ?? null },
-  });
+  };
 }
 
-/** The outbox rows of a completed lead: email to the location's or dealership's lead address, the dealership's webhook. Once per lead and channel. */
-async function enqueueDeliveries(tx: Tx, tenant: Tenant, row: LeadRow, refs: Refs, fileIds: string[]): Promise<void> {
+/** The outbox rows of a completed lead: email to the location's or dealership's lead address, the dealership's webhook. Once per lead and channel (unique index). */
+function deliveryRows(tenant: Tenant, row: LeadRow, refs: Refs, fileIds: string[]): (typeof leadDeliveries.$inferInsert)[] {
   const leadId = row.id;
   const car = refs.car;
   const rows: { channel: 'email' | 'webhook'; payload: OutboxPayload }[] = [];
@@ -320,11 +329,7 @@ async function enqueueDeliveries(tx: Tx, tenant: Tenant, row: LeadRow, refs: Ref
   if (refs.dealership?.webhookUrl) {
     rows.push({ channel: 'webhook', payload: { kind: 'webhook', url: refs.dealership.webhookUrl, body: JSON.stringify({ lead: leadJson(row, tenant) }) } });
   }
-  if (rows.length === 0) return;
-  await tx
-    .insert(leadDeliveries)
-    .values(rows.map((r) => ({ websiteId: tenant.id, leadId, channel: r.channel, payload: r.payload })))
-    .onConflictDoNothing({ target: [leadDeliveries.leadId, leadDeliveries.channel] });
+  return rows.map((r) => ({ websiteId: tenant.id, leadId, channel: r.channel, payload: r.payload }));
 }
 
 type LeadRow = typeof leads.$inferSelect;

@@ -1,12 +1,13 @@
 import 'server-only';
 import { createHmac, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { getDb } from '@/db';
+import { insertRowsSql, rowsOf } from '@/db/rows';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logger';
-import { leadDeliveries, leadDeliveryAttempts, leadFiles, type OutboxPayload } from './leads.schema';
+import { leadDeliveryAttempts, leadFiles, type OutboxPayload } from './leads.schema';
 
 /**
  * Delivery of committed leads from the outbox (lead_deliveries). Any number of workers, in any
@@ -117,13 +118,20 @@ export type BatchOptions = {
   leaseMs?: number;
 };
 
-/** Claims up to `limit` due deliveries and attempts each once. Returns how many were attempted. */
+/**
+ * Claims up to `limit` due deliveries, attempts each once (concurrently), then records every
+ * outcome in one statement. Returns how many were attempted. A process that dies before recording
+ * leaves the leases to lapse: those rows are attempted again (at-least-once, as for a send whose
+ * acknowledgement was lost).
+ */
 export async function runDeliveryBatch(options: BatchOptions = {}): Promise<number> {
   const db = await getDb();
   const worker = options.worker ?? workerId;
   const transports = options.transports ?? defaultTransports();
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const claimed = (await db.execute(sql`
+  const baseDelayMs = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
+  const claimed = rowsOf<Claimed>(
+    await db.execute(sql`
     update lead_deliveries set locked_until = now() + ${`${leaseMs} milliseconds`}::interval, attempts = attempts + 1
     where id in (
       select id from lead_deliveries
@@ -132,18 +140,43 @@ export async function runDeliveryBatch(options: BatchOptions = {}): Promise<numb
       limit ${options.limit ?? 20}
       for update skip locked
     )
-    returning id, lead_id as "leadId", payload, attempts`)) as unknown as { rows: Claimed[] } | Claimed[];
-  const rows = (Array.isArray(claimed) ? claimed : claimed.rows).map((row) => ({ ...row, id: Number(row.id) }));
-  await Promise.all(rows.map((row) => attempt(row, worker, transports, options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS)));
-  return rows.length;
+    returning id, lead_id as "leadId", payload, attempts`),
+  ).map((row) => ({ ...row, id: Number(row.id) }));
+  if (claimed.length === 0) return 0;
+  const outcomes = await Promise.all(claimed.map((row) => attempt(row, transports)));
+  const results = JSON.stringify(
+    outcomes.map(({ row, ok, detail }) => ({
+      id: row.id,
+      status: ok ? 'delivered' : row.attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
+      delivered_at: ok ? new Date() : null,
+      last_error: ok ? null : detail,
+      next_attempt_at: ok ? null : new Date(Date.now() + backoffMs(row.attempts, baseDelayMs)),
+    })),
+  );
+  await db.execute(sql`with recorded as (
+      update lead_deliveries d set status = r.status, locked_until = null, last_error = r.last_error,
+        delivered_at = coalesce(r.delivered_at, d.delivered_at), next_attempt_at = coalesce(r.next_attempt_at, d.next_attempt_at)
+      from jsonb_to_recordset(${results}::jsonb) as r(id bigint, status text, delivered_at timestamptz, last_error text, next_attempt_at timestamptz)
+      where d.id = r.id
+    )
+    ${insertRowsSql(
+      leadDeliveryAttempts,
+      outcomes.map(({ row, ok, detail, startedAt }) => ({ deliveryId: row.id, attempt: row.attempts, worker, ok, detail, startedAt })),
+    )}`);
+  for (const { row, ok, detail } of outcomes) {
+    if (ok) logger.info({ deliveryId: row.id, leadId: row.leadId, channel: row.payload.kind }, 'lead delivered');
+    else logger.warn({ deliveryId: row.id, leadId: row.leadId, channel: row.payload.kind, attempt: row.attempts, error: detail }, 'lead delivery failed');
+  }
+  return claimed.length;
 }
 
-async function attempt(row: Claimed, worker: string, transports: Transports, baseDelayMs: number): Promise<void> {
+type Outcome = { row: Claimed; ok: boolean; detail: string; startedAt: Date };
+
+async function attempt(row: Claimed, transports: Transports): Promise<Outcome> {
   const db = await getDb();
   const startedAt = new Date();
-  let detail: string;
-  let ok = false;
   try {
+    let detail: string;
     if (row.payload.kind === 'email') {
       const ids = row.payload.attachmentIds;
       const files = ids.length
@@ -154,38 +187,19 @@ async function attempt(row: Claimed, worker: string, transports: Transports, bas
       const secret = await webhookSecret(row.payload.url, row.leadId);
       detail = await transports.webhook(row.payload, row.leadId, secret);
     }
-    ok = true;
+    return { row, ok: true, detail: detail.slice(0, 1000), startedAt };
   } catch (error) {
-    detail = error instanceof Error ? error.message : String(error);
+    return { row, ok: false, detail: (error instanceof Error ? error.message : String(error)).slice(0, 1000), startedAt };
   }
-  detail = detail.slice(0, 1000);
-  await db.transaction(async (tx) => {
-    if (ok) {
-      await tx.update(leadDeliveries).set({ status: 'delivered', deliveredAt: new Date(), lockedUntil: null, lastError: null }).where(eq(leadDeliveries.id, row.id));
-    } else {
-      const giveUp = row.attempts >= MAX_ATTEMPTS;
-      await tx
-        .update(leadDeliveries)
-        .set({
-          status: giveUp ? 'failed' : 'pending',
-          lockedUntil: null,
-          lastError: detail,
-          nextAttemptAt: new Date(Date.now() + backoffMs(row.attempts, baseDelayMs)),
-        })
-        .where(eq(leadDeliveries.id, row.id));
-    }
-    await tx.insert(leadDeliveryAttempts).values({ deliveryId: row.id, attempt: row.attempts, worker, ok, detail, startedAt });
-  });
-  if (ok) logger.info({ deliveryId: row.id, leadId: row.leadId, channel: row.payload.kind }, 'lead delivered');
-  else logger.warn({ deliveryId: row.id, leadId: row.leadId, channel: row.payload.kind, attempt: row.attempts, error: detail }, 'lead delivery failed');
 }
 
 async function webhookSecret(url: string, leadId: string): Promise<string> {
   const db = await getDb();
-  const result = (await db.execute(sql`
+  const rows = rowsOf<{ secret: string }>(
+    await db.execute(sql`
     select w.secret from lead_webhooks w join leads l on l.dealership_id = w.dealership_id and l.website_id = w.website_id
-    where l.id = ${leadId} and w.url = ${url} limit 1`)) as unknown as { rows: { secret: string }[] } | { secret: string }[];
-  const rows = Array.isArray(result) ? result : result.rows;
+    where l.id = ${leadId} and w.url = ${url} limit 1`),
+  );
   if (!rows[0]) throw new Error('webhook no longer configured');
   return rows[0].secret;
 }
@@ -195,37 +209,44 @@ async function webhookSecret(url: string, leadId: string): Promise<string> {
 const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 const globalWorker = globalThis as unknown as { __leadWorker?: { wake: () => void; stop: () => void } };
 
+/** How long a commit's wake waits, so that the commits of a busy moment share one batch. */
+const WAKE_DELAY_MS = 50;
+
 /**
- * Runs delivery batches in this process: every `intervalMs`, and at once when a lead commits
+ * Runs delivery batches in this process: every `intervalMs`, and shortly after a lead commits
  * (wakeDeliveryWorker). Safe to run in every replica. Returns a stop function.
  */
 export function startDeliveryWorker(options: BatchOptions & { intervalMs?: number } = {}): () => void {
   if (globalWorker.__leadWorker) return globalWorker.__leadWorker.stop;
+  const limit = options.limit ?? 20;
   let stopped = false;
   let running = false;
-  let again = false;
+  let woken = false;
   let timer: NodeJS.Timeout | undefined;
-  const tick = async () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
+  let dueAt = Infinity;
+  // Moves the next run earlier (never later).
+  const schedule = (ms: number) => {
+    if (stopped || Date.now() + ms >= dueAt) return;
     clearTimeout(timer);
+    dueAt = Date.now() + ms;
+    timer = setTimeout(() => {
+      dueAt = Infinity;
+      void tick();
+    }, ms);
+    timer.unref();
+  };
+  const tick = async () => {
+    if (stopped || running) return;
+    running = true;
+    woken = false;
     try {
-      // Drain: keep going while batches find work or a commit woke us meanwhile.
-      let found = 1;
-      while (!stopped && (found > 0 || again)) {
-        again = false;
-        found = await runDeliveryBatch(options);
-      }
+      // Drain full batches; a commit that woke us meanwhile is picked up by the short timer below.
+      while (!stopped && (await runDeliveryBatch({ ...options, limit })) === limit);
     } catch (error) {
       logger.error({ err: error }, 'lead delivery batch failed');
     } finally {
       running = false;
-      if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 2_000);
-      timer?.unref();
+      schedule(woken ? WAKE_DELAY_MS : (options.intervalMs ?? 2_000));
     }
   };
   const stop = () => {
@@ -233,13 +254,16 @@ export function startDeliveryWorker(options: BatchOptions & { intervalMs?: numbe
     clearTimeout(timer);
     globalWorker.__leadWorker = undefined;
   };
-  globalWorker.__leadWorker = { wake: () => void tick(), stop };
-  timer = setTimeout(tick, 100);
-  timer.unref();
+  const wake = () => {
+    if (running) woken = true;
+    else schedule(WAKE_DELAY_MS);
+  };
+  globalWorker.__leadWorker = { wake, stop };
+  schedule(100);
   return stop;
 }
 
-/** Asks this process's worker (if any) to look for due deliveries now. */
+/** Asks this process's worker (if any) to look for due deliveries shortly. */
 export function wakeDeliveryWorker(): void {
   globalWorker.__leadWorker?.wake();
 }

@@ -1,21 +1,37 @@
 import 'server-only';
 import { cache } from 'react';
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
-import { getDb } from '@/db';
+import { getDb, type Db } from '@/db';
 import { manufacturers, navigationItems, websiteDomains, websites } from './tenancy.schema';
 import { parseWebsiteConfig } from './tenancy.config';
 import { devHostForSlug, slugFromDevHost } from './tenancy.host';
 import type { DemoSite, Navigation, NavigationItem, Tenant } from './tenancy.types';
 
-async function selectTenants(where: SQL): Promise<Tenant[]> {
-  const db = await getDb();
-  const rows = await db
-    .select({ website: websites, manufacturer: manufacturers })
-    .from(websites)
-    .leftJoin(manufacturers, eq(manufacturers.id, websites.manufacturerId))
-    .where(where)
-    .limit(1);
-  return rows.map(({ website, manufacturer }) => ({
+function tenantQuery(db: Db, where: SQL) {
+  return db.select({ website: websites, manufacturer: manufacturers }).from(websites).leftJoin(manufacturers, eq(manufacturers.id, websites.manufacturerId)).where(where).limit(1);
+}
+
+/**
+ * The lookups every request makes (by development host slug, by domain), built once per database
+ * and prepared: neither Drizzle nor PostgreSQL plans them again on each request.
+ */
+function prepareLookups(db: Db) {
+  return {
+    bySlug: tenantQuery(db, eq(websites.slug, sql.placeholder('slug'))).prepare('tenant_by_slug'),
+    byHost: tenantQuery(db, sql`${websites.id} = (select ${websiteDomains.websiteId} from ${websiteDomains} where ${websiteDomains.host} = ${sql.placeholder('host')})`).prepare('tenant_by_host'),
+  };
+}
+
+const prepared = new WeakMap<Db, ReturnType<typeof prepareLookups>>();
+
+function lookupsFor(db: Db) {
+  let lookups = prepared.get(db);
+  if (!lookups) prepared.set(db, (lookups = prepareLookups(db)));
+  return lookups;
+}
+
+function toTenant({ website, manufacturer }: { website: typeof websites.$inferSelect; manufacturer: typeof manufacturers.$inferSelect | null }): Tenant {
+  return {
     id: website.id,
     slug: website.slug,
     name: website.name,
@@ -31,7 +47,7 @@ async function selectTenants(where: SQL): Promise<Tenant[]> {
       ? { id: manufacturer.id, slug: manufacturer.slug, displayName: manufacturer.displayName }
       : null,
     config: parseWebsiteConfig(website.config),
-  }));
+  };
 }
 
 /**
@@ -40,16 +56,14 @@ async function selectTenants(where: SQL): Promise<Tenant[]> {
  */
 export const findTenantByHost = cache(async (host: string): Promise<Tenant | null> => {
   const devSlug = slugFromDevHost(host);
-  const where = devSlug
-    ? eq(websites.slug, devSlug)
-    : sql`${websites.id} = (select ${websiteDomains.websiteId} from ${websiteDomains} where ${websiteDomains.host} = ${host})`;
-  const [tenant] = await selectTenants(where);
-  return tenant ?? null;
+  const lookups = lookupsFor(await getDb());
+  const [row] = devSlug ? await lookups.bySlug.execute({ slug: devSlug }) : await lookups.byHost.execute({ host });
+  return row ? toTenant(row) : null;
 });
 
 export async function findTenantById(websiteId: number): Promise<Tenant | null> {
-  const [tenant] = await selectTenants(eq(websites.id, websiteId));
-  return tenant ?? null;
+  const [row] = await tenantQuery(await getDb(), eq(websites.id, websiteId));
+  return row ? toTenant(row) : null;
 }
 
 /** Header and footer menus with their dropdowns, in position order. */
