@@ -178,7 +178,7 @@ export const leadDeliveryAttempts = pgTable(
   (t) => [index('lead_delivery_attempts_delivery_idx').on(t.deliveryId)],
 );
 
-/** rate-limiter-flexible's PostgreSQL store (its own column layout), shared by every app process. */
+/** Lead limit counters (key, points, window end), counted in SQL by leads.limits.ts and shared by every app process. */
 export const rateLimits = pgTable('rate_limits', {
   key: varchar('key', { length: 255 }).primaryKey(),
   points: integer('points').notNull().default(0),
