@@ -6,6 +6,9 @@ const nextConfig: NextConfig = {
   // Lets several checkouts' servers (or a helper's dev server) build side by side.
   distDir: process.env.NEXT_DIST_DIR ?? '.next',
   poweredByHeader: false,
+  experimental: {
+    inlineCss: true,
+  },
   reactStrictMode: true,
   serverExternalPackages: ['@electric-sql/pglite', 'pino', 'sharp', 'pg'],
   images: {

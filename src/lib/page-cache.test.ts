@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { PageCache, pageCacheKey, recordBody } from './page-cache';
+import { cachePageWhileVersionHolds, PageCache, pageCacheKey, recordBody } from './page-cache';
+import { newRequestState, requestStorage } from './request-context';
 
 function request(headers: http.IncomingHttpHeaders, url = '/search/used-cars', method = 'GET'): http.IncomingMessage {
   return { method, url, headers: { host: 'harbour-city-motors.localhost', ...headers } } as http.IncomingMessage;
@@ -114,5 +115,23 @@ describe('recordBody', () => {
     expect((await recorded('/'))?.toString()).toBe('<p>héllo</p>');
     expect(await recorded('/small')).toBeNull();
     server.close();
+  });
+});
+
+describe('cachePageWhileVersionHolds', () => {
+  it('keeps the version read first in a request, before any of the data', async () => {
+    const state = newRequestState();
+    let version = 'g1';
+    const versionOf = async () => version;
+    await requestStorage().run(state, async () => {
+      await cachePageWhileVersionHolds(versionOf);
+      version = 'g2';
+      await cachePageWhileVersionHolds(versionOf);
+    });
+    expect(state.pageCache?.version).toBe('g1');
+  });
+
+  it('does nothing outside a request', async () => {
+    await expect(cachePageWhileVersionHolds(async () => 'v')).resolves.toBeUndefined();
   });
 });

@@ -118,12 +118,15 @@ export class PageCache {
 /**
  * Lets the page being rendered be served again from the cache while versionOf() returns what it
  * returns now. Call it before reading the data the page shows: a change in between then only
- * makes the stored page look older than it is, and it is rendered again.
+ * makes the stored page look older than it is, and it is rendered again. Later calls in the same
+ * request (a page's metadata and its body both resolving the data) keep the first version, the
+ * one read before any of it.
  */
 export async function cachePageWhileVersionHolds(versionOf: VersionOf): Promise<void> {
   const state = currentRequestState();
-  if (!state) return;
-  state.pageCache = { version: await versionOf(), versionOf };
+  if (!state || state.pageCache) return;
+  const version = await versionOf();
+  state.pageCache ??= { version, versionOf };
 }
 
 /** Writes a cached page as the response. */

@@ -43,6 +43,33 @@ test('a search page is served again from the page cache until the dealer changes
   expect(afterDelete.count).toBe(first.count);
 });
 
+test('a car page is served again from the page cache until the dealer changes the car', async ({ request }) => {
+  const slug = `e2e-cache-car-${Date.now()}`;
+  const car = serverUrl(`/websites/${WEBSITE_ID}/cars/${slug}.json`);
+  const body = {
+    name: '2022 Mazda CX-30 G20 Evolve', make: 'Mazda', model: 'CX-30', year: 2022, km: 21000, price: 31990,
+    car_type: 'used', status: 'in_stock', stocknum: 'E2E2003C',
+  };
+  const put = (price: number) =>
+    request.put(car, { headers: { authorization: dashboardAuth(), 'content-type': 'application/json' }, data: { ...body, price } });
+  const carPage = async () => {
+    const response = await request.get(serverUrl(`/cars/${slug}`), { headers: { host: host('harbour-city-motors') } });
+    expect(response.status()).toBe(200);
+    return { cache: response.headers()['x-page-cache'], html: await response.text() };
+  };
+  expect((await put(31990)).status()).toBe(201);
+  const first = await carPage();
+  expect(first.cache).toBe('miss');
+  expect(first.html).toContain('$31,990');
+  expect((await carPage()).cache).toBe('hit');
+
+  expect((await put(29990)).status()).toBe(200);
+  const changed = await carPage();
+  expect(changed.cache).toBe('miss');
+  expect(changed.html).toContain('$29,990');
+  expect((await request.delete(car, { headers: { authorization: dashboardAuth() } })).status()).toBe(204);
+});
+
 test('visitors with cookies, client-side navigations and other sites never get a cached page', async ({ request }) => {
   const path = `/search/used-cars?utm_content=page-cache-bypass-${Date.now()}`;
   await searchPage(request, path);

@@ -1,7 +1,7 @@
 'use client';
 
 import { Dialog as RadixDialog } from 'radix-ui';
-import type { ReactNode } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import { cn } from './cn';
 import { CloseIcon } from './icons';
 
@@ -23,6 +23,8 @@ type DialogContentProps = {
   variant?: 'modal' | 'sheet';
   closeLabel?: string;
   className?: string;
+  /** Where focus goes when the dialog closes, for a dialog opened without a DialogTrigger. */
+  returnFocus?: RefObject<HTMLElement | null>;
   children: ReactNode;
 };
 
@@ -33,6 +35,7 @@ export function DialogContent({
   variant = 'modal',
   closeLabel = 'Close',
   className,
+  returnFocus,
   children,
 }: DialogContentProps) {
   return (
@@ -40,6 +43,14 @@ export function DialogContent({
       <RadixDialog.Overlay className="fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-[site-fade-in_150ms_ease-out]" />
       <RadixDialog.Content
         {...(description ? {} : { 'aria-describedby': undefined })}
+        onCloseAutoFocus={
+          returnFocus
+            ? (event) => {
+                event.preventDefault();
+                returnFocus.current?.focus();
+              }
+            : undefined
+        }
         className={cn(
           'fixed z-50 flex flex-col bg-white text-gray-900 shadow-2xl focus:outline-none',
           variant === 'sheet'
@@ -65,5 +76,18 @@ export function DialogContent({
         <div className="min-h-0 flex-1 overflow-y-auto">{children}</div>
       </RadixDialog.Content>
     </RadixDialog.Portal>
+  );
+}
+
+/** A dialog its caller opens and closes (see DeferredDialog, which loads this module on first use). */
+export function ControlledDialog({
+  open,
+  onOpenChange,
+  ...content
+}: DialogContentProps & { open: boolean; onOpenChange: (open: boolean) => void }) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent {...content} />
+    </Dialog>
   );
 }

@@ -95,7 +95,8 @@ export function CarGallery({ id, images, name, make, quality, banner }: Props) {
             alt={alt(first, 0)}
             loading="eager"
             fetchPriority="high"
-            decoding="async"
+            // Painted with the text around it, not in a later frame of its own: it is the largest paint.
+            decoding="sync"
             className="aspect-[3/2] h-auto w-full object-cover"
             data-gallery-main
           />

@@ -11,7 +11,8 @@ import { CAR_PAGE_MESSAGES, carActions, marketIndicator, maskPhone, vehicleConte
 import { breadcrumbJsonLd, carJsonLd } from '../car-page.structured-data';
 import { SHOW_PHONE_PARAM } from '../car-phone.http';
 import { SOCIAL_IMAGE, socialImageKey } from '../car-social-image';
-import { getCarBySlug, getSoldCarBySlug, type SoldCar } from '../stock.queries';
+import { cachePageWhileVersionHolds } from '@/lib/page-cache';
+import { getCarBySlug, getSoldCarBySlug, stockListingVersion, type SoldCar } from '../stock.queries';
 import { conditionLabel, isValidCarSlug, priceDisplay, tagBanner, vehicleNoun } from '../stock.rules';
 import type { CarDetail } from '../stock.types';
 import { CAR_ACTION_CLASSES, CallAction, CarActionList, type CarForms } from './car-actions';
@@ -33,13 +34,15 @@ type Resolved = { kind: 'car'; tenant: Tenant; car: CarDetail } | { kind: 'sold'
  * The car, or the right response instead: 404 for a malformed or unknown slug, another website's
  * car or one that is not listed; 308 to the website's own vehicle path (/cars, /motorcycles,
  * /campers) when the request came in on another; a sold page for a car sold before its display
- * window (decision 008).
+ * window (decision 008). The page is served again from the page cache until the website's stock
+ * or settings change (decision 016; it shows nothing visitor-specific).
  */
 export async function resolveCar(params: CarPageParams, segment: VehicleSegment): Promise<Resolved> {
   const tenant = await requireTenant(params);
   const { slug } = await params;
   if (!isValidCarSlug(slug)) notFound();
   if (segment !== tenant.config.vehiclePath) permanentRedirect(carPath(tenant, slug));
+  await cachePageWhileVersionHolds(() => stockListingVersion(tenant));
   const car = await getCarBySlug(tenant, slug);
   if (car) return { kind: 'car', tenant, car };
   const sold = await getSoldCarBySlug(tenant, slug);

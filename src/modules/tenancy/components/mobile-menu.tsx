@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { Dialog, DialogContent, DialogTrigger } from '@/components/ui/dialog';
+import { DeferredDialog } from '@/components/ui/deferred-dialog';
 import { cn } from '@/components/ui/cn';
 import { MenuIcon, PhoneIcon } from '@/components/ui/icons';
 import type { NavEntry } from './navigation-model';
@@ -9,9 +9,9 @@ import { SiteLink } from './site-link';
 import { useHydrated } from './use-hydrated';
 
 /**
- * The menu below md: a button opening a side sheet (Radix Dialog: focus trapped, Escape closes,
- * focus returns to the button). In the server HTML it is a <details> disclosure with the same
- * links, so the menu works before hydration and without JavaScript.
+ * The menu below md: a button opening a side sheet (Radix Dialog, loaded on first use: focus
+ * trapped, Escape closes, focus returns to the button). In the server HTML it is a <details>
+ * disclosure with the same links, so the menu works before hydration and without JavaScript.
  */
 
 type Props = {
@@ -101,16 +101,22 @@ export function MobileMenu({ entries, siteName, phone, labels }: Props) {
   }
 
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger className={triggerClass} aria-label={labels.menu}>
-        <MenuIcon size={24} />
-      </DialogTrigger>
-      <DialogContent title={siteName} variant="sheet" closeLabel={labels.close}>
-        <nav aria-label="Main">
-          <MenuLinks entries={entries} onNavigate={() => setOpen(false)} />
-        </nav>
-        {phone ? <CallLink phone={phone} label={labels.call} /> : null}
-      </DialogContent>
-    </Dialog>
+    <DeferredDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
+        <button type="button" className={triggerClass} aria-label={labels.menu}>
+          <MenuIcon size={24} />
+        </button>
+      }
+      title={siteName}
+      variant="sheet"
+      closeLabel={labels.close}
+    >
+      <nav aria-label="Main">
+        <MenuLinks entries={entries} onNavigate={() => setOpen(false)} />
+      </nav>
+      {phone ? <CallLink phone={phone} label={labels.call} /> : null}
+    </DeferredDialog>
   );
 }
