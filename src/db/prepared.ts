@@ -35,12 +35,9 @@ export async function queryPrepared<T extends Row>(db: Db, query: SQL): Promise<
   if ('connect' in client) {
     const pooled = await client.connect();
     try {
-      const rows = await runPrepared({ key: pooled, run: async (message) => [await pooled.query(message)].flat().map((r) => r.rows) }, text, params);
+      return (await runPrepared({ key: pooled, run: async (message) => [await pooled.query(message)].flat().map((r) => r.rows) }, text, params)) as T[];
+    } finally {
       pooled.release();
-      return rows as T[];
-    } catch (error) {
-      pooled.release();
-      throw error;
     }
   }
   return (await runPrepared({ key: client, run: async (message) => (await client.exec(message)).map((r) => r.rows) }, text, params)) as T[];
