@@ -329,6 +329,17 @@ describe('stock search engine', () => {
       expect(await find('CX-5')).toEqual(['t-cx5']);
     });
 
+    it('tolerates typos in words that arrive with new stock, and only within the website', async () => {
+      const site = await website('vocabulary-motors');
+      const tenant = await site.tenant();
+      expect(slugs(await search(tenant, { q: 'outlandr' }))).toEqual([]);
+      await site.addCars([{ slug: 'v-outlander', make: 'Mitsubishi', model: 'Outlander' }]);
+      expect(slugs(await search(tenant, { q: 'outlandr' }))).toEqual(['v-outlander']);
+      expect(slugs(await search(tenant, { q: 'mitsubishi outlandr' }))).toEqual(['v-outlander']);
+      // The word is known now, but another website has no such car.
+      expect(slugs(await search(await (await website('vocabulary-other')).tenant(), { q: 'outlandr' }))).toEqual([]);
+    });
+
     it('gives short words no typo tolerance', async () => {
       expect(await find('kia')).toEqual(['t-rio']);
       expect(await find('rio')).toEqual(['t-rio']);

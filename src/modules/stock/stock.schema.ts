@@ -208,3 +208,17 @@ export const searchFacetSnapshots = pgTable('search_facet_snapshots', {
   stats: jsonb('stats').$type<Record<string, number | string | null>>().notNull(),
   computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The words of every car's search_text that typo-tolerant search compares a misspelt word with:
+ * letters and digits, 3 or more characters, no run of 3 digits (so no stock numbers or VINs).
+ * Filled by a trigger on cars (migration 0006); never emptied, as a word no car has any more only
+ * finds nothing. Few thousand words, where comparing with each car's text meant 100,000 rows.
+ */
+export const searchWords = pgTable(
+  'search_words',
+  {
+    word: text('word').primaryKey(),
+  },
+  (t) => [index('search_words_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`)],
+);

@@ -6,7 +6,7 @@ import { queryPrepared } from '@/db/prepared';
 import { logger } from '@/lib/logger';
 import { locations } from '@/modules/locations/locations.schema';
 import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
-import { carGenerations, cars, searchFacetSnapshots } from '../stock.schema';
+import { carGenerations, cars, searchFacetSnapshots, searchWords } from '../stock.schema';
 import type { CarSummary } from '../stock.types';
 import { locationJoin, summaryColumns, toSummary, type SummaryRow } from '../stock.queries';
 import { scopeWhere } from './search.scope';
@@ -147,14 +147,27 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Every term must match: stock-number-like terms as a whole word, others as a substring or fuzzily. */
+/**
+ * A regular expression matching, as a whole word, any word of the vocabulary (search_words) that
+ * the term is similar to; null when there is none. Words are letters and digits only, so they need
+ * no escaping in the expression.
+ */
+function similarWordsPattern(term: SearchTerm): SQL {
+  return sql`(select '(^| )(' || string_agg(${searchWords.word}, '|') || ')( |$)' from ${searchWords} where ${term.text} <% ${searchWords.word})`;
+}
+
+/**
+ * Every term must match: stock-number-like terms as a whole word, others as a substring, or (from
+ * TYPO_MIN_LENGTH letters) by containing a word of the vocabulary the term is similar to: the
+ * misspelling is compared with a few thousand words, not with every car's text.
+ */
 function textCondition(terms: SearchTerm[]): SQL | undefined {
   if (terms.length === 0) return undefined;
   return sql.join(
     terms.map((term) => {
       if (term.exact) return sql`${cars.searchText} ~ ${`(^| )${term.text}( |$)`}`;
       const substring = sql`${cars.searchText} like ${likePattern(term.text)}`;
-      return term.fuzzy ? sql`(${substring} or ${term.text} <% ${cars.searchText})` : substring;
+      return term.fuzzy ? sql`(${substring} or ${cars.searchText} ~ ${similarWordsPattern(term)})` : substring;
     }),
     sql` and `,
   );
