@@ -5,7 +5,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { openDatabase, type Db } from '../../src/db/client';
+import { openDatabase, SESSION_SETTINGS, type Db } from '../../src/db/client';
 import { SqlSearchEngine } from '../../src/modules/stock/search/sql-search-engine';
 import { BENCH_NOW } from './generate-stock';
 import { selectRows } from './load';
@@ -20,6 +20,8 @@ if (!url || patterns.length === 0) {
 
 const client = new pg.Client({ connectionString: url });
 await client.connect();
+// The settings the application's connections have (word similarity threshold, work_mem), so the plans are theirs.
+for (const [name, value] of Object.entries(SESSION_SETTINGS)) await client.query(`set ${name} = '${value}'`);
 const marked = await client.query<{ present: boolean }>("select to_regclass('public.bench_meta') is not null as present");
 if (!marked.rows[0]?.present) {
   console.error('Refusing: DATABASE_URL is not a bench:search database (no bench_meta table).');

@@ -28,7 +28,7 @@ export const WORD_SIMILARITY_THRESHOLD = 0.5;
  * Settings of every connection. work_mem: a search across many websites groups tens of thousands
  * of cars for its facet counts; at the default 4 MB those sorts spill to disk.
  */
-const SESSION_SETTINGS: Record<string, string> = {
+export const SESSION_SETTINGS: Record<string, string> = {
   'pg_trgm.word_similarity_threshold': String(WORD_SIMILARITY_THRESHOLD),
   work_mem: '16MB',
 };
