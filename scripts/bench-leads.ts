@@ -5,9 +5,10 @@
 //   2. builds (or reuses) a production build in BENCH_DIST_DIR (default .next-bench) and serves it
 //      with `next start` on 127.0.0.1:BENCH_PORT (default 3400), the delivery worker running as in
 //      production (no SMTP: emails end in the outbox table);
-//   3. autocannon POSTs /api/leads for BENCH_SECONDS (default 20) with 20 connections, each request
-//      a different visitor (phone, Idempotency-Key, X-Forwarded-For address), then checks that every
-//      201 is one stored lead and waits for the outbox to drain;
+//   3. after 5 s of the same load unmeasured, autocannon POSTs /api/leads for BENCH_SECONDS (default
+//      20) with 20 connections, each request a different visitor (phone, Idempotency-Key,
+//      X-Forwarded-For address), then checks that every 201 is one stored lead and waits for the
+//      outbox to drain;
 //   4. writes the figures to docs/benchmarks.md (its own section). --no-write prints only.
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,7 @@ const distDir = process.env.BENCH_DIST_DIR ?? '.next-bench';
 const port = Number(process.env.BENCH_PORT ?? 3400);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = 20;
+const WARMUP_SECONDS = 5;
 const HOST = 'bench-leads.localhost';
 const TARGET = { perSecond: 200, p99Ms: 100 };
 const loadStart = os.loadavg()[0];
@@ -44,7 +46,7 @@ if (!existing) {
 }
 const [{ version: postgresVersion }] = await selectRows<{ version: string }>(handle.db, sql`select split_part(version(), ' ', 2) as version`);
 const countLeads = async () => Number((await selectRows<{ n: number }>(handle.db, sql`select count(*)::int as n from leads l join websites w on w.id = l.website_id where w.slug = 'bench-leads'`))[0].n);
-const before = await countLeads();
+let before = await countLeads();
 // Each run's visitors must be new to the limits: runs reuse phone numbers and addresses, and ten
 // runs a day would otherwise meet the per-phone limit (10 a day).
 await handle.db.execute(sql`delete from rate_limits where key like 'lead-%:' || (select id from websites where slug = 'bench-leads') || ':%'`);
@@ -66,42 +68,48 @@ let result: Result;
 try {
   await waitForServer(`http://127.0.0.1:${port}/`, HOST, server);
 
-  // 3. The load.
+  // 3. The load: first WARMUP_SECONDS unmeasured (the server's code is compiled and optimised by
+  // the JIT while it runs, which the first seconds of a fresh process pay for), then the measured run.
   let n = 0;
   const run = Date.now().toString(36);
-  result = await autocannon({
-    url,
-    method: 'POST',
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        setupRequest: (request) => {
-          n += 1;
-          const lead = {
-            name: 'Bench Visitor',
-            email: `visitor${n}@example.com`,
-            phone: `041${String(n % 10_000_000).padStart(7, '0')}`,
-            postcode: '2000',
-            category: 'General Enquiry',
-            message: 'Is this car still available?',
-            url: '/cars/bench',
-            visited_pages: ['/', '/search/new-used-and-demo-cars', '/cars/bench'],
-          };
-          return {
-            ...request,
-            headers: {
-              host: HOST,
-              'content-type': 'application/json',
-              'idempotency-key': `bench-${run}-${n}`,
-              'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
-            },
-            body: JSON.stringify({ lead }),
-          };
+  const load = (duration: number) =>
+    autocannon({
+      url,
+      method: 'POST',
+      connections: CONNECTIONS,
+      duration,
+      requests: [
+        {
+          setupRequest: (request) => {
+            n += 1;
+            const lead = {
+              name: 'Bench Visitor',
+              email: `visitor${n}@example.com`,
+              phone: `041${String(n % 10_000_000).padStart(7, '0')}`,
+              postcode: '2000',
+              category: 'General Enquiry',
+              message: 'Is this car still available?',
+              url: '/cars/bench',
+              visited_pages: ['/', '/search/new-used-and-demo-cars', '/cars/bench'],
+            };
+            return {
+              ...request,
+              headers: {
+                host: HOST,
+                'content-type': 'application/json',
+                'idempotency-key': `bench-${run}-${n}`,
+                'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+              },
+              body: JSON.stringify({ lead }),
+            };
+          },
         },
-      },
-    ],
-  });
+      ],
+    });
+  const warmup = await load(WARMUP_SECONDS);
+  if (warmup.non2xx > 0 || warmup.errors > 0) throw new Error(`warm-up: ${warmup.non2xx} non-2xx answers, ${warmup.errors} errors`);
+  before = await countLeads();
+  result = await load(seconds);
 
   // Every 201 is a stored lead; the outbox drains.
   const created = (await countLeads()) - before;
@@ -135,7 +143,7 @@ try {
         `Load average when the run started: ${loadStart.toFixed(1)}` +
         (loadStart > 0.8 ? ' — **the machine was shared with other sessions\' builds and tests: the figures are pessimistic**.' : '.'),
       '',
-      `autocannon, ${CONNECTIONS} connections for ${seconds} s, \`POST ${url}\` with \`Host: ${HOST}\` (production build, \`next start\` on 127.0.0.1, ` +
+      `autocannon, ${CONNECTIONS} connections for ${seconds} s after ${WARMUP_SECONDS} s of the same load unmeasured (the JIT warms up), \`POST ${url}\` with \`Host: ${HOST}\` (production build, \`next start\` on 127.0.0.1, ` +
         'PostgreSQL server, the delivery worker running in the same process; autocannon on the same machine). Each request is a new visitor: ' +
         'its own phone, Idempotency-Key and X-Forwarded-For address, so the per-IP and per-phone limits count as in production. A request looks the website up, validates the lead, ' +
         'reads the idempotency key, the references and the repeated-message count in one statement, and in a second one counts the limits and commits the lead, its analytics event ' +
