@@ -11,15 +11,16 @@ import type { CarSummary } from '../stock.types';
 import { locationJoin, summaryColumns, toSummary, type SummaryRow } from '../stock.queries';
 import { scopeWhere } from './search.scope';
 import { MIN_SHOWN_PRICE } from '../stock.rules';
-import { cleanFilterValue, searchTerms, type SearchTerm } from './search.text';
+import { searchTerms, type SearchTerm } from './search.text';
+import { filterGroups, groupOf, type FilterGroup } from './search.filters';
+import { addCount, addStats, mergeTally, newTally, type Tally } from './search.tally';
+import { countStock, StockIndex, type NamedIds } from './stock-index';
 import {
   MAKE_MODEL_SEPARATOR,
   RANGE_FACETS,
   TERM_FACETS,
-  type FacetStats,
   type RangeFacet,
   type SearchEngine,
-  type SearchFilters,
   type SearchRequest,
   type SearchResponse,
   type SearchScope,
@@ -73,11 +74,6 @@ const RANGE_COLUMN: Record<RangeFacet, SQL> = {
   created_at_timestamp: sql`(extract(epoch from ${cars.createdAt}) * 1000)::bigint`,
 };
 
-/** Filter group of a facet: make and make_model filter together. */
-function groupOf(facet: TermFacet | RangeFacet): string {
-  return facet === 'make_model' ? 'make' : facet;
-}
-
 type Group = { key: string; predicate: SQL };
 
 const list = (values: readonly (string | number | boolean)[]) =>
@@ -86,61 +82,37 @@ const list = (values: readonly (string | number | boolean)[]) =>
     sql`, `,
   );
 
-function cleanValues(values: readonly string[] | undefined): string[] {
-  return [...new Set((values ?? []).map(cleanFilterValue).filter(Boolean))];
-}
-
 /** Ids of the scope's locations or dealerships with one of these names. */
 function idsNamed(table: typeof locations | typeof dealerships, scope: SearchScope, names: string[]): SQL {
   return sql`(select ${table.id} from ${table} where ${table.websiteId} in (${list(scope.websiteIds)}) and ${table.name} in (${list(names)}))`;
 }
 
-/**
- * The active filter groups. A car passes the make group when its make:model is selected, or its
- * make is selected and none of that make's models is.
- */
-function filterGroups(scope: SearchScope, filters: SearchFilters): Group[] {
-  const groups: Group[] = [];
-  const makes = cleanValues(filters.make);
-  const makeModelValues = cleanValues(filters.make_model);
-  // 'Make:Model', split at the first separator (a model may contain one); a value without both matches nothing.
-  const makeModels = makeModelValues.flatMap((value) => {
-    const at = value.indexOf(MAKE_MODEL_SEPARATOR);
-    const model = value.slice(at + 1);
-    return at > 0 && model ? [[value.slice(0, at), model] as [string, string]] : [];
-  });
-  if (makes.length > 0 || makeModelValues.length > 0) {
-    const narrowed = new Set(makeModels.map(([make]) => make));
-    const wholeMakes = makes.filter((make) => !narrowed.has(make));
-    const parts: SQL[] = [];
-    if (makeModels.length > 0) {
-      parts.push(sql`(${cars.make}, ${cars.model}) in (${sql.join(makeModels.map(([make, model]) => sql`(${make}, ${model})`), sql`, `)})`);
+/** The SQL predicate of a filter group (search.filters.ts). */
+function predicateOf(scope: SearchScope, group: FilterGroup): SQL {
+  switch (group.kind) {
+    case 'make': {
+      const parts: SQL[] = [];
+      if (group.makeModels.length > 0) {
+        parts.push(sql`(${cars.make}, ${cars.model}) in (${sql.join(group.makeModels.map(([make, model]) => sql`(${make}, ${model})`), sql`, `)})`);
+      }
+      if (group.wholeMakes.length > 0) parts.push(sql`${cars.make} in (${list(group.wholeMakes)})`);
+      return parts.length > 0 ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
     }
-    if (wholeMakes.length > 0) parts.push(sql`${cars.make} in (${list(wholeMakes)})`);
-    groups.push({ key: 'make', predicate: parts.length > 0 ? sql`(${sql.join(parts, sql` or `)})` : sql`false` });
+    case 'named':
+      return group.key === 'location_name'
+        ? sql`${cars.locationId} in ${idsNamed(locations, scope, group.names)}`
+        : sql`${cars.dealershipId} in ${idsNamed(dealerships, scope, group.names)}`;
+    case 'flags':
+      return group.flags.length > 0 ? sql`${cars.certified} in (${list(group.flags)})` : sql`false`;
+    case 'values':
+      return sql`${TERM_COLUMN[group.key]} in (${list(group.values)})`;
+    case 'range': {
+      const bounds: SQL[] = [];
+      if (group.min != null) bounds.push(sql`${RANGE_COLUMN[group.key]} >= ${group.min}`);
+      if (group.max != null) bounds.push(sql`${RANGE_COLUMN[group.key]} <= ${group.max}`);
+      return sql.join(bounds, sql` and `);
+    }
   }
-  for (const facet of TERM_FACETS) {
-    if (facet === 'make' || facet === 'make_model') continue;
-    const values = cleanValues(filters[facet]);
-    if (values.length === 0) continue;
-    let predicate: SQL;
-    if (facet === 'location_name') predicate = sql`${cars.locationId} in ${idsNamed(locations, scope, values)}`;
-    else if (facet === 'dealership_name') predicate = sql`${cars.dealershipId} in ${idsNamed(dealerships, scope, values)}`;
-    else if (facet === 'certified') {
-      const flags = values.filter((v) => v === 'true' || v === 'false').map((v) => v === 'true');
-      predicate = flags.length > 0 ? sql`${cars.certified} in (${list(flags)})` : sql`false`;
-    } else predicate = sql`${TERM_COLUMN[facet]} in (${list(values)})`;
-    groups.push({ key: facet, predicate });
-  }
-  for (const facet of RANGE_FACETS) {
-    const range = filters[facet];
-    if (!range) continue;
-    const bounds: SQL[] = [];
-    if (range.min != null) bounds.push(sql`${RANGE_COLUMN[facet]} >= ${range.min}`);
-    if (range.max != null) bounds.push(sql`${RANGE_COLUMN[facet]} <= ${range.max}`);
-    if (bounds.length > 0) groups.push({ key: facet, predicate: sql.join(bounds, sql` and `) });
-  }
-  return groups;
 }
 
 function likePattern(text: string): string {
@@ -267,36 +239,8 @@ type FacetRow = [mask: number, failed: number | null, ...rest: (string | number 
 type StatsRow = { failed?: number | null; n: number } & Record<string, number | string | null>;
 type Names = { locations: Map<number, string>; dealerships: Map<number, string> };
 
-/** Counts by raw value (location and dealership ids, 'Make:Model'), before names are put on. */
-type Tally = { counts: Map<TermFacet, Map<string, number>>; stats: Map<RangeFacet, FacetStats>; total: number };
-
 const toMs = (value: number | string) => (typeof value === 'number' ? value : new Date(value).getTime());
 const column = (name: string) => sql.identifier(`f_${name}`);
-
-function newTally(): Tally {
-  return { counts: new Map(), stats: new Map(), total: 0 };
-}
-
-function addCount(tally: Tally, facet: TermFacet, key: string, n: number) {
-  const counts = tally.counts.get(facet) ?? new Map<string, number>();
-  counts.set(key, (counts.get(key) ?? 0) + n);
-  tally.counts.set(facet, counts);
-}
-
-/** Adds `from`'s total and its counts and stats of the given facets to `into`. */
-function mergeTally(into: Tally, from: Tally, termFacets: readonly TermFacet[], rangeFacets: readonly RangeFacet[]) {
-  into.total += from.total;
-  for (const facet of termFacets) for (const [key, n] of from.counts.get(facet) ?? []) addCount(into, facet, key, n);
-  for (const facet of rangeFacets) {
-    const stats = from.stats.get(facet);
-    if (stats) addStats(into, facet, stats);
-  }
-}
-
-function addStats(tally: Tally, facet: RangeFacet, found: FacetStats) {
-  const known = tally.stats.get(facet);
-  tally.stats.set(facet, known ? { min: Math.min(known.min, found.min), max: Math.max(known.max, found.max) } : found);
-}
 
 const baseColumnsByKey = new Map<string, SQL>();
 
@@ -414,15 +358,25 @@ function filtersKey(scope: SearchScope): string {
 
 type Found = { hits: CarSummary[]; tally: Tally; names: Names };
 
+/** About 200 bytes a car: 250,000 cars (50 MB) by default. */
+const DEFAULT_STOCK_INDEX_CARS = 250_000;
+
 export class SqlSearchEngine implements SearchEngine {
+  /** Held stock for filtered searches without text (decision 020); null when turned off. */
+  private readonly index: StockIndex | null;
+
   /**
    * `prepared: false` sends each statement through db.execute (unprepared), for tools that record
-   * the statements, such as scripts/bench/explain.ts.
+   * the statements, such as scripts/bench/explain.ts. `stockIndexCars`: the most cars the stock
+   * index holds in this process; 0 counts every filtered search in SQL.
    */
   constructor(
     private readonly db: Db,
-    private readonly options: { prepared?: boolean } = {},
-  ) {}
+    private readonly options: { prepared?: boolean; stockIndexCars?: number } = {},
+  ) {
+    const cars = options.stockIndexCars ?? DEFAULT_STOCK_INDEX_CARS;
+    this.index = cars > 0 ? new StockIndex(db, cars) : null;
+  }
 
   async search(scope: SearchScope, request: SearchRequest): Promise<SearchResponse> {
     const started = performance.now();
@@ -441,11 +395,22 @@ export class SqlSearchEngine implements SearchEngine {
     };
     if (scope.websiteIds.length > 0) {
       const terms = searchTerms(request.q);
-      const groups = filterGroups(scope, request.filters ?? {});
+      const groups = filterGroups(request.filters ?? {});
+      const rowFiltered = () =>
+        this.filtered(
+          scope,
+          request,
+          terms,
+          groups.map((group) => ({ key: group.key, predicate: predicateOf(scope, group) })),
+          termFacets,
+          rangeFacets,
+        );
       const found =
         terms.length === 0 && groups.length === 0
           ? await this.unfiltered(scope, request, termFacets, rangeFacets)
-          : await this.filtered(scope, request, terms, groups, termFacets, rangeFacets);
+          : terms.length === 0 && this.index
+            ? ((await this.indexed(scope, request, groups, termFacets, rangeFacets)) ?? (await rowFiltered()))
+            : await rowFiltered();
       response.hits = found.hits;
       response.estimatedTotalHits = found.tally.total;
       for (const [facet, counts] of found.tally.counts) {
@@ -524,6 +489,71 @@ export class SqlSearchEngine implements SearchEngine {
       names: { locations: new Map(row.location_names ?? []), dealerships: new Map(row.dealership_names ?? []) },
       generation: Number(row.generation ?? 0),
     };
+  }
+
+  /**
+   * Filters without text, counted over the stock index's copy of the scope's cars. The statement
+   * that reads the page of hits also reads the websites' car generations: when one is not the
+   * generation the copy was loaded at, the website is loaded again and the search counted again.
+   * Null after three changed attempts (stock changing under a busy search): count it in SQL.
+   */
+  private async indexed(
+    scope: SearchScope,
+    request: SearchRequest,
+    groups: FilterGroup[],
+    termFacets: readonly TermFacet[],
+    rangeFacets: readonly RangeFacet[],
+  ): Promise<Found | null> {
+    const index = this.index!;
+    const named = await this.namedIds(scope, groups);
+    const soldSinceMs = scope.soldSince?.getTime() ?? null;
+    const intArray = (values: readonly number[]) => sql`${`{${values.join(',')}}`}::int[]`;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const stocks = await index.stocks(scope.websiteIds, soldSinceMs);
+      const { tally, pageIds } = countStock(stocks, scope, groups, named, request, termFacets, rangeFacets);
+      const row = await this.one<{
+        hits: SummaryRow[] | null;
+        generations: [number, number | string][];
+        location_names: [number, string][] | null;
+        dealership_names: [number, string][] | null;
+      }>(sql`
+        with page as (select id, position from unnest(${intArray(pageIds)}) with ordinality as p(id, position))
+        select
+          ${hitsSql} as hits,
+          (select json_agg(json_build_array(w.id, coalesce(${carGenerations.generation}, 0)))
+            from unnest(${intArray(scope.websiteIds)}) as w(id) left join ${carGenerations} on ${carGenerations.websiteId} = w.id) as generations,
+          ${termFacets.includes('location_name') ? namesSql(locations, scope.websiteIds) : sql`null`} as location_names,
+          ${termFacets.includes('dealership_name') ? namesSql(dealerships, scope.websiteIds) : sql`null`} as dealership_names
+      `);
+      const held = new Map(stocks.map((stock) => [stock.websiteId, stock.generation]));
+      const changed = row.generations.filter(([id, generation]) => held.get(id) !== Number(generation)).map(([id]) => id);
+      if (changed.length === 0) {
+        return {
+          hits: (row.hits ?? []).map(toSummary),
+          tally,
+          names: { locations: new Map(row.location_names ?? []), dealerships: new Map(row.dealership_names ?? []) },
+        };
+      }
+      index.forget(changed);
+    }
+    return null;
+  }
+
+  /** Ids of the scope's locations and dealerships with the names the filters select. */
+  private async namedIds(scope: SearchScope, groups: readonly FilterGroup[]): Promise<NamedIds> {
+    const named: NamedIds = { location_name: new Set(), dealership_name: new Set() };
+    const wanted = groups.flatMap((group) => (group.kind === 'named' ? [group] : []));
+    if (wanted.length === 0) return named;
+    const ids = (group: (typeof wanted)[number]) =>
+      sql`(select json_agg(named.id) from ${idsNamed(group.key === 'location_name' ? locations : dealerships, scope, group.names)} as named)`;
+    const row = await this.one<{ ids: [string, number[] | null][] }>(
+      sql`select json_build_array(${sql.join(
+        wanted.map((group) => sql`json_build_array(${group.key}::text, ${ids(group)})`),
+        sql`, `,
+      )}) as ids`,
+    );
+    for (const [key, found] of row.ids) for (const id of found ?? []) (named[key as keyof NamedIds] as Set<number>).add(id);
+    return named;
   }
 
   /**
