@@ -408,7 +408,7 @@ export class SqlSearchEngine implements SearchEngine {
       const found =
         terms.length === 0 && groups.length === 0
           ? await this.unfiltered(scope, request, termFacets, rangeFacets)
-          : terms.length === 0 && this.index
+          : terms.length === 0 && scope.websiteIds.length > 1 && this.index
             ? ((await this.indexed(scope, request, groups, termFacets, rangeFacets)) ?? (await rowFiltered()))
             : await rowFiltered();
       response.hits = found.hits;
@@ -492,7 +492,9 @@ export class SqlSearchEngine implements SearchEngine {
   }
 
   /**
-   * Filters without text, counted over the stock index's copy of the scope's cars. The statement
+   * Filters without text across several websites, counted over the stock index's copy of the
+   * scope's cars. (One website's stock is counted in SQL within a few milliseconds, and after a
+   * change to its cars that is quicker than loading them again.) The statement
    * that reads the page of hits also reads the websites' car generations: when one is not the
    * generation the copy was loaded at, the website is loaded again and the search counted again.
    * Null after three changed attempts (stock changing under a busy search): count it in SQL.

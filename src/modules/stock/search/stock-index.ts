@@ -17,7 +17,10 @@ import { MAKE_MODEL_SEPARATOR, type RangeFacet, type SearchRequest, type SearchS
  * replica, as with the page cache (decision 016).
  */
 
-/** Text columns held as per-website dictionaries; certified as 'true'/'false', as the SQL facet keys it. */
+/**
+ * Columns held as per-website dictionaries (each car a code into the column's distinct values):
+ * certified as 'true'/'false' and location and dealership ids as text, as the SQL facets key them.
+ */
 const DICTIONARY_COLUMNS = {
   car_type: sql`${cars.carType}`,
   make: sql`${cars.make}`,
@@ -34,6 +37,8 @@ const DICTIONARY_COLUMNS = {
   item_type: sql`${cars.itemType}`,
   tag: sql`${cars.tag}`,
   certified: sql`${cars.certified}::text`,
+  location: sql`${cars.locationId}::text`,
+  dealership: sql`${cars.dealershipId}::text`,
 } as const;
 type DictionaryColumn = keyof typeof DICTIONARY_COLUMNS;
 const DICTIONARY_NAMES = Object.keys(DICTIONARY_COLUMNS) as DictionaryColumn[];
@@ -42,15 +47,13 @@ const DICTIONARY_NAMES = Object.keys(DICTIONARY_COLUMNS) as DictionaryColumn[];
 const NUMBER_COLUMNS = {
   id: sql`${cars.id}`,
   customRank: sql`${cars.customRank}`,
-  createdUs: sql`extract(epoch from ${cars.createdAt}) * 1000000`,
+  createdUs: sql`(extract(epoch from ${cars.createdAt}) * 1000000)::int8`,
   price: sql`${cars.price}`,
   km: sql`${cars.km}`,
   year: sql`${cars.year}`,
   subscriptionPrice: sql`${cars.subscriptionPrice}`,
   photos: sql`${cars.photosCount}`,
-  soldUs: sql`case when ${cars.status} = 'sold' then extract(epoch from ${cars.soldDate}) * 1000000 end`,
-  locationId: sql`${cars.locationId}`,
-  dealershipId: sql`${cars.dealershipId}`,
+  soldUs: sql`case when ${cars.status} = 'sold' then (extract(epoch from ${cars.soldDate}) * 1000000)::int8 end`,
 } as const;
 type NumberColumn = keyof typeof NUMBER_COLUMNS;
 const NUMBER_NAMES = Object.keys(NUMBER_COLUMNS) as NumberColumn[];
@@ -102,8 +105,9 @@ function loadSql(websiteIds: readonly number[], soldSinceMs: number | null): SQL
     soldSinceMs == null
       ? available
       : sql`(${available} or (${cars.status} = 'sold' and ${cars.soldDate} >= ${new Date(soldSinceMs).toISOString()}::timestamptz))`;
+  // One aggregation pass fills every array in the same row order.
   const aggregates = [...NUMBER_NAMES.map((n) => NUMBER_COLUMNS[n]), ...DICTIONARY_NAMES.map((n) => DICTIONARY_COLUMNS[n])].map(
-    (column) => sql`array_agg(${column} order by ${cars.id})`,
+    (column) => sql`array_agg(${column})`,
   );
   return sql`
     select w.id as website_id, coalesce(${carGenerations.generation}, 0) as generation,
@@ -241,60 +245,93 @@ const RANGE_VALUES: Record<RangeFacet, (stock: WebsiteStock) => Float64Array> = 
 
 const RANGE_STATS: Record<RangeFacet, (stock: WebsiteStock) => Float64Array> = { ...RANGE_VALUES, created_at_timestamp: (s) => s.createdStatsMs };
 
-/** Whether car i passes a filter group (a null column passes none, as coalesce(…, false) in SQL). */
-function groupTest(stock: WebsiteStock, group: FilterGroup, named: NamedIds): (i: number) => boolean {
-  const accept = (dict: Dictionary, test: (value: string) => boolean) => {
-    const accepted = Uint8Array.from(dict.values, (value) => (value != null && test(value) ? 1 : 0));
-    return (i: number) => accepted[dict.codes[i]] === 1;
-  };
-  switch (group.kind) {
-    case 'make': {
-      const whole = new Set(group.wholeMakes);
-      const pairs = new Set(group.makeModels.map(([make, model]) => `${make}${MAKE_MODEL_SEPARATOR}${model}`));
-      const byMake = accept(stock.text.make, (make) => whole.has(make));
-      const byPair = accept(stock.makeModel, (pair) => pairs.has(pair));
-      return (i) => byMake(i) || byPair(i);
+/** Each dictionary value's 1 (passes) or 0 (fails, and so does null). */
+function accepted(dict: Dictionary, test: (value: string) => boolean): Uint8Array {
+  return Uint8Array.from(dict.values, (value) => (value != null && test(value) ? 1 : 0));
+}
+
+/**
+ * Counts the group against each car that fails it (`fails`), noting the group (`failed`). A null
+ * column fails, as coalesce(…, false) does in SQL. One plain loop per group: this is the hot path.
+ */
+function markGroup(stock: WebsiteStock, group: FilterGroup, g: number, named: NamedIds, fails: Uint8Array, failed: Int8Array): void {
+  const n = stock.size;
+  if (group.kind === 'range') {
+    const values = RANGE_VALUES[group.key](stock);
+    const min = group.min ?? -Infinity;
+    const max = group.max ?? Infinity;
+    for (let i = 0; i < n; i++) {
+      // NaN (null) compares false.
+      if (!(values[i] >= min && values[i] <= max)) {
+        fails[i]++;
+        failed[i] = g;
+      }
     }
-    case 'named': {
-      const ids = named[group.key];
-      const column = group.key === 'location_name' ? stock.numbers.locationId : stock.numbers.dealershipId;
-      return (i) => ids.has(column[i]);
+    return;
+  }
+  if (group.kind === 'make') {
+    const whole = new Set(group.wholeMakes);
+    const pairs = new Set(group.makeModels.map(([make, model]) => `${make}${MAKE_MODEL_SEPARATOR}${model}`));
+    const byMake = accepted(stock.text.make, (make) => whole.has(make));
+    const byPair = accepted(stock.makeModel, (pair) => pairs.has(pair));
+    const makes = stock.text.make.codes;
+    const makeModels = stock.makeModel.codes;
+    for (let i = 0; i < n; i++) {
+      if (byMake[makes[i]] === 0 && byPair[makeModels[i]] === 0) {
+        fails[i]++;
+        failed[i] = g;
+      }
     }
-    case 'flags':
-      return accept(stock.text.certified, (value) => group.flags.includes(value === 'true'));
-    case 'values': {
-      const values = new Set(group.values);
-      return accept(stock.text[group.key], (value) => values.has(value));
-    }
-    case 'range': {
-      const values = RANGE_VALUES[group.key](stock);
-      const min = group.min ?? -Infinity;
-      const max = group.max ?? Infinity;
-      // NaN (null) compares false, as null does in SQL.
-      return (i) => values[i] >= min && values[i] <= max;
+    return;
+  }
+  let dict: Dictionary;
+  let test: (value: string) => boolean;
+  if (group.kind === 'named') {
+    const ids = named[group.key];
+    dict = stock.text[group.key === 'location_name' ? 'location' : 'dealership'];
+    test = (id) => ids.has(Number(id));
+  } else if (group.kind === 'flags') {
+    dict = stock.text.certified;
+    test = (value) => group.flags.includes(value === 'true');
+  } else {
+    const values = new Set(group.values);
+    dict = stock.text[group.key];
+    test = (value) => values.has(value);
+  }
+  const pass = accepted(dict, test);
+  const codes = dict.codes;
+  for (let i = 0; i < n; i++) {
+    if (pass[codes[i]] === 0) {
+      fails[i]++;
+      failed[i] = g;
     }
   }
 }
 
-/** Whether car i is listed in the scope: the JS twin of scopeWhere (search.scope.ts). */
-function scopeTest(stock: WebsiteStock, scope: SearchScope): (i: number) => boolean {
+/** Sets `fails` to 2 (out) for each car the scope does not list: the JS twin of scopeWhere (search.scope.ts). */
+function markUnlisted(stock: WebsiteStock, scope: SearchScope, fails: Uint8Array): void {
   const status = stock.text.status;
-  const available = Uint8Array.from(status.values, (value) => (value != null && AVAILABLE.has(value) ? 1 : 0));
+  const available = accepted(status, (value) => AVAILABLE.has(value));
   const soldSinceUs = scope.soldSince ? scope.soldSince.getTime() * 1000 : Infinity;
   const lowered = (dict: Dictionary, wanted: readonly string[]) => {
-    if (wanted.length === 0) return null;
     const set = new Set(wanted.map((w) => w.toLowerCase()));
-    return Uint8Array.from(dict.values, (value) => (value != null && set.has(value.toLowerCase()) ? 1 : 0));
+    return wanted.length === 0 ? null : accepted(dict, (value) => set.has(value.toLowerCase()));
   };
   const city = lowered(stock.text.city, scope.cities);
   const make = lowered(stock.text.make, scope.makes);
   const minPhotos = scope.minPhotos ?? -Infinity;
   const { soldUs, photos } = stock.numbers;
-  return (i) =>
-    (available[status.codes[i]] === 1 || soldUs[i] >= soldSinceUs) &&
-    photos[i] >= minPhotos &&
-    (city == null || city[stock.text.city.codes[i]] === 1) &&
-    (make == null || make[stock.text.make.codes[i]] === 1);
+  const statuses = status.codes;
+  const cities = stock.text.city.codes;
+  const makes = stock.text.make.codes;
+  for (let i = 0; i < stock.size; i++) {
+    const listed =
+      (available[statuses[i]] === 1 || soldUs[i] >= soldSinceUs) &&
+      photos[i] >= minPhotos &&
+      (city == null || city[cities[i]] === 1) &&
+      (make == null || make[makes[i]] === 1);
+    if (!listed) fails[i] = 2;
+  }
 }
 
 type SortKeys = { k0: (stock: WebsiteStock, i: number) => number; k1: (stock: WebsiteStock, i: number) => number };
@@ -360,6 +397,17 @@ class FirstOnes {
   }
 }
 
+/** What a term facet counts by: a dictionary column of the stock. */
+function termDictionary(stock: WebsiteStock, facet: TermFacet): Dictionary {
+  if (facet === 'make_model') return stock.makeModel;
+  if (facet === 'location_name') return stock.text.location;
+  if (facet === 'dealership_name') return stock.text.dealership;
+  return stock.text[facet];
+}
+
+type TermCount = { facet: TermFacet; codes: Int32Array; values: (string | null)[]; counts: Int32Array };
+type RangeCount = { facet: RangeFacet; values: Float64Array; min: number; max: number };
+
 /**
  * Counts a filtered search over held stock, with the same rules as the SQL statement: hits and the
  * total are the listed cars passing every group; a facet counts the cars failing no group or only
@@ -380,55 +428,40 @@ export function countStock(
   const page = new FirstOnes(request.offset + request.limit);
   const { k0, k1 } = sortKeys(request.sort ?? scope.defaultSort);
   for (const stock of stocks) {
-    const listed = scopeTest(stock, scope);
-    const tests = groups.map((group) => groupTest(stock, group, named));
-    const terms = termFacets.map((facet) => ({ facet, group: own(facet), ...termSource(stock, facet), counts: new Map<number, number>() }));
-    const ranges = rangeFacets.map((facet) => ({ facet, group: own(facet), values: RANGE_STATS[facet](stock), min: Infinity, max: -Infinity }));
+    const fails = new Uint8Array(stock.size);
+    const failed = new Int8Array(stock.size);
+    markUnlisted(stock, scope, fails);
+    groups.forEach((group, g) => markGroup(stock, group, g, named, fails, failed));
+    const terms: TermCount[] = termFacets.map((facet) => {
+      const { codes, values } = termDictionary(stock, facet);
+      return { facet, codes, values, counts: new Int32Array(values.length) };
+    });
+    const ranges: RangeCount[] = rangeFacets.map((facet) => ({ facet, values: RANGE_STATS[facet](stock), min: Infinity, max: -Infinity }));
+    // A car failing one group counts only for that group's facets.
+    const termsOf = groups.map((_, g) => terms.filter((t) => own(t.facet) === g));
+    const rangesOf = groups.map((_, g) => ranges.filter((r) => own(r.facet) === g));
     const { id, createdUs } = stock.numbers;
     for (let i = 0; i < stock.size; i++) {
-      if (!listed(i)) continue;
-      let fails = 0;
-      let failed = -1;
-      for (let g = 0; g < tests.length && fails < 2; g++) {
-        if (!tests[g](i)) {
-          fails++;
-          failed = g;
-        }
-      }
-      if (fails > 1) continue;
-      if (fails === 0) {
+      const carFails = fails[i];
+      if (carFails > 1) continue;
+      if (carFails === 0) {
         tally.total++;
         page.offer(k0(stock, i), k1(stock, i), createdUs[i], id[i]);
       }
-      for (const term of terms) {
-        if (fails === 1 && failed !== term.group) continue;
-        const key = term.keyOf(i);
-        term.counts.set(key, (term.counts.get(key) ?? 0) + 1);
-      }
-      for (const range of ranges) {
-        if (fails === 1 && failed !== range.group) continue;
+      for (const term of carFails === 0 ? terms : termsOf[failed[i]]) term.counts[term.codes[i]]++;
+      for (const range of carFails === 0 ? ranges : rangesOf[failed[i]]) {
         const v = range.values[i];
         if (v < range.min) range.min = v;
         if (v > range.max) range.max = v;
       }
     }
     for (const term of terms) {
-      for (const [key, n] of term.counts) {
-        const value = term.valueOf(key);
-        if (value != null && value !== '') addCount(tally, term.facet, value, n);
-      }
+      term.counts.forEach((n, code) => {
+        const value = term.values[code];
+        if (n > 0 && value != null && value !== '') addCount(tally, term.facet, value, n);
+      });
     }
     for (const range of ranges) if (range.min <= range.max) addStats(tally, range.facet, { min: range.min, max: range.max });
   }
   return { tally, pageIds: page.kept.slice(request.offset).map((c) => c.id) };
-}
-
-/** What a term facet counts by: a dictionary code, or a location or dealership id (NaN: none). */
-function termSource(stock: WebsiteStock, facet: TermFacet): { keyOf: (i: number) => number; valueOf: (key: number) => string | null } {
-  if (facet === 'location_name' || facet === 'dealership_name') {
-    const ids = facet === 'location_name' ? stock.numbers.locationId : stock.numbers.dealershipId;
-    return { keyOf: (i) => ids[i], valueOf: (key) => (Number.isNaN(key) ? null : String(key)) };
-  }
-  const dict = facet === 'make_model' ? stock.makeModel : stock.text[facet];
-  return { keyOf: (i) => dict.codes[i], valueOf: (code) => dict.values[code] };
 }
