@@ -26,11 +26,14 @@ export const WORD_SIMILARITY_THRESHOLD = 0.5;
 
 /**
  * Settings of every connection. work_mem: a search across many websites groups tens of thousands
- * of cars for its facet counts; at the default 4 MB those sorts spill to disk.
+ * of cars for its facet counts; at the default 4 MB those sorts spill to disk. jit: a PostgreSQL
+ * server compiles any plan estimated above 100,000 to machine code, which took 40-90 ms on each
+ * search across websites (their estimates are high, their work a few ms); PGlite has no JIT.
  */
 export const SESSION_SETTINGS: Record<string, string> = {
   'pg_trgm.word_similarity_threshold': String(WORD_SIMILARITY_THRESHOLD),
   work_mem: '16MB',
+  jit: 'off',
 };
 
 /**

@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -188,6 +189,24 @@ export const carGenerations = pgTable('car_generations', {
     .references(() => websites.id, { onDelete: 'cascade' }),
   generation: bigint('generation', { mode: 'number' }).notNull(),
 });
+
+/**
+ * The cars each generation of a website touched (migration 0007, filled by a statement trigger
+ * after the generation's bump), so the stock index (decision 020) reads again only the cars that
+ * changed since the generation it holds. The last 20 generations of each website are kept; a copy
+ * further behind is loaded whole.
+ */
+export const carChanges = pgTable(
+  'car_changes',
+  {
+    websiteId: integer('website_id')
+      .notNull()
+      .references(() => websites.id, { onDelete: 'cascade' }),
+    generation: bigint('generation', { mode: 'number' }).notNull(),
+    carId: integer('car_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.websiteId, t.generation, t.carId] })],
+);
 
 /**
  * Facet counts and range statistics of a website's available stock (in stock or coming soon,

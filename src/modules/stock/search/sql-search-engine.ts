@@ -14,7 +14,7 @@ import { MIN_SHOWN_PRICE } from '../stock.rules';
 import { searchTerms, type SearchTerm } from './search.text';
 import { filterGroups, groupOf, type FilterGroup } from './search.filters';
 import { addCount, addStats, mergeTally, newTally, type Tally } from './search.tally';
-import { countStock, StockIndex, type NamedIds } from './stock-index';
+import { countStock, StockIndex, type NamedIds, type TextMatch } from './stock-index';
 import {
   MAKE_MODEL_SEPARATOR,
   RANGE_FACETS,
@@ -405,12 +405,10 @@ export class SqlSearchEngine implements SearchEngine {
           termFacets,
           rangeFacets,
         );
-      const found =
-        terms.length === 0 && groups.length === 0
-          ? await this.unfiltered(scope, request, termFacets, rangeFacets)
-          : terms.length === 0 && scope.websiteIds.length > 1 && this.index
-            ? ((await this.indexed(scope, request, groups, termFacets, rangeFacets)) ?? (await rowFiltered()))
-            : await rowFiltered();
+      const counted = () => (terms.length === 0 && groups.length === 0 ? this.unfiltered(scope, request, termFacets, rangeFacets) : rowFiltered());
+      // The stock index counts every search but a website's unfiltered first view, which its facet snapshot answers.
+      const indexed = this.index != null && (terms.length > 0 || groups.length > 0 || scope.websiteIds.length > 1);
+      const found = indexed ? ((await this.indexed(scope, request, terms, groups, termFacets, rangeFacets)) ?? (await counted())) : await counted();
       response.hits = found.hits;
       response.estimatedTotalHits = found.tally.total;
       for (const [facet, counts] of found.tally.counts) {
@@ -492,27 +490,27 @@ export class SqlSearchEngine implements SearchEngine {
   }
 
   /**
-   * Filters without text across several websites, counted over the stock index's copy of the
-   * scope's cars. (One website's stock is counted in SQL within a few milliseconds, and after a
-   * change to its cars that is quicker than loading them again.) The statement
-   * that reads the page of hits also reads the websites' car generations: when one is not the
-   * generation the copy was loaded at, the website is loaded again and the search counted again.
-   * Null after three changed attempts (stock changing under a busy search): count it in SQL.
+   * A search without text across several websites, counted over the stock index's copy of the
+   * scope's cars (decision 020), brought up to date first. The statement that reads the page of
+   * hits also reads the websites' car generations: when one has moved since (a change committed
+   * in between), the search is counted again. Null after three such attempts (stock changing under
+   * a busy search): count it in SQL. One website's stock is counted in SQL, within a few ms.
    */
   private async indexed(
     scope: SearchScope,
     request: SearchRequest,
+    terms: SearchTerm[],
     groups: FilterGroup[],
     termFacets: readonly TermFacet[],
     rangeFacets: readonly RangeFacet[],
   ): Promise<Found | null> {
     const index = this.index!;
-    const named = await this.namedIds(scope, groups);
+    const { named, text } = await this.prefetch(scope, terms, groups);
     const soldSinceMs = scope.soldSince?.getTime() ?? null;
     const intArray = (values: readonly number[]) => sql`${`{${values.join(',')}}`}::int[]`;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const stocks = await index.stocks(scope.websiteIds, soldSinceMs);
-      const { tally, pageIds } = countStock(stocks, scope, groups, named, request, termFacets, rangeFacets);
+      const stocks = await index.sync(scope.websiteIds, soldSinceMs);
+      const { tally, pageIds } = countStock(stocks, scope, groups, named, text, request, termFacets, rangeFacets);
       const row = await this.one<{
         hits: SummaryRow[] | null;
         generations: [number, number | string][];
@@ -536,26 +534,32 @@ export class SqlSearchEngine implements SearchEngine {
           names: { locations: new Map(row.location_names ?? []), dealerships: new Map(row.dealership_names ?? []) },
         };
       }
-      index.forget(changed);
     }
     return null;
   }
 
-  /** Ids of the scope's locations and dealerships with the names the filters select. */
-  private async namedIds(scope: SearchScope, groups: readonly FilterGroup[]): Promise<NamedIds> {
+  /**
+   * What the index cannot tell by itself, in one statement when needed: the ids of the scope's
+   * locations and dealerships with the names the filters select, and the vocabulary words each
+   * fuzzy term is similar to (pg_trgm).
+   */
+  private async prefetch(scope: SearchScope, terms: SearchTerm[], groups: readonly FilterGroup[]): Promise<{ named: NamedIds; text: TextMatch | null }> {
     const named: NamedIds = { location_name: new Set(), dealership_name: new Set() };
+    const similarWords: string[][] = terms.map(() => []);
+    const text: TextMatch | null = terms.length > 0 ? { terms, similar: similarWords } : null;
     const wanted = groups.flatMap((group) => (group.kind === 'named' ? [group] : []));
-    if (wanted.length === 0) return named;
+    const fuzzy = terms.filter((term) => term.fuzzy);
+    if (wanted.length === 0 && fuzzy.length === 0) return { named, text };
     const ids = (group: (typeof wanted)[number]) =>
-      sql`(select json_agg(named.id) from ${idsNamed(group.key === 'location_name' ? locations : dealerships, scope, group.names)} as named)`;
-    const row = await this.one<{ ids: [string, number[] | null][] }>(
-      sql`select json_build_array(${sql.join(
-        wanted.map((group) => sql`json_build_array(${group.key}::text, ${ids(group)})`),
-        sql`, `,
-      )}) as ids`,
+      sql`json_build_array(${group.key}::text, (select json_agg(named.id) from ${idsNamed(group.key === 'location_name' ? locations : dealerships, scope, group.names)} as named))`;
+    const similar = (term: SearchTerm) => sql`(select json_agg(${searchWords.word}) from ${searchWords} where ${term.text} <% ${searchWords.word})`;
+    const row = await this.one<{ ids: [string, number[] | null][]; similar: (string[] | null)[] }>(
+      sql`select json_build_array(${sql.join([sql`null`, ...wanted.map(ids)], sql`, `)}) as ids,
+        json_build_array(${sql.join([sql`null`, ...fuzzy.map(similar)], sql`, `)}) as similar`,
     );
-    for (const [key, found] of row.ids) for (const id of found ?? []) (named[key as keyof NamedIds] as Set<number>).add(id);
-    return named;
+    for (const [key, found] of row.ids.slice(1)) for (const id of found ?? []) (named[key as keyof NamedIds] as Set<number>).add(id);
+    fuzzy.forEach((term, k) => (similarWords[terms.indexOf(term)] = row.similar[k + 1] ?? []));
+    return { named, text };
   }
 
   /**

@@ -1,10 +1,12 @@
 import 'server-only';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db';
-import { carGenerations, cars } from '../stock.schema';
+import { queryPrepared } from '@/db/prepared';
+import { carChanges, carGenerations, cars } from '../stock.schema';
 import { MIN_SHOWN_PRICE } from '../stock.rules';
 import { groupOf, type FilterGroup } from './search.filters';
 import { addCount, addStats, newTally, type Tally } from './search.tally';
+import type { SearchTerm } from './search.text';
 import { MAKE_MODEL_SEPARATOR, type RangeFacet, type SearchRequest, type SearchScope, type SortOption, type TermFacet } from './search.types';
 
 /**
@@ -73,6 +75,8 @@ export type WebsiteStock = {
   text: Record<DictionaryColumn, Dictionary>;
   /** 'Make:Model' of each car. */
   makeModel: Dictionary;
+  /** The cars' search_text (lowercase words, accents folded), for text terms. */
+  searchText: string[];
 };
 
 const AVAILABLE = new Set(['in_stock', 'coming_soon']);
@@ -93,36 +97,66 @@ function dictionary(values: readonly (string | null)[]): Dictionary {
   return { codes, values: distinct };
 }
 
-const toNumbers = (values: readonly (number | string | null)[] | undefined, size: number) =>
+const toNumbers = (values: readonly (number | string | null)[] | null | undefined, size: number) =>
   Float64Array.from(values ?? new Array<null>(size).fill(null), (v) => (v == null ? NaN : Number(v)));
 
-type LoadedRow = { website_id: number; generation: number | string; columns: ((number | string | null)[] | null)[] | null };
+/** Column values as loaded: numbers first, in NUMBER_NAMES order, then DICTIONARY_NAMES, then search_text. */
+type Columns = (number | string | null)[][];
 
-/** One statement: each website's generation and listed cars, read in the same snapshot. */
-function loadSql(websiteIds: readonly number[], soldSinceMs: number | null): SQL {
-  const available = sql`${cars.status} in ('in_stock', 'coming_soon')`;
-  const listed =
-    soldSinceMs == null
-      ? available
-      : sql`(${available} or (${cars.status} = 'sold' and ${cars.soldDate} >= ${new Date(soldSinceMs).toISOString()}::timestamptz))`;
-  // One aggregation pass fills every array in the same row order.
-  const aggregates = [...NUMBER_NAMES.map((n) => NUMBER_COLUMNS[n]), ...DICTIONARY_NAMES.map((n) => DICTIONARY_COLUMNS[n])].map(
+const SEARCH_TEXT_COLUMN = NUMBER_NAMES.length + DICTIONARY_NAMES.length;
+
+type SyncRow = {
+  website_id: number;
+  generation: number | string;
+  /** 'same': the held copy is current; 'patch': `columns` holds the changed cars; 'full': every car. */
+  mode: 'same' | 'patch' | 'full';
+  changed: number[] | null;
+  columns: Columns | null;
+};
+
+const listedCondition = sql`${cars.showOnDealerWebsite} and (${cars.status} in ('in_stock', 'coming_soon') or (${cars.status} = 'sold' and ${cars.soldDate} >= w.sold_since))`;
+// One aggregation pass fills every array in the same row order.
+const aggregates = sql.join(
+  [...NUMBER_NAMES.map((n) => NUMBER_COLUMNS[n]), ...DICTIONARY_NAMES.map((n) => DICTIONARY_COLUMNS[n]), sql`${cars.searchText}`].map(
     (column) => sql`array_agg(${column})`,
-  );
+  ),
+  sql`, `,
+);
+
+/**
+ * One statement, one snapshot: each website's car generation and, when it is not the generation
+ * held (-1: nothing held), the cars to read: those the change log (car_changes) lists since the
+ * held generation, or every listed car when the log no longer reaches back that far.
+ */
+function syncSql(websiteIds: readonly number[], held: readonly number[], soldSince: readonly string[]): SQL {
+  const array = (values: readonly (number | string)[], type: string) => sql`${`{${values.join(',')}}`}::${sql.raw(type)}`;
   return sql`
-    select w.id as website_id, coalesce(${carGenerations.generation}, 0) as generation,
-      (select json_build_array(${sql.join(aggregates, sql`, `)})
-        from ${cars} where ${cars.websiteId} = w.id and ${cars.showOnDealerWebsite} and ${listed}) as columns
-    from unnest(${`{${websiteIds.join(',')}}`}::int[]) as w(id)
-    left join ${carGenerations} on ${carGenerations.websiteId} = w.id`;
+    select w.id as website_id, current.generation, m.mode, ch.changed, d.columns
+    from unnest(${array(websiteIds, 'int[]')}, ${array(held, 'int8[]')}, ${array(soldSince, 'timestamptz[]')}) as w(id, held, sold_since)
+    cross join lateral (select coalesce((select ${carGenerations.generation} from ${carGenerations} where ${carGenerations.websiteId} = w.id), 0) as generation) current
+    cross join lateral (
+      select case
+        when w.held = current.generation then 'same'
+        when w.held >= 0 and w.held < current.generation and exists (
+          select 1 from ${carChanges} where ${carChanges.websiteId} = w.id and ${carChanges.generation} = w.held + 1) then 'patch'
+        else 'full' end as mode
+    ) m
+    cross join lateral (
+      select array_agg(distinct ${carChanges.carId}) as changed from ${carChanges}
+      where m.mode = 'patch' and ${carChanges.websiteId} = w.id and ${carChanges.generation} > w.held
+    ) ch
+    cross join lateral (
+      select json_build_array(${aggregates}) as columns from ${cars}
+      where m.mode <> 'same' and ${cars.websiteId} = w.id and ${listedCondition}
+        and (m.mode = 'full' or ${cars.id} = any(ch.changed))
+    ) d`;
 }
 
-function toStock(row: LoadedRow, soldSinceMs: number | null): WebsiteStock {
-  const columns = row.columns ?? [];
+function toStock(websiteId: number, generation: number, soldSinceMs: number | null, columns: Columns): WebsiteStock {
   const size = (columns[0] ?? []).length;
-  const numbers = Object.fromEntries(NUMBER_NAMES.map((name, i) => [name, toNumbers(columns[i] ?? undefined, size)])) as Record<NumberColumn, Float64Array>;
+  const numbers = Object.fromEntries(NUMBER_NAMES.map((name, i) => [name, toNumbers(columns[i], size)])) as Record<NumberColumn, Float64Array>;
   const text = Object.fromEntries(
-    DICTIONARY_NAMES.map((name, i) => [name, dictionary((columns[NUMBER_NAMES.length + i] as (string | null)[] | null) ?? new Array<null>(size).fill(null))]),
+    DICTIONARY_NAMES.map((name, i) => [name, dictionary((columns[NUMBER_NAMES.length + i] as (string | null)[] | null | undefined) ?? new Array<null>(size).fill(null))]),
   ) as Record<DictionaryColumn, Dictionary>;
   const make = text.make;
   const model = text.model;
@@ -134,24 +168,33 @@ function toStock(row: LoadedRow, soldSinceMs: number | null): WebsiteStock {
   // The SQL filter rounds (numeric to bigint, half away from zero); its stats truncate (a JS Date).
   const createdMs = numbers.createdUs.map((us) => Math.round(us / 1000));
   const createdStatsMs = numbers.createdUs.map((us) => Math.floor(us / 1000));
-  return {
-    websiteId: Number(row.website_id),
-    generation: Number(row.generation),
-    soldSinceMs,
-    size,
-    numbers,
-    createdMs,
-    createdStatsMs,
-    text,
-    makeModel: dictionary(makeModels),
-  };
+  const searchText = (columns[SEARCH_TEXT_COLUMN] as string[] | undefined) ?? new Array<string>(size).fill('');
+  return { websiteId, generation, soldSinceMs, size, numbers, createdMs, createdStatsMs, text, makeModel: dictionary(makeModels), searchText };
+}
+
+/** The held copy without the changed cars, plus the changed cars that are still listed. */
+function patched(stock: WebsiteStock, generation: number, changed: readonly number[], columns: Columns | null): WebsiteStock {
+  const gone = new Set(changed);
+  const kept: number[] = [];
+  for (let i = 0; i < stock.size; i++) if (!gone.has(stock.numbers.id[i])) kept.push(i);
+  const merged: Columns = [
+    ...NUMBER_NAMES.map((name, c) => {
+      const values = stock.numbers[name];
+      return [...kept.map((i) => (Number.isNaN(values[i]) ? null : values[i])), ...(columns?.[c] ?? [])];
+    }),
+    ...DICTIONARY_NAMES.map((name, c) => {
+      const { codes, values } = stock.text[name];
+      return [...kept.map((i) => values[codes[i]]), ...(columns?.[NUMBER_NAMES.length + c] ?? [])];
+    }),
+    [...kept.map((i) => stock.searchText[i]), ...(columns?.[SEARCH_TEXT_COLUMN] ?? [])],
+  ];
+  return toStock(stock.websiteId, generation, stock.soldSinceMs, merged);
 }
 
 /** Holds websites' stock, least recently used out first once more than maxCars are held. */
 export class StockIndex {
   private readonly held = new Map<number, WebsiteStock>();
   private heldCars = 0;
-  private readonly loading = new Map<number, Promise<WebsiteStock>>();
 
   constructor(
     private readonly db: Db,
@@ -159,73 +202,44 @@ export class StockIndex {
   ) {}
 
   /**
-   * The scope's websites' stock, loading what is not held (or holds too few sold cars). Whether a
-   * held copy is current is checked by the caller, against the generations its statement reads.
+   * The scope's websites' stock as the database holds it now: one statement reads each website's
+   * generation and, for a copy that is behind, the cars changed since (or all of them). A copy
+   * holding too few sold cars for this search's sold window is loaded whole.
    */
-  async stocks(websiteIds: readonly number[], soldSinceMs: number | null): Promise<WebsiteStock[]> {
-    const usable = (stock: WebsiteStock | undefined) =>
+  async sync(websiteIds: readonly number[], soldSinceMs: number | null): Promise<WebsiteStock[]> {
+    const usable = (stock: WebsiteStock | undefined): stock is WebsiteStock =>
       stock != null && (soldSinceMs == null || (stock.soldSinceMs != null && stock.soldSinceMs <= soldSinceMs));
-    const missing = websiteIds.filter((id) => !usable(this.held.get(id)) && !this.loading.has(id));
-    if (missing.length > 0) {
-      const loaded = this.load(missing, soldSinceMs);
-      for (const id of missing) {
-        const one = loaded.then((stocks) => stocks.get(id)!);
-        this.loading.set(id, one);
-        void one.then(
-          () => this.loading.delete(id),
-          () => this.loading.delete(id),
-        );
-      }
-    }
-    return Promise.all(
-      websiteIds.map(async (id) => {
-        const pending = this.loading.get(id);
-        let stock = pending ? await pending : this.held.get(id);
-        // Loaded by another search for a later sold window: load again for this one.
-        if (!usable(stock)) stock = (await this.load([id], soldSinceMs)).get(id)!;
-        this.touch(stock!);
-        return stock!;
-      }),
-    );
+    const copies = websiteIds.map((id) => this.held.get(id));
+    const held = copies.map((copy) => (usable(copy) ? copy.generation : -1));
+    // A patched copy keeps its own sold window; a copy loaded whole takes this search's.
+    const windows = copies.map((copy) => (usable(copy) ? copy.soldSinceMs : soldSinceMs));
+    const sinces = windows.map((ms) => (ms == null ? 'infinity' : new Date(ms).toISOString()));
+    const rows = await queryPrepared<SyncRow>(this.db, syncSql(websiteIds, held, sinces));
+    return rows.map((row, k) => {
+      const copy = copies[k];
+      const generation = Number(row.generation);
+      let stock: WebsiteStock;
+      if (row.mode === 'same' && usable(copy)) stock = copy;
+      else if (row.mode === 'patch' && usable(copy)) stock = patched(copy, generation, row.changed ?? [], row.columns);
+      else stock = toStock(Number(row.website_id), generation, windows[k], row.columns ?? []);
+      this.hold(stock);
+      return stock;
+    });
   }
 
-  /** Drops held websites whose cars changed, so the next search loads them again. */
-  forget(websiteIds: readonly number[]): void {
-    for (const id of websiteIds) {
-      const stock = this.held.get(id);
-      if (stock) {
-        this.held.delete(id);
-        this.heldCars -= stock.size;
-      }
+  /** Keeps a website's copy as the most recently used; the least recently used go beyond maxCars. */
+  private hold(stock: WebsiteStock): void {
+    const before = this.held.get(stock.websiteId);
+    if (before) {
+      this.held.delete(stock.websiteId);
+      this.heldCars -= before.size;
     }
-  }
-
-  private async load(websiteIds: readonly number[], soldSinceMs: number | null): Promise<Map<number, WebsiteStock>> {
-    const result = await this.db.execute(loadSql(websiteIds, soldSinceMs));
-    const stocks = new Map<number, WebsiteStock>();
-    for (const row of (result as unknown as { rows: LoadedRow[] }).rows) {
-      const stock = toStock(row, soldSinceMs);
-      stocks.set(stock.websiteId, stock);
-      this.forget([stock.websiteId]);
-      this.held.set(stock.websiteId, stock);
-      this.heldCars += stock.size;
-    }
-    this.evict();
-    return stocks;
-  }
-
-  /** Marks a website's stock as just used (a Map keeps insertion order). */
-  private touch(stock: WebsiteStock): void {
-    if (this.held.get(stock.websiteId) !== stock) return;
-    this.held.delete(stock.websiteId);
     this.held.set(stock.websiteId, stock);
-  }
-
-  private evict(): void {
-    for (const [id, stock] of this.held) {
-      if (this.heldCars <= this.maxCars) break;
+    this.heldCars += stock.size;
+    for (const [id, oldest] of this.held) {
+      if (this.heldCars <= this.maxCars || id === stock.websiteId) break;
       this.held.delete(id);
-      this.heldCars -= stock.size;
+      this.heldCars -= oldest.size;
     }
   }
 }
@@ -305,6 +319,40 @@ function markGroup(stock: WebsiteStock, group: FilterGroup, g: number, named: Na
       fails[i]++;
       failed[i] = g;
     }
+  }
+}
+
+/** Text terms and, for each, the vocabulary words (search_words) a fuzzy term is similar to. */
+export type TextMatch = { terms: readonly SearchTerm[]; similar: readonly (readonly string[])[] };
+
+/**
+ * Sets `fails` to 2 (out) for each car whose search_text misses a term, as textCondition in
+ * sql-search-engine.ts: a stock-number-like term as a whole word, any other as a substring, a
+ * fuzzy one also by containing a similar word as a whole word. Fills `score` (the terms found as
+ * written, the relevance order) for the cars that match.
+ */
+function markText(stock: WebsiteStock, text: TextMatch, fails: Uint8Array, score: Int32Array): void {
+  const wholeWord = (word: string) => ` ${word} `;
+  const terms = text.terms.map((term, t) => ({
+    text: term.text,
+    exact: term.exact ? wholeWord(term.text) : null,
+    similar: term.fuzzy ? text.similar[t].map(wholeWord) : [],
+  }));
+  for (let i = 0; i < stock.size; i++) {
+    if (fails[i] > 1) continue;
+    const words = stock.searchText[i];
+    const padded = ` ${words} `;
+    let found = 0;
+    for (const term of terms) {
+      const asWritten = words.includes(term.text);
+      if (asWritten) found++;
+      const matches = term.exact ? padded.includes(term.exact) : asWritten || term.similar.some((word) => padded.includes(word));
+      if (!matches) {
+        fails[i] = 2;
+        break;
+      }
+    }
+    score[i] = found;
   }
 }
 
@@ -418,6 +466,7 @@ export function countStock(
   scope: SearchScope,
   groups: readonly FilterGroup[],
   named: NamedIds,
+  text: TextMatch | null,
   request: Pick<SearchRequest, 'limit' | 'offset' | 'sort'>,
   termFacets: readonly TermFacet[],
   rangeFacets: readonly RangeFacet[],
@@ -426,35 +475,60 @@ export function countStock(
   const own = (facet: TermFacet | RangeFacet) => groupIndex.get(groupOf(facet)) ?? -1;
   const tally = newTally();
   const page = new FirstOnes(request.offset + request.limit);
-  const { k0, k1 } = sortKeys(request.sort ?? scope.defaultSort);
+  const sort = request.sort ?? scope.defaultSort;
+  const { k0, k1 } = sortKeys(sort);
+  // 'Most relevant' puts the cars with more terms found as written first, when a term is fuzzy.
+  const byScore = text != null && text.terms.some((t) => t.fuzzy) && sort === 'custom_rank:desc';
   for (const stock of stocks) {
     const fails = new Uint8Array(stock.size);
     const failed = new Int8Array(stock.size);
     markUnlisted(stock, scope, fails);
+    const score = new Int32Array(text ? stock.size : 0);
+    if (text) markText(stock, text, fails, score);
     groups.forEach((group, g) => markGroup(stock, group, g, named, fails, failed));
+    // The cars each facet counts: those failing no group (`passing`), and those failing only the
+    // facet's own group (`failingOnly`, grouped by that group). Each facet then loops over its cars alone.
+    const passing = new Int32Array(stock.size);
+    let passed = 0;
+    const starts = new Int32Array(groups.length + 1);
+    for (let i = 0; i < stock.size; i++) {
+      if (fails[i] === 0) passing[passed++] = i;
+      else if (fails[i] === 1) starts[failed[i] + 1]++;
+    }
+    for (let g = 0; g < groups.length; g++) starts[g + 1] += starts[g];
+    const failingOnly = new Int32Array(starts[groups.length]);
+    const next = starts.slice(0, groups.length);
+    for (let i = 0; i < stock.size; i++) if (fails[i] === 1) failingOnly[next[failed[i]]++] = i;
+    const { id, createdUs } = stock.numbers;
+    tally.total += passed;
+    for (let j = 0; j < passed; j++) {
+      const i = passing[j];
+      page.offer(byScore ? -score[i] : k0(stock, i), k1(stock, i), createdUs[i], id[i]);
+    }
+    const countedBy = (facet: TermFacet | RangeFacet) => {
+      const g = own(facet);
+      const only = g < 0 ? failingOnly.subarray(0, 0) : failingOnly.subarray(starts[g], starts[g + 1]);
+      return [passing.subarray(0, passed), only];
+    };
     const terms: TermCount[] = termFacets.map((facet) => {
       const { codes, values } = termDictionary(stock, facet);
-      return { facet, codes, values, counts: new Int32Array(values.length) };
+      const counts = new Int32Array(values.length);
+      for (const cars of countedBy(facet)) for (let j = 0; j < cars.length; j++) counts[codes[cars[j]]]++;
+      return { facet, codes, values, counts };
     });
-    const ranges: RangeCount[] = rangeFacets.map((facet) => ({ facet, values: RANGE_STATS[facet](stock), min: Infinity, max: -Infinity }));
-    // A car failing one group counts only for that group's facets.
-    const termsOf = groups.map((_, g) => terms.filter((t) => own(t.facet) === g));
-    const rangesOf = groups.map((_, g) => ranges.filter((r) => own(r.facet) === g));
-    const { id, createdUs } = stock.numbers;
-    for (let i = 0; i < stock.size; i++) {
-      const carFails = fails[i];
-      if (carFails > 1) continue;
-      if (carFails === 0) {
-        tally.total++;
-        page.offer(k0(stock, i), k1(stock, i), createdUs[i], id[i]);
+    const ranges: RangeCount[] = rangeFacets.map((facet) => {
+      const values = RANGE_STATS[facet](stock);
+      let min = Infinity;
+      let max = -Infinity;
+      for (const cars of countedBy(facet)) {
+        for (let j = 0; j < cars.length; j++) {
+          const v = values[cars[j]];
+          if (v < min) min = v;
+          if (v > max) max = v;
+        }
       }
-      for (const term of carFails === 0 ? terms : termsOf[failed[i]]) term.counts[term.codes[i]]++;
-      for (const range of carFails === 0 ? ranges : rangesOf[failed[i]]) {
-        const v = range.values[i];
-        if (v < range.min) range.min = v;
-        if (v > range.max) range.max = v;
-      }
-    }
+      return { facet, values, min, max };
+    });
     for (const term of terms) {
       term.counts.forEach((n, code) => {
         const value = term.values[code];
