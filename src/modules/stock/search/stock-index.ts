@@ -75,30 +75,46 @@ export type WebsiteStock = {
   text: Record<DictionaryColumn, Dictionary>;
   /** 'Make:Model' of each car. */
   makeModel: Dictionary;
-  /** The cars' search_text (lowercase words, accents folded), for text terms. */
+  /** The cars' search_text (lowercase words, accents folded) between two spaces, for text terms. */
   searchText: string[];
 };
 
 const AVAILABLE = new Set(['in_stock', 'coming_soon']);
 
-function dictionary(values: readonly (string | null)[]): Dictionary {
-  const codes = new Int32Array(values.length);
-  const known = new Map<string | null, number>();
-  const distinct: (string | null)[] = [];
-  values.forEach((value, i) => {
+/** The cars of a copy kept when it is patched, by index. */
+type Kept = { stock: WebsiteStock; cars: Int32Array };
+
+/** A dictionary column: the kept cars' codes (the old dictionary grows), then the added values. */
+function dictionary(added: readonly (string | null)[], kept: Kept | null, old: (stock: WebsiteStock) => Dictionary): Dictionary {
+  const from = kept ? old(kept.stock) : null;
+  const distinct = from ? [...from.values] : [];
+  const known = new Map(distinct.map((value, code) => [value, code]));
+  const keptCount = kept ? kept.cars.length : 0;
+  const codes = new Int32Array(keptCount + added.length);
+  for (let j = 0; j < keptCount; j++) codes[j] = from!.codes[kept!.cars[j]];
+  added.forEach((value, k) => {
     let code = known.get(value);
     if (code === undefined) {
       code = distinct.length;
       known.set(value, code);
       distinct.push(value);
     }
-    codes[i] = code;
+    codes[keptCount + k] = code;
   });
   return { codes, values: distinct };
 }
 
-const toNumbers = (values: readonly (number | string | null)[] | null | undefined, size: number) =>
-  Float64Array.from(values ?? new Array<null>(size).fill(null), (v) => (v == null ? NaN : Number(v)));
+/** A number column (null as NaN): the kept cars' values, then the added ones. */
+function numberColumn(added: readonly (number | string | null)[], kept: Kept | null, old: (stock: WebsiteStock) => Float64Array): Float64Array {
+  const keptCount = kept ? kept.cars.length : 0;
+  const values = new Float64Array(keptCount + added.length);
+  if (kept) {
+    const from = old(kept.stock);
+    for (let j = 0; j < keptCount; j++) values[j] = from[kept.cars[j]];
+  }
+  added.forEach((v, k) => (values[keptCount + k] = v == null ? NaN : Number(v)));
+  return values;
+}
 
 /** Column values as loaded: numbers first, in NUMBER_NAMES order, then DICTIONARY_NAMES, then search_text. */
 type Columns = (number | string | null)[][];
@@ -131,7 +147,7 @@ const aggregates = sql.join(
 function syncSql(websiteIds: readonly number[], held: readonly number[], soldSince: readonly string[]): SQL {
   const array = (values: readonly (number | string)[], type: string) => sql`${`{${values.join(',')}}`}::${sql.raw(type)}`;
   return sql`
-    select w.id as website_id, current.generation, m.mode, ch.changed, d.columns
+    select w.id as website_id, current.generation, m.mode, ch.changed, coalesce(whole.columns, changed.columns) as columns
     from unnest(${array(websiteIds, 'int[]')}, ${array(held, 'int8[]')}, ${array(soldSince, 'timestamptz[]')}) as w(id, held, sold_since)
     cross join lateral (select coalesce((select ${carGenerations.generation} from ${carGenerations} where ${carGenerations.websiteId} = w.id), 0) as generation) current
     cross join lateral (
@@ -147,48 +163,55 @@ function syncSql(websiteIds: readonly number[], held: readonly number[], soldSin
     ) ch
     cross join lateral (
       select json_build_array(${aggregates}) as columns from ${cars}
-      where m.mode <> 'same' and ${cars.websiteId} = w.id and ${listedCondition}
-        and (m.mode = 'full' or ${cars.id} = any(ch.changed))
-    ) d`;
+      where m.mode = 'full' and ${cars.websiteId} = w.id and ${listedCondition}
+    ) whole
+    cross join lateral (
+      select json_build_array(${aggregates}) as columns from ${cars}
+      where m.mode = 'patch' and ${cars.id} = any(ch.changed) and ${cars.websiteId} = w.id and ${listedCondition}
+    ) changed`;
 }
 
-function toStock(websiteId: number, generation: number, soldSinceMs: number | null, columns: Columns): WebsiteStock {
-  const size = (columns[0] ?? []).length;
-  const numbers = Object.fromEntries(NUMBER_NAMES.map((name, i) => [name, toNumbers(columns[i], size)])) as Record<NumberColumn, Float64Array>;
+/**
+ * A website's copy from loaded columns: all its cars, or (`kept`) a held copy's unchanged cars
+ * followed by the changed cars read again.
+ */
+function toStock(websiteId: number, generation: number, soldSinceMs: number | null, columns: Columns, kept: Kept | null = null): WebsiteStock {
+  const added = (columns[0] ?? []).length;
+  const column = (c: number) => columns[c] ?? new Array<null>(added).fill(null);
+  const numbers = Object.fromEntries(NUMBER_NAMES.map((name, c) => [name, numberColumn(column(c), kept, (s) => s.numbers[name])])) as Record<NumberColumn, Float64Array>;
   const text = Object.fromEntries(
-    DICTIONARY_NAMES.map((name, i) => [name, dictionary((columns[NUMBER_NAMES.length + i] as (string | null)[] | null | undefined) ?? new Array<null>(size).fill(null))]),
+    DICTIONARY_NAMES.map((name, c) => [name, dictionary(column(NUMBER_NAMES.length + c) as (string | null)[], kept, (s) => s.text[name])]),
   ) as Record<DictionaryColumn, Dictionary>;
-  const make = text.make;
-  const model = text.model;
-  const makeModels = Array.from({ length: size }, (_, i) => {
-    const a = make.values[make.codes[i]];
-    const b = model.values[model.codes[i]];
-    return a && b ? `${a}${MAKE_MODEL_SEPARATOR}${b}` : null;
+  const size = numbers.id.length;
+  const keptCount = size - added;
+  const makeModels = Array.from({ length: added }, (_, k) => {
+    const make = text.make.values[text.make.codes[keptCount + k]];
+    const model = text.model.values[text.model.codes[keptCount + k]];
+    return make && model ? `${make}${MAKE_MODEL_SEPARATOR}${model}` : null;
   });
-  // The SQL filter rounds (numeric to bigint, half away from zero); its stats truncate (a JS Date).
-  const createdMs = numbers.createdUs.map((us) => Math.round(us / 1000));
-  const createdStatsMs = numbers.createdUs.map((us) => Math.floor(us / 1000));
-  const searchText = (columns[SEARCH_TEXT_COLUMN] as string[] | undefined) ?? new Array<string>(size).fill('');
-  return { websiteId, generation, soldSinceMs, size, numbers, createdMs, createdStatsMs, text, makeModel: dictionary(makeModels), searchText };
+  // Padded with spaces, so a whole word is ' word ' wherever it is.
+  const searchText = [...(kept ? Array.from(kept.cars, (i) => kept.stock.searchText[i]) : []), ...(column(SEARCH_TEXT_COLUMN) as (string | null)[]).map((t) => ` ${t ?? ''} `)];
+  return {
+    websiteId,
+    generation,
+    soldSinceMs,
+    size,
+    numbers,
+    // The SQL filter rounds (numeric to bigint, half away from zero); its stats truncate (a JS Date).
+    createdMs: numbers.createdUs.map((us) => Math.round(us / 1000)),
+    createdStatsMs: numbers.createdUs.map((us) => Math.floor(us / 1000)),
+    text,
+    makeModel: dictionary(makeModels, kept, (s) => s.makeModel),
+    searchText,
+  };
 }
 
 /** The held copy without the changed cars, plus the changed cars that are still listed. */
 function patched(stock: WebsiteStock, generation: number, changed: readonly number[], columns: Columns | null): WebsiteStock {
   const gone = new Set(changed);
-  const kept: number[] = [];
-  for (let i = 0; i < stock.size; i++) if (!gone.has(stock.numbers.id[i])) kept.push(i);
-  const merged: Columns = [
-    ...NUMBER_NAMES.map((name, c) => {
-      const values = stock.numbers[name];
-      return [...kept.map((i) => (Number.isNaN(values[i]) ? null : values[i])), ...(columns?.[c] ?? [])];
-    }),
-    ...DICTIONARY_NAMES.map((name, c) => {
-      const { codes, values } = stock.text[name];
-      return [...kept.map((i) => values[codes[i]]), ...(columns?.[NUMBER_NAMES.length + c] ?? [])];
-    }),
-    [...kept.map((i) => stock.searchText[i]), ...(columns?.[SEARCH_TEXT_COLUMN] ?? [])],
-  ];
-  return toStock(stock.websiteId, generation, stock.soldSinceMs, merged);
+  const cars: number[] = [];
+  for (let i = 0; i < stock.size; i++) if (!gone.has(stock.numbers.id[i])) cars.push(i);
+  return toStock(stock.websiteId, generation, stock.soldSinceMs, columns ?? [], { stock, cars: Int32Array.from(cars) });
 }
 
 /** Holds websites' stock, least recently used out first once more than maxCars are held. */
@@ -340,11 +363,11 @@ function markText(stock: WebsiteStock, text: TextMatch, fails: Uint8Array, score
   }));
   for (let i = 0; i < stock.size; i++) {
     if (fails[i] > 1) continue;
-    const words = stock.searchText[i];
-    const padded = ` ${words} `;
+    const padded = stock.searchText[i];
     let found = 0;
     for (const term of terms) {
-      const asWritten = words.includes(term.text);
+      // A term holds no space, so the padding adds no substring match.
+      const asWritten = padded.includes(term.text);
       if (asWritten) found++;
       const matches = term.exact ? padded.includes(term.exact) : asWritten || term.similar.some((word) => padded.includes(word));
       if (!matches) {
