@@ -147,7 +147,7 @@ const aggregates = sql.join(
 function syncSql(websiteIds: readonly number[], held: readonly number[], soldSince: readonly string[]): SQL {
   const array = (values: readonly (number | string)[], type: string) => sql`${`{${values.join(',')}}`}::${sql.raw(type)}`;
   return sql`
-    select w.id as website_id, current.generation, m.mode, ch.changed, coalesce(whole.columns, changed.columns) as columns
+    select w.id as website_id, current.generation, m.mode, ch.changed, case m.mode when 'full' then whole.columns when 'patch' then changed.columns end as columns
     from unnest(${array(websiteIds, 'int[]')}, ${array(held, 'int8[]')}, ${array(soldSince, 'timestamptz[]')}) as w(id, held, sold_since)
     cross join lateral (select coalesce((select ${carGenerations.generation} from ${carGenerations} where ${carGenerations.websiteId} = w.id), 0) as generation) current
     cross join lateral (
