@@ -8,7 +8,8 @@ import { locations } from '@/modules/locations/locations.schema';
 import { cars } from '@/modules/stock/stock.schema';
 import type { WebsiteConfigInput } from '@/modules/tenancy/tenancy.config';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { getSearchEngine, searchStock } from '@/modules/stock/search/search.service';
+import { searchStock } from '@/modules/stock/search/search.service';
+import { scopeForTenant } from '@/modules/stock/search/search.scope';
 import { SqlSearchEngine } from '@/modules/stock/search/sql-search-engine';
 import {
   FACETS,
@@ -709,11 +710,19 @@ describe('stock search engine', () => {
   });
 
   describe('searches without text or filters (facet snapshots)', () => {
+    // The SQL engine without the stock index (decision 020), which reads and stores the snapshots.
+    let inSql: SqlSearchEngine;
+    beforeAll(() => {
+      inSql = new SqlSearchEngine(db, { stockIndexCars: 0 });
+    });
+    const searchInSql = (tenant: Tenant, request: Partial<SearchRequest> = {}, now = NOW) =>
+      inSql.search(scopeForTenant(tenant, now), { limit: 100, offset: 0, ...request });
+
     /** The same search answered from the snapshot and counted live (price >= 0 filters nothing out). */
     async function snapshotAndLive(tenant: Tenant, now = NOW) {
       const pick = (r: SearchResponse) => ({ hits: r.hits, estimatedTotalHits: r.estimatedTotalHits, facetDistribution: r.facetDistribution, facetStats: r.facetStats });
-      const snapshot = pick(await search(tenant, { facets: [...FACETS] }, now));
-      const live = pick(await search(tenant, { facets: [...FACETS], filters: { price: { min: 0 } } }, now));
+      const snapshot = pick(await searchInSql(tenant, { facets: [...FACETS] }, now));
+      const live = pick(await searchInSql(tenant, { facets: [...FACETS], filters: { price: { min: 0 } } }, now));
       return { snapshot, live };
     }
 
@@ -772,7 +781,7 @@ describe('stock search engine', () => {
       await db.delete(cars).where(eq(cars.id, kia.get('fresh-4')!));
       now = await counts();
       expect(now.facetDistribution.make).toEqual({ Mazda: 1, Toyota: 1 });
-      expect(slugs(await search(tenant))).toEqual(['fresh-1', 'fresh-2']);
+      expect(slugs(await searchInSql(tenant))).toEqual(['fresh-1', 'fresh-2']);
 
       await db.update(locations).set({ name: 'Renamed Yard' }).where(eq(locations.id, yard.id));
       expect((await counts()).facetDistribution.location_name).toEqual({ 'Renamed Yard': 2 });
@@ -782,18 +791,18 @@ describe('stock search engine', () => {
       const site = await website('quiet-motors');
       await site.addCars([{ slug: 'quiet-1', make: 'Toyota' }]);
       const tenant = await site.tenant();
-      const engine = (await getSearchEngine()) as SqlSearchEngine;
+      const engine = inSql;
       const stored = async () => {
         const rows = await db.execute(sql`select s.generation = g.generation as current, s.counts -> 'make' as makes
           from search_facet_snapshots s join car_generations g using (website_id) where s.website_id = ${tenant.id}`);
         return (rows as unknown as { rows: { current: boolean; makes: Record<string, number> }[] }).rows[0];
       };
-      await search(tenant, { facets: ['make'] });
+      await searchInSql(tenant, { facets: ['make'] });
       await engine.settled();
       expect(await stored()).toEqual({ current: true, makes: { Toyota: 1 } });
 
       await site.addCars([{ slug: 'quiet-2', make: 'Kia' }]);
-      const first = search(tenant, { facets: ['make'] });
+      const first = searchInSql(tenant, { facets: ['make'] });
       expect((await first).facetDistribution.make).toEqual({ Toyota: 1, Kia: 1 });
       await engine.settled();
       expect(await stored()).toEqual({ current: true, makes: { Toyota: 1, Kia: 1 } });
@@ -808,7 +817,7 @@ describe('stock search engine', () => {
         { slug: 'delta-dear', make: 'Mazda', model: 'CX-5', price: 45_000, km: 5_000, certified: true, subscriptionPrice: 199 },
       ]);
       const tenant = await site.tenant();
-      const engine = (await getSearchEngine()) as SqlSearchEngine;
+      const engine = inSql;
       type Stored = { current: boolean; counts: Record<string, Record<string, number>>; stats: Record<string, number> };
       const stored = async (): Promise<Stored | undefined> => {
         const rows = await db.execute(sql`select s.generation = g.generation as current, s.counts, s.stats
@@ -817,7 +826,7 @@ describe('stock search engine', () => {
       };
       const recounted = async () => {
         await db.execute(sql`delete from search_facet_snapshots where website_id = ${tenant.id}`);
-        await search(tenant, { facets: ['make'] });
+        await searchInSql(tenant, { facets: ['make'] });
         await engine.settled();
         return stored();
       };
@@ -879,7 +888,7 @@ describe('stock search engine', () => {
       await site.addCars([{ slug: 'busy-0' }]);
       const tenant = await site.tenant();
       const work = Array.from({ length: 12 }, (_, i) =>
-        i % 3 === 0 ? site.addCars([{ slug: `busy-${i + 1}`, make: i % 2 ? 'Mazda' : 'Kia' }]) : search(tenant, { facets: [...FACETS] }),
+        i % 3 === 0 ? site.addCars([{ slug: `busy-${i + 1}`, make: i % 2 ? 'Mazda' : 'Kia' }]) : searchInSql(tenant, { facets: [...FACETS] }),
       );
       await Promise.all(work);
       const { snapshot, live } = await snapshotAndLive(tenant);

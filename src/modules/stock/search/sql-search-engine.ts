@@ -406,9 +406,8 @@ export class SqlSearchEngine implements SearchEngine {
           rangeFacets,
         );
       const counted = () => (terms.length === 0 && groups.length === 0 ? this.unfiltered(scope, request, termFacets, rangeFacets) : rowFiltered());
-      // The stock index counts every search but a website's unfiltered first view, which its facet snapshot answers.
-      const indexed = this.index != null && (terms.length > 0 || groups.length > 0 || scope.websiteIds.length > 1);
-      const found = indexed ? ((await this.indexed(scope, request, terms, groups, termFacets, rangeFacets)) ?? (await counted())) : await counted();
+      // The stock index counts every search (decision 020); SQL when it is off or gives up.
+      const found = (this.index && (await this.indexed(scope, request, terms, groups, termFacets, rangeFacets))) || (await counted());
       response.hits = found.hits;
       response.estimatedTotalHits = found.tally.total;
       for (const [facet, counts] of found.tally.counts) {

@@ -124,8 +124,8 @@ const SEARCH_TEXT_COLUMN = NUMBER_NAMES.length + DICTIONARY_NAMES.length;
 type SyncRow = {
   website_id: number;
   generation: number | string;
-  /** 'same': the held copy is current; 'patch': `columns` holds the changed cars; 'full': every car. */
-  mode: 'same' | 'patch' | 'full';
+  /** 'patch': `columns` holds the changed cars; 'full': every car. */
+  mode: 'patch' | 'full';
   changed: number[] | null;
   columns: Columns | null;
 };
@@ -140,9 +140,9 @@ const aggregates = sql.join(
 );
 
 /**
- * One statement, one snapshot: each website's car generation and, when it is not the generation
- * held (-1: nothing held), the cars to read: those the change log (car_changes) lists since the
- * held generation, or every listed car when the log no longer reaches back that far.
+ * One statement, one snapshot: for each website whose car generation is not the one held (-1:
+ * nothing held), the generation and the cars to read: those the change log (car_changes) lists
+ * since the held generation, or every listed car when the log no longer reaches back that far.
  */
 function syncSql(websiteIds: readonly number[], held: readonly number[], soldSince: readonly string[]): SQL {
   const array = (values: readonly (number | string)[], type: string) => sql`${`{${values.join(',')}}`}::${sql.raw(type)}`;
@@ -152,7 +152,6 @@ function syncSql(websiteIds: readonly number[], held: readonly number[], soldSin
     cross join lateral (select coalesce((select ${carGenerations.generation} from ${carGenerations} where ${carGenerations.websiteId} = w.id), 0) as generation) current
     cross join lateral (
       select case
-        when w.held = current.generation then 'same'
         when w.held >= 0 and w.held < current.generation and exists (
           select 1 from ${carChanges} where ${carChanges.websiteId} = w.id and ${carChanges.generation} = w.held + 1) then 'patch'
         else 'full' end as mode
@@ -168,7 +167,9 @@ function syncSql(websiteIds: readonly number[], held: readonly number[], soldSin
     cross join lateral (
       select json_build_array(${aggregates}) as columns from ${cars}
       where m.mode = 'patch' and ${cars.id} = any(ch.changed) and ${cars.websiteId} = w.id and ${listedCondition}
-    ) changed`;
+    ) changed
+    -- A copy that is current needs nothing: no row.
+    where current.generation <> w.held`;
 }
 
 /**
@@ -238,13 +239,16 @@ export class StockIndex {
     const windows = copies.map((copy) => (usable(copy) ? copy.soldSinceMs : soldSinceMs));
     const sinces = windows.map((ms) => (ms == null ? 'infinity' : new Date(ms).toISOString()));
     const rows = await queryPrepared<SyncRow>(this.db, syncSql(websiteIds, held, sinces));
-    return rows.map((row, k) => {
+    const behind = new Map(rows.map((row) => [Number(row.website_id), row]));
+    return websiteIds.map((id, k) => {
       const copy = copies[k];
-      const generation = Number(row.generation);
+      const row = behind.get(id);
       let stock: WebsiteStock;
-      if (row.mode === 'same' && usable(copy)) stock = copy;
-      else if (row.mode === 'patch' && usable(copy)) stock = patched(copy, generation, row.changed ?? [], row.columns);
-      else stock = toStock(Number(row.website_id), generation, windows[k], row.columns ?? []);
+      if (!row) {
+        if (!usable(copy)) throw new Error(`stock index: no copy and no cars read for website ${id}`);
+        stock = copy;
+      } else if (row.mode === 'patch' && usable(copy)) stock = patched(copy, Number(row.generation), row.changed ?? [], row.columns);
+      else stock = toStock(id, Number(row.generation), windows[k], row.columns ?? []);
       this.hold(stock);
       return stock;
     });
