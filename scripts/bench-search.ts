@@ -40,7 +40,7 @@ const ITERATIONS: Record<Scope, { warmup: number; iterations: number }> = args.q
   ? { 'one website': { warmup: WEBSITE_COUNT, iterations: 20 }, 'all websites': { warmup: 1, iterations: 5 } }
   : // One warm-up run per website, so per-website caches are as warm as on a site with visitors.
     { 'one website': { warmup: WEBSITE_COUNT, iterations: 200 }, 'all websites': { warmup: 5, iterations: 50 } };
-const LOAD_MODES: LoadMode[] = ['same URL', 'new filter each time'];
+const LOAD_MODES: LoadMode[] = ['same URL', 'new URL each time'];
 const LOAD = { connections: 20, durationS: args.quick ? 5 : 20, warmupRequests: 20 };
 
 const log = (line: string) => console.log(line);

@@ -30,13 +30,11 @@ export type LoadResult = {
 };
 
 /**
- * 'same URL': every request asks for the landing page, as most visitors do (tracking parameters
- * such as an ad click's gclid are not part of the page cache's key), so the page cache answers
- * after the first. 'new filter each time': a price limit the visitor has not asked for before
- * (?price_max=100001, 100002, …) makes every request a new search page, which renders: the cost
- * of a cache miss, for information (the target is the page's throughput as visitors ask for it).
+ * 'same URL': every request asks for the landing page, as most visitors do, so the page cache
+ * answers after the first. 'new URL each time': a tracking parameter the page ignores
+ * (?utm_content=N) makes every URL new, so every request renders: the cost of a cache miss.
  */
-export type LoadMode = 'same URL' | 'new filter each time';
+export type LoadMode = 'same URL' | 'new URL each time';
 
 /**
  * Builds into .next-bench unless a build newer than every source file is there (scripts/lib.mjs).
@@ -129,7 +127,7 @@ export async function loadTest(
   options: { connections: number; durationS: number; warmupRequests: number },
 ): Promise<LoadResult> {
   let counter = 0;
-  const nextUrl = () => (mode === 'same URL' ? url : `${url}?price_max=${100_000 + ++counter}`);
+  const nextUrl = () => (mode === 'same URL' ? url : `${url}?utm_content=${++counter}`);
   let pageBytes = 0;
   let pageCache = 'none';
   for (let i = 0; i < options.warmupRequests; i++) {

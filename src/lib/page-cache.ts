@@ -1,6 +1,5 @@
 import type http from 'node:http';
 import { currentRequestState } from './request-context';
-import { withoutTrackingParams } from './tracking-params';
 
 /**
  * A cache of whole rendered pages, checked against the database on every hit.
@@ -48,8 +47,7 @@ export function pageCacheKey(request: http.IncomingMessage): string | null {
   if (ROUTER_HEADERS.some((name) => headers[name] !== undefined)) return null;
   const url = request.url ?? '';
   if (url.startsWith('/_next/') || url.startsWith('/api/') || /[?&]_rsc=/.test(url)) return null;
-  // An ad click's gclid or a campaign's utm_* changes nothing on the page: one entry serves them all.
-  return `${headers.host ?? ''}\n${withoutTrackingParams(url)}\n${headers['accept-encoding'] ?? ''}`;
+  return `${headers.host ?? ''}\n${url}\n${headers['accept-encoding'] ?? ''}`;
 }
 
 export class PageCache {

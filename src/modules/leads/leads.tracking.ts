@@ -1,5 +1,3 @@
-import { TRACKING_PARAMS } from '@/lib/tracking-params';
-
 /**
  * The visitor's trail kept in the browser (SPEC §4, §9): the pages visited (last 50) and the query
  * of the first page (tracking parameters), both reset when a new tracking query arrives or after
@@ -11,13 +9,14 @@ export const VISITED_PAGES_LIMIT = 50;
 export const TRAIL_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 export const TRAIL_STORAGE_KEY = 'lead-trail';
 
+/** Parameters that say where a visitor came from (a new one starts a new trail). */
+const TRACKING_PARAMS = /^(utm_[a-z_]+|gclid|fbclid|msclkid|dclid|gbraid|wbraid|ref|source)$/i;
 
 export type VisitorTrail = { startedAt: number; firstPageQuery: Record<string, string>; visitedPages: string[] };
 
 function trackingQuery(search: string): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(search)) {
-    // A new tracking parameter starts a new trail.
     if (TRACKING_PARAMS.test(key) && Object.keys(query).length < 50) query[key] = value.slice(0, 500);
   }
   return query;
