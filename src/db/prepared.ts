@@ -26,8 +26,13 @@ type PoolClient = { query: (text: string) => Promise<{ rows: Row[] } | { rows: R
 type Pool = { connect: () => Promise<PoolClient> };
 
 const dialect = new PgDialect();
-/** Per connection: statement text → the name it is prepared under, in least-recently-used order. */
-const prepared = new WeakMap<object, Map<string, Promise<string>>>();
+/**
+ * Per connection: statement text → the name it is prepared under, in least-recently-used order.
+ * Kept on globalThis: Next bundles this module into each route's server code, and the routes share
+ * one database connection (PGlite) or pool, so they must share what is prepared on it too.
+ */
+const globalState = globalThis as unknown as { __preparedStatements?: WeakMap<object, Map<string, Promise<string>>> };
+const prepared = (globalState.__preparedStatements ??= new WeakMap());
 
 export async function queryPrepared<T extends Row>(db: Db, query: SQL): Promise<T[]> {
   const { sql: text, params } = dialect.sqlToQuery(query);
@@ -86,6 +91,9 @@ function statementName(connection: Connection, text: string): Promise<string> {
   const preparing = connection.run(`PREPARE ${name} AS ${text}`).then(
     () => name,
     (error: unknown) => {
+      // 42P05: already prepared on this connection (by a caller that did not record it here). The
+      // name is a hash of the text, so it is this very statement.
+      if ((error as { code?: unknown }).code === '42P05') return name;
       statements.delete(text);
       throw error;
     },

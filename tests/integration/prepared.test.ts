@@ -64,6 +64,17 @@ describe('prepared statements', () => {
     expect((await queryPrepared<{ word: string }>(db, query))[0].word).toBe('kept');
   });
 
+  it('uses a statement another copy of this module prepared on the connection (one per route bundle)', async () => {
+    const query = sql`select ${'shared'}::text as word, ${7}::int as n`;
+    expect((await queryPrepared<{ word: string }>(db, query))[0].word).toBe('shared');
+    // What another copy of the module would see: nothing recorded, the statement still prepared.
+    const state = globalThis as unknown as { __preparedStatements: WeakMap<object, Map<string, unknown>> };
+    const client = (db as unknown as { $client: object }).$client;
+    state.__preparedStatements.get(client)?.clear();
+    const both = await Promise.all([queryPrepared<{ word: string }>(db, query), queryPrepared<{ word: string }>(db, query)]);
+    expect(both.map(([row]) => row.word)).toEqual(['shared', 'shared']);
+  });
+
   it('reports a bad statement as an error and does not keep it', async () => {
     await expect(queryPrepared(db, sql`select * from no_such_table where id = ${1}`)).rejects.toThrow(/no_such_table/);
     await expect(queryPrepared(db, sql`select * from no_such_table where id = ${1}`)).rejects.toThrow(/no_such_table/);

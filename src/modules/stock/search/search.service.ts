@@ -5,11 +5,18 @@ import { scopeForTenant } from './search.scope';
 import { SqlSearchEngine } from './sql-search-engine';
 import type { SearchEngine, SearchRequest, SearchResponse } from './search.types';
 
-let engine: SearchEngine | undefined;
+/**
+ * One engine per database handle in the process, kept on globalThis: Next bundles this module into
+ * each route's server code, and the routes should share one stock index (decision 020).
+ */
+const globalEngines = globalThis as unknown as { __searchEngines?: WeakMap<object, SearchEngine> };
 
 /** The platform's search engine: SQL on the application database. */
 export async function getSearchEngine(): Promise<SearchEngine> {
-  engine ??= new SqlSearchEngine(await getDb());
+  const db = await getDb();
+  const engines = (globalEngines.__searchEngines ??= new WeakMap());
+  let engine = engines.get(db);
+  if (!engine) engines.set(db, (engine = new SqlSearchEngine(db)));
   return engine;
 }
 
