@@ -65,6 +65,11 @@ export function loadMet(result: LoadResult): boolean {
   return result.requestsPerSecond >= TARGET_RPS && result.non2xx === 0 && result.errors === 0;
 }
 
+/** The verdict of a load mode: the target is the search page's throughput as visitors ask for it (the same URL). */
+function loadVerdict(mode: LoadMode, result: LoadResult): string {
+  return mode === 'same URL' ? met(loadMet(result)) : 'for information';
+}
+
 export function kindMet(result: KindResult): boolean {
   return result.p95 <= TARGET_MS[result.scope];
 }
@@ -97,7 +102,7 @@ export function summaryLines(report: Report): string[] {
   }
   for (const { label, mode, result: l } of report.loads) {
     lines.push(
-      `search page on ${label}, ${mode}: ${l.requestsPerSecond.toFixed(1)} requests/s, p99 ${l.latencyP99} ms, ${l.non2xx} non-2xx — target ≥ ${TARGET_RPS}/s ${loadMet(l) ? 'met' : 'missed'}`,
+      `search page on ${label}, ${mode}: ${l.requestsPerSecond.toFixed(1)} requests/s, p99 ${l.latencyP99} ms, ${l.non2xx} non-2xx — ${mode === 'same URL' ? `target ≥ ${TARGET_RPS}/s ${loadMet(l) ? 'met' : 'missed'}` : 'every request renders, for information'}`,
     );
   }
   if (report.loads.length === 0 && report.loadSkipped) {
@@ -147,13 +152,13 @@ export function renderSection(report: Report): string {
         '"same URL": every request asks for the landing page, as most visitors do, so the page cache (src/lib/page-cache.ts) ' +
         'answers after the first render, checking the stock version in the database each time. ' +
         '"new URL each time": `?utm_content=N`, which the page ignores, makes every URL new, so every request renders: ' +
-        'the throughput of cache misses. "page cache" is the X-Page-Cache header of the last warm-up answer.',
+        'what cache misses cost, for information. "page cache" is the X-Page-Cache header of the last warm-up answer.',
       '',
       `| database | URLs | page cache | requests | requests/s (mean) | latency p50 ms | latency p99 ms | non-2xx | errors | target ≥ ${TARGET_RPS} requests/s |`,
       '|---|---|---|--:|--:|--:|--:|--:|--:|---|',
       ...report.loads.map(
         ({ label, mode, result: r }) =>
-          `| ${label} | ${mode} | ${r.pageCache} | ${r.requests.toLocaleString('en-AU')} | ${r.requestsPerSecond.toFixed(1)} | ${r.latencyP50} | ${r.latencyP99} | ${r.non2xx} | ${r.errors} | ${met(loadMet(r))} |`,
+          `| ${label} | ${mode} | ${r.pageCache} | ${r.requests.toLocaleString('en-AU')} | ${r.requestsPerSecond.toFixed(1)} | ${r.latencyP50} | ${r.latencyP99} | ${r.non2xx} | ${r.errors} | ${loadVerdict(mode, r)} |`,
       ),
       '',
     );
