@@ -12,6 +12,7 @@ import { locationJoin, summaryColumns, toSummary, type SummaryRow } from '../sto
 import { scopeWhere } from './search.scope';
 import { MIN_SHOWN_PRICE } from '../stock.rules';
 import { searchTerms, type SearchTerm } from './search.text';
+import { TERM_COLUMN, type BaseColumn } from './search.columns';
 import { filterGroups, groupOf, type FilterGroup } from './search.filters';
 import { addCount, addStats, mergeTally, newTally, type Tally } from './search.tally';
 import { countStock, StockIndex, type NamedIds, type TextMatch } from './stock-index';
@@ -39,32 +40,6 @@ import {
  *    group: the model list nests under the makes.
  * 3. Term facets are counted in one pass by unpivoting each car into (facet, value) pairs.
  */
-
-/**
- * Column of each term facet in `base`. Location and dealership facets group by id and are named
- * afterwards (several ids may share a name); make_model groups by (make, model).
- */
-type BaseColumn = Exclude<TermFacet, 'make_model'>;
-
-const TERM_COLUMN: Record<BaseColumn, SQL> = {
-  location_name: sql`${cars.locationId}`,
-  car_type: sql`${cars.carType}`,
-  make: sql`${cars.make}`,
-  model: sql`${cars.model}`,
-  colour: sql`${cars.colour}`,
-  simple_body: sql`${cars.simpleBody}`,
-  simple_transmission: sql`${cars.simpleTransmission}`,
-  simple_drive: sql`${cars.simpleDrive}`,
-  simple_fuel: sql`${cars.simpleFuel}`,
-  dealership_name: sql`${cars.dealershipId}`,
-  status: sql`${cars.status}`,
-  badge: sql`${cars.badge}`,
-  city: sql`${cars.city}`,
-  state: sql`${cars.state}`,
-  item_type: sql`${cars.itemType}`,
-  tag: sql`${cars.tag}`,
-  certified: sql`${cars.certified}`,
-};
 
 const RANGE_COLUMN: Record<RangeFacet, SQL> = {
   price: sql`${cars.price}`,

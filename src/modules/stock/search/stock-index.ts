@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db';
 import { queryPrepared } from '@/db/prepared';
 import { carChanges, carGenerations, cars } from '../stock.schema';
+import { TERM_COLUMN, type BaseColumn } from './search.columns';
 import { MIN_SHOWN_PRICE } from '../stock.rules';
 import { groupOf, type FilterGroup } from './search.filters';
 import { addCount, addStats, newTally, type Tally } from './search.tally';
@@ -20,28 +21,11 @@ import { MAKE_MODEL_SEPARATOR, type RangeFacet, type SearchRequest, type SearchS
  */
 
 /**
- * Columns held as per-website dictionaries (each car a code into the column's distinct values):
- * certified as 'true'/'false' and location and dealership ids as text, as the SQL facets key them.
+ * Columns held as per-website dictionaries (each car a code into the column's distinct values),
+ * as text: certified as 'true'/'false' and location and dealership ids as digits, as the SQL
+ * facets key them.
  */
-const DICTIONARY_COLUMNS = {
-  car_type: sql`${cars.carType}`,
-  make: sql`${cars.make}`,
-  model: sql`${cars.model}`,
-  colour: sql`${cars.colour}`,
-  simple_body: sql`${cars.simpleBody}`,
-  simple_transmission: sql`${cars.simpleTransmission}`,
-  simple_drive: sql`${cars.simpleDrive}`,
-  simple_fuel: sql`${cars.simpleFuel}`,
-  status: sql`${cars.status}`,
-  badge: sql`${cars.badge}`,
-  city: sql`${cars.city}`,
-  state: sql`${cars.state}`,
-  item_type: sql`${cars.itemType}`,
-  tag: sql`${cars.tag}`,
-  certified: sql`${cars.certified}::text`,
-  location: sql`${cars.locationId}::text`,
-  dealership: sql`${cars.dealershipId}::text`,
-} as const;
+const DICTIONARY_COLUMNS = Object.fromEntries(Object.entries(TERM_COLUMN).map(([facet, column]) => [facet, sql`${column}::text`])) as Record<BaseColumn, SQL>;
 type DictionaryColumn = keyof typeof DICTIONARY_COLUMNS;
 const DICTIONARY_NAMES = Object.keys(DICTIONARY_COLUMNS) as DictionaryColumn[];
 
@@ -329,7 +313,7 @@ function markGroup(stock: WebsiteStock, group: FilterGroup, g: number, named: Na
   let test: (value: string) => boolean;
   if (group.kind === 'named') {
     const ids = named[group.key];
-    dict = stock.text[group.key === 'location_name' ? 'location' : 'dealership'];
+    dict = stock.text[group.key];
     test = (id) => ids.has(Number(id));
   } else if (group.kind === 'flags') {
     dict = stock.text.certified;
@@ -475,8 +459,6 @@ class FirstOnes {
 /** What a term facet counts by: a dictionary column of the stock. */
 function termDictionary(stock: WebsiteStock, facet: TermFacet): Dictionary {
   if (facet === 'make_model') return stock.makeModel;
-  if (facet === 'location_name') return stock.text.location;
-  if (facet === 'dealership_name') return stock.text.dealership;
   return stock.text[facet];
 }
 
