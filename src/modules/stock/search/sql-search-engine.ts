@@ -337,13 +337,13 @@ type Found = { hits: CarSummary[]; tally: Tally; names: Names };
 const DEFAULT_STOCK_INDEX_CARS = 250_000;
 
 export class SqlSearchEngine implements SearchEngine {
-  /** Held stock for filtered searches without text (decision 020); null when turned off. */
+  /** The searched columns held in this process, which count every search (decision 020); null when turned off. */
   private readonly index: StockIndex | null;
 
   /**
    * `prepared: false` sends each statement through db.execute (unprepared), for tools that record
    * the statements, such as scripts/bench/explain.ts. `stockIndexCars`: the most cars the stock
-   * index holds in this process; 0 counts every filtered search in SQL.
+   * index holds in this process; 0 counts every search in SQL.
    */
   constructor(
     private readonly db: Db,
@@ -464,11 +464,10 @@ export class SqlSearchEngine implements SearchEngine {
   }
 
   /**
-   * A search without text across several websites, counted over the stock index's copy of the
-   * scope's cars (decision 020), brought up to date first. The statement that reads the page of
-   * hits also reads the websites' car generations: when one has moved since (a change committed
-   * in between), the search is counted again. Null after three such attempts (stock changing under
-   * a busy search): count it in SQL. One website's stock is counted in SQL, within a few ms.
+   * A search counted over the stock index's copy of the scope's cars (decision 020), brought up
+   * to date first. The statement that reads the page of hits also reads the websites' car
+   * generations: when one has moved since (a change committed in between), the search is counted
+   * again. Null after three such attempts (stock changing under a busy search): count it in SQL.
    */
   private async indexed(
     scope: SearchScope,

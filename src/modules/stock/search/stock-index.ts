@@ -11,14 +11,12 @@ import type { SearchTerm } from './search.text';
 import { MAKE_MODEL_SEPARATOR, type RangeFacet, type SearchRequest, type SearchScope, type SortOption, type TermFacet } from './search.types';
 
 /**
- * The stock index (decision 020): each website's listed cars, the columns a filtered search
- * evaluates, held column by column in this process so a search counts tens of thousands of cars in
- * a few milliseconds. A copy is used only while its website's car generation (bumped in the same
- * transaction as every change to the website's cars) is the one the database holds: the search
- * statement reads the generations with the page of hits, and a search that finds one changed loads
- * that website again and counts again. So every answer is what the database holds, on every
- * replica, as with the page cache (decision 016).
- */
+ * The stock index (decision 020): each website's listed cars, the columns a search evaluates, held
+ * column by column in this process so a search counts tens of thousands of cars in a few
+ * milliseconds. Every search first brings the copies up to date (`sync`: each website's car
+ * generation and the cars changed since, from the change log), and its statement for the page of
+ * hits reads the generations again: a search that finds one moved is counted again. So every
+ * answer is what the database holds, on every replica, as with the page cache (decision 016).
 
 /**
  * Columns held as per-website dictionaries (each car a code into the column's distinct values),
@@ -462,11 +460,9 @@ function termDictionary(stock: WebsiteStock, facet: TermFacet): Dictionary {
   return stock.text[facet];
 }
 
-type TermCount = { facet: TermFacet; codes: Int32Array; values: (string | null)[]; counts: Int32Array };
-type RangeCount = { facet: RangeFacet; values: Float64Array; min: number; max: number };
 
 /**
- * Counts a filtered search over held stock, with the same rules as the SQL statement: hits and the
+ * Counts a search over held stock, with the same rules as the SQL statements: hits and the
  * total are the listed cars passing every group; a facet counts the cars failing no group or only
  * its own (disjunctive), and so do a range's min and max.
  */
@@ -519,13 +515,16 @@ export function countStock(
       const only = g < 0 ? failingOnly.subarray(0, 0) : failingOnly.subarray(starts[g], starts[g + 1]);
       return [passing.subarray(0, passed), only];
     };
-    const terms: TermCount[] = termFacets.map((facet) => {
+    for (const facet of termFacets) {
       const { codes, values } = termDictionary(stock, facet);
       const counts = new Int32Array(values.length);
       for (const cars of countedBy(facet)) for (let j = 0; j < cars.length; j++) counts[codes[cars[j]]]++;
-      return { facet, codes, values, counts };
-    });
-    const ranges: RangeCount[] = rangeFacets.map((facet) => {
+      counts.forEach((n, code) => {
+        const value = values[code];
+        if (n > 0 && value != null && value !== '') addCount(tally, facet, value, n);
+      });
+    }
+    for (const facet of rangeFacets) {
       const values = RANGE_STATS[facet](stock);
       let min = Infinity;
       let max = -Infinity;
@@ -536,15 +535,8 @@ export function countStock(
           if (v > max) max = v;
         }
       }
-      return { facet, values, min, max };
-    });
-    for (const term of terms) {
-      term.counts.forEach((n, code) => {
-        const value = term.values[code];
-        if (n > 0 && value != null && value !== '') addCount(tally, term.facet, value, n);
-      });
+      if (min <= max) addStats(tally, facet, { min, max });
     }
-    for (const range of ranges) if (range.min <= range.max) addStats(tally, range.facet, { min: range.min, max: range.max });
   }
   return { tally, pageIds: page.kept.slice(request.offset).map((c) => c.id) };
 }
