@@ -31,6 +31,8 @@ const envSchema = z.object({
   /** Lead submissions allowed per IP address per hour and per phone number per day. */
   LEAD_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   LEAD_LIMIT_PER_PHONE: z.coerce.number().int().min(1).default(10),
+  /** Proxies in front of the app whose X-Forwarded-For entry is believed (src/lib/client-address.ts); 0: the socket's address. */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
 });
 
 export type Env = {
@@ -47,6 +49,7 @@ export type Env = {
   leadWorker: boolean;
   leadLimitPerIp: number;
   leadLimitPerPhone: number;
+  trustedProxyHops: number;
 };
 
 let cached: Env | undefined;
@@ -79,6 +82,7 @@ export function env(): Env {
     leadWorker: e.LEAD_WORKER ?? true,
     leadLimitPerIp: e.LEAD_LIMIT_PER_IP,
     leadLimitPerPhone: e.LEAD_LIMIT_PER_PHONE,
+    trustedProxyHops: e.TRUSTED_PROXY_HOPS,
   };
   return cached;
 }

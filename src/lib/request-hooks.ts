@@ -2,6 +2,7 @@ import http from 'node:http';
 import { newRequestState, requestStorage, type RequestState } from './request-context';
 import { PAGE_CACHE_HEADER, PageCache, pageCacheKey, recordBody, replay, type PageCacheOptions } from './page-cache';
 import { statusForResponse } from './service-unavailable';
+import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from './client-address';
 
 /**
  * Wraps the 'request' event of every HTTP server in the process (Next's included) so that each
@@ -14,7 +15,9 @@ const INSTALLED = Symbol.for('dealer-platform.request-hooks-installed');
 
 type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
 
-export function installRequestHooks(pageCache: PageCacheOptions | null): void {
+export type RequestHookOptions = { pageCache: PageCacheOptions | null; trustedProxyHops: number };
+
+export function installRequestHooks({ pageCache, trustedProxyHops }: RequestHookOptions): void {
   const proto = http.Server.prototype as unknown as Record<symbol, boolean> & { emit: Emit };
   if (proto[INSTALLED]) return;
   proto[INSTALLED] = true;
@@ -25,6 +28,11 @@ export function installRequestHooks(pageCache: PageCacheOptions | null): void {
     if (event !== 'request') return emit.call(this, event, ...args);
     const request = args[0] as http.IncomingMessage;
     const response = args[1] as http.ServerResponse;
+    // Route handlers cannot see the socket: they read the address from this header, which only
+    // this hook may set (a copy sent by the client is dropped first).
+    const address = resolveClientAddress(request.socket?.remoteAddress, request.headers['x-forwarded-for'], trustedProxyHops);
+    delete request.headers[CLIENT_ADDRESS_HEADER];
+    if (address) request.headers[CLIENT_ADDRESS_HEADER] = address;
     const key = cache ? pageCacheKey(request) : null;
     const render = () => renderWithState(this, emit, args, cache, key);
     if (!cache || !key) return render();

@@ -25,7 +25,7 @@ describe('lead API', () => {
   });
 
   const post = (body: unknown, headers: Record<string, string> = {}, host?: string) =>
-    callLeadRoute(leadsRoute.POST, { host: host ?? w.hostA, body, headers: { 'x-forwarded-for': '203.0.113.1', ...headers } });
+    callLeadRoute(leadsRoute.POST, { host: host ?? w.hostA, body, headers: { 'x-dealer-client-address': '203.0.113.1', ...headers } });
   const put = (id: string, body: unknown, host?: string) =>
     callLeadRoute(leadRoute.PUT, { host: host ?? w.hostA, method: 'PUT', body, params: { leadId: id } });
 
@@ -176,21 +176,21 @@ describe('lead API', () => {
 
   it('per-IP limit answers 429 with a clear message and Retry-After', async () => {
     let last: Response | undefined;
-    for (let i = 0; i < 31; i += 1) last = await post({ lead: validLead() }, { 'x-forwarded-for': '198.51.100.7' });
+    for (let i = 0; i < 31; i += 1) last = await post({ lead: validLead() }, { 'x-dealer-client-address': '198.51.100.7' });
     expect(last!.status).toBe(429);
     expect(last!.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(((await last!.json()) as { error: string }).error).toMatch(/^We have received a lot of enquiries from your connection\. Please try again in \d+ minutes?, or call us\.$/);
+    expect(((await last!.json()) as { error: string }).error).toMatch(/^We have received a lot of enquiries from your connection\. Please try again in \d+ (minutes?|hours), or call us\.$/);
   });
 
   it('per-phone limit answers 429 from any connection and counts per website', async () => {
     const lead = () => validLead({ phone: '0499000111' });
     // LEAD_LIMIT_PER_PHONE (default 10) a day, each from its own address so the per-IP limit stays clear.
-    for (let i = 0; i < 10; i += 1) expect((await post({ lead: lead() }, { 'x-forwarded-for': `198.51.100.${100 + i}` })).status).toBe(201);
-    const refused = await post({ lead: lead() }, { 'x-forwarded-for': '198.51.100.120' });
+    for (let i = 0; i < 10; i += 1) expect((await post({ lead: lead() }, { 'x-dealer-client-address': `198.51.100.${100 + i}` })).status).toBe(201);
+    const refused = await post({ lead: lead() }, { 'x-dealer-client-address': '198.51.100.120' });
     expect(refused.status).toBe(429);
-    expect(((await refused.json()) as { error: string }).error).toMatch(/^We have already received several enquiries with this phone number\. Please try again in \d+ minutes?, or call us\.$/);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/^We have already received several enquiries with this phone number\. Please try again in \d+ (minutes?|hours), or call us\.$/);
     expect((await db.select().from(leads).where(and(eq(leads.websiteId, w.a.websiteId), eq(leads.phone, '0499000111')))).length).toBe(10);
-    expect((await post({ lead: lead() }, { 'x-forwarded-for': '198.51.100.121' }, w.hostB)).status).toBe(201);
+    expect((await post({ lead: lead() }, { 'x-dealer-client-address': '198.51.100.121' }, w.hostB)).status).toBe(201);
   });
 
   describe('with files', () => {
@@ -199,7 +199,7 @@ describe('lead API', () => {
       const form = new FormData();
       form.set('lead', JSON.stringify(lead));
       for (const [name, content] of files) form.append('files', new Blob([new Uint8Array(content)]), name);
-      return callLeadRoute(withFilesRoute.POST, { host: w.hostA, rawBody: form, headers: { 'x-forwarded-for': '203.0.113.9' } });
+      return callLeadRoute(withFilesRoute.POST, { host: w.hostA, rawBody: form, headers: { 'x-dealer-client-address': '203.0.113.9' } });
     };
 
     it('stores a photo with a sniffed type and a safe name, linked to the lead', async () => {

@@ -139,7 +139,7 @@ describe('lead endpoints under hostile input', () => {
   it('POST /api/leads', async () => {
     const statuses = await run('POST /api/leads', 1, (random, i) => {
       const body = hostileBody(random, 'lead', () => hostileLead(random, otherIds));
-      const headers: Record<string, string> = { 'x-forwarded-for': ip(i) };
+      const headers: Record<string, string> = { 'x-dealer-client-address': ip(i) };
       if (random() < 0.1) headers['idempotency-key'] = ['\u00e9', 'k'.repeat(300), 'ok-key', ''][Math.floor(random() * 4)];
       return callLeadRoute(leadsRoute.POST, { host: w.hostA, ...body, headers });
     });
@@ -150,7 +150,7 @@ describe('lead endpoints under hostile input', () => {
     await run('PUT /api/leads/{id}', 2, (random, i) => {
       const id = [ownLeadId, otherLeadId, 'x', '00000000-0000-0000-0000-000000000000', ownLeadId.toUpperCase(), "1' or '1'='1"][Math.floor(random() * 6)];
       const body = hostileBody(random, 'lead', () => hostileLead(random, otherIds));
-      return callLeadRoute(leadRoute.PUT, { host: w.hostA, method: 'PUT', params: { leadId: id }, ...body, headers: { 'x-forwarded-for': ip(i) } });
+      return callLeadRoute(leadRoute.PUT, { host: w.hostA, method: 'PUT', params: { leadId: id }, ...body, headers: { 'x-dealer-client-address': ip(i) } });
     });
   }, 600_000);
 
@@ -165,7 +165,7 @@ describe('lead endpoints under hostile input', () => {
         const bytes = Buffer.concat([signatures[Math.floor(random() * signatures.length)], Buffer.from('payload')]);
         form.append(random() < 0.9 ? 'files' : 'lead', new Blob([new Uint8Array(bytes)]), String(hostileValue(random)).slice(0, 300));
       }
-      return callLeadRoute(withFilesRoute.POST, { host: w.hostA, rawBody: form, headers: { 'x-forwarded-for': ip(i) } });
+      return callLeadRoute(withFilesRoute.POST, { host: w.hostA, rawBody: form, headers: { 'x-dealer-client-address': ip(i) } });
     });
   }, 600_000);
 

@@ -45,7 +45,7 @@ describe('lead reliability', () => {
     const bodies = Array.from({ length: 400 }, (_, i) => ({ key: `burst-${i}`, ip: `10.1.${i >> 8}.${i & 255}`, lead: validLead() }));
     const requests = [...bodies, ...bodies.slice(0, 100)].sort((a, b) => (a.key < b.key ? -1 : 1)).reverse();
     const responses = await Promise.all(
-      requests.map((r) => callLeadRoute(leadsRoute.POST, { host: w.hostA, body: { lead: r.lead }, headers: { 'idempotency-key': r.key, 'x-forwarded-for': r.ip } })),
+      requests.map((r) => callLeadRoute(leadsRoute.POST, { host: w.hostA, body: { lead: r.lead }, headers: { 'idempotency-key': r.key, 'x-dealer-client-address': r.ip } })),
     );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(400);
@@ -76,7 +76,7 @@ describe('lead reliability', () => {
       const transports: Transports = { email: smtpEmailTransport(smtp.url, 'Leads <leads@test.example>'), webhook: async () => 'unused' };
       const ids: string[] = [];
       for (let i = 0; i < 20; i += 1) {
-        const response = await callLeadRoute(leadsRoute.POST, { host: w.hostA, body: { lead: validLead() }, headers: { 'x-forwarded-for': `10.2.0.${i}` } });
+        const response = await callLeadRoute(leadsRoute.POST, { host: w.hostA, body: { lead: validLead() }, headers: { 'x-dealer-client-address': `10.2.0.${i}` } });
         ids.push(((await response.json()) as { id: string }).id);
       }
       expect(await runDeliveryBatch({ transports, limit: 100, baseDelayMs: 20 })).toBe(20);

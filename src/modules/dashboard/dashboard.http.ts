@@ -2,6 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { logger } from '@/lib/logger';
+import { RateLimitedError } from '@/lib/rate-limit';
 import { authenticate, type DashboardPrincipal } from './dashboard.auth';
 import { DASHBOARD_MESSAGES, DashboardError, NotFoundError, PayloadTooLargeError, BadRequestError, UnauthorizedError } from './dashboard.errors';
 
@@ -29,10 +30,10 @@ export function jsonResponse(value: unknown, init: { status?: number; headers?: 
 export function errorResponse(error: DashboardError): Response {
   const body: { error: string; fields?: Record<string, string> } = { error: error.message };
   if (error.fields) body.fields = error.fields;
-  return jsonResponse(body, {
-    status: error.status,
-    headers: error.status === 401 ? { 'WWW-Authenticate': 'Basic realm="dashboard", charset="UTF-8"' } : {},
-  });
+  const headers: Record<string, string> = {};
+  if (error.status === 401) headers['WWW-Authenticate'] = 'Basic realm="dashboard", charset="UTF-8"';
+  if (error instanceof RateLimitedError) headers['Retry-After'] = String(error.retryAfterSeconds);
+  return jsonResponse(body, { status: error.status, headers });
 }
 
 /** A cacheable stock lookup: ETag and revalidation headers; 304 when If-None-Match names the ETag. */

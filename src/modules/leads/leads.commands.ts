@@ -3,12 +3,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db, type Tx } from '@/db';
 import { insertRowsSql, rowsOf } from '@/db/rows';
-import { DashboardError, NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
+import { NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { analyticsEvents } from '../widgets/widgets.schema';
 import { buildAdf } from './leads.adf';
 import { wakeDeliveryWorker } from './leads.delivery';
-import { countLimitsSql, leadLimits, limitVerdict, type LimitCount } from './leads.limits';
+import { countLimitsSql, limitVerdict, throwIfRefused, type LimitCount } from '@/lib/rate-limit';
+import { leadLimits } from './leads.limits';
 import { normaliseCategory } from './leads.rules';
 import { leadDeliveries, leadFiles, leads, type OutboxPayload } from './leads.schema';
 import { scoreLead } from './leads.spam';
@@ -30,15 +31,6 @@ export type SubmitMeta = {
 export type UploadedFile = { fileName: string; contentType: string; content: Buffer };
 
 export type LeadResult = { id: string; replayed: boolean };
-
-export class TooManyLeadsError extends DashboardError {
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(429, message);
-  }
-}
 
 const COLUMN_KEYS = new Set([
   'name', 'first_name', 'last_name', 'middle_name', 'email', 'phone', 'postcode', 'message', 'category', 'subcategory',
@@ -214,8 +206,7 @@ export async function createLead(tenant: Tenant, lead: LeadPayload, meta: Submit
       select (select id from stored_lead) as id, (select json_agg(limit_counts) from limit_counts) as limits`),
   );
   if (result.id === null) {
-    const limit = limitVerdict(limits, result.limits ?? []);
-    if (!limit.ok) throw new TooManyLeadsError(limit.message, limit.retryAfterSeconds);
+    throwIfRefused(limitVerdict(limits, result.limits ?? []));
     // A concurrent request with the same key committed first.
     const existing = await findByIdempotencyKey(tenant.id, meta.idempotencyKey!);
     if (!existing) throw new Error('idempotent lead vanished');

@@ -6,7 +6,8 @@ import { errorResponse, jsonResponse } from '../dashboard/dashboard.http';
 import { normalizeHost } from '../tenancy/tenancy.host';
 import { findTenantByHost } from '../tenancy/tenancy.queries';
 import type { Tenant } from '../tenancy/tenancy.types';
-import { TooManyLeadsError, type SubmitMeta } from './leads.commands';
+import { clientAddress } from '@/lib/client-address';
+import type { SubmitMeta } from './leads.commands';
 import { fieldErrors, LEAD_MESSAGES } from './leads.validation';
 import type { z } from 'zod';
 
@@ -24,13 +25,10 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 export function submitMeta(request: Request): SubmitMeta {
   const key = request.headers.get('idempotency-key');
   if (key !== null && !IDEMPOTENCY_KEY.test(key)) throw new BadRequestError(LEAD_API_MESSAGES.idempotencyKey, { 'Idempotency-Key': 'is malformed' });
-  // The closest hop's view of the client: Next sets X-Forwarded-For to the socket address when no
-  // proxy did, and a proxy in front appends the address it saw.
-  const forwarded = request.headers.get('x-forwarded-for')?.split(',').pop()?.trim() || null;
   return {
     idempotencyKey: key,
     userAgent: request.headers.get('user-agent')?.slice(0, 500) ?? null,
-    ip: forwarded && forwarded.length <= 100 ? forwarded : null,
+    ip: clientAddress(request),
     referer: request.headers.get('referer')?.slice(0, 2048) ?? null,
   };
 }
@@ -51,9 +49,6 @@ export function leadRoute<P = unknown>(handler: (context: { request: Request; te
       if (!tenant) return jsonResponse({ error: LEAD_API_MESSAGES.unknownWebsite }, { status: 404 });
       return await handler({ request, tenant, params: await context.params });
     } catch (error) {
-      if (error instanceof TooManyLeadsError) {
-        return jsonResponse({ error: error.message }, { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } });
-      }
       if (error instanceof ValidationError) return jsonResponse({ error: LEAD_API_MESSAGES.invalid, fields: error.fields }, { status: 422 });
       if (error instanceof DashboardError) return errorResponse(error);
       // The visitor went away mid-body (closed tab, dropped connection): nothing to answer, nothing stored.
