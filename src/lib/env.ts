@@ -40,6 +40,8 @@ export type Env = {
   dataDir: string;
   mediaDir: string;
   demoMode: boolean;
+  /** DEMO_MODE=1 said so: the demo pages (the outbox) are shown to any client, not only this machine's. */
+  demoModeForEveryone: boolean;
   logLevel: z.output<typeof envSchema>['LOG_LEVEL'];
   production: boolean;
   pageCache: PageCacheOptions;
@@ -69,6 +71,7 @@ export function env(): Env {
     dataDir,
     mediaDir: path.resolve(e.MEDIA_DIR ?? path.join(dataDir, 'media')),
     demoMode: e.DEMO_MODE ?? !e.DATABASE_URL,
+    demoModeForEveryone: e.DEMO_MODE === true,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
     pageCache: {

@@ -29,3 +29,9 @@ export function currentRequestState(): RequestState | undefined {
 export function newRequestState(): RequestState {
   return { serviceUnavailable: false, pageCache: null };
 }
+
+/** This response shows something for this request alone (e.g. a revealed phone number): never keep it in the page cache. */
+export function skipPageCache(): void {
+  const state = currentRequestState();
+  if (state) state.pageCache = null;
+}

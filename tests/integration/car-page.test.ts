@@ -12,6 +12,7 @@ import { getCarBySlug, getSoldCarBySlug } from '@/modules/stock/stock.queries';
 import { carJsonLd } from '@/modules/stock/car-page.structured-data';
 import { POST as phoneReveal } from '@/app/api/phone-reveal/route';
 import { POST as carPhoneCall } from '@/app/api/events/car_phone_call/route';
+import { wasPhoneRevealed } from '@/modules/stock/car-phone.commands';
 
 /** The car page's data (getCarBySlug's page fields, the sold lookup) and its phone calls. */
 
@@ -153,7 +154,14 @@ describe('car page data and phone calls', () => {
         'application/x-www-form-urlencoded',
       );
       expect(response.status).toBe(303);
-      expect(response.headers.get('location')).toBe('/cars/listed?show_phone=1#call-dealer');
+      const location = response.headers.get('location') ?? '';
+      expect(location).toMatch(/^\/cars\/listed\?show_phone=[0-9a-f-]{36}#call-dealer$/);
+      const token = /show_phone=([0-9a-f-]{36})/.exec(location)![1];
+      // The token is good for this car only, and a made-up one shows nothing.
+      expect(await wasPhoneRevealed(tenant, ids.listed, token)).toBe(true);
+      expect(await wasPhoneRevealed(tenant, ids.listed, '1')).toBe(false);
+      expect(await wasPhoneRevealed(tenant, ids.listed, crypto.randomUUID())).toBe(false);
+      expect(await wasPhoneRevealed(tenant, ids.listed + 1, token)).toBe(false);
     });
 
     it('refuses malformed and hostile bodies with 4xx naming the field', async () => {
@@ -209,10 +217,21 @@ describe('car page data and phone calls', () => {
       });
     });
 
+    it('cleans a page url nobody typed instead of refusing the event (NUL, lone surrogate, too long, not text)', async () => {
+      const ids3 = { car_id: ids.listed, dealership_id: dealerId, website_id: tenant.id };
+      const cases: [unknown, string | null][] = [
+        ['https://page.test/a\u0000b\uD800c', 'https://page.test/a b c'],
+        ['x'.repeat(2001), 'x'.repeat(2000)],
+        [5, null],
+      ];
+      for (const [url, stored] of cases) {
+        expect((await post(carPhoneCall, json({ ...ids3, url }))).status).toBe(202);
+        expect((await events(tenant.id)).at(-1)?.url).toBe(stored);
+      }
+    });
+
     it('refuses bad input with 4xx and another website’s car with 404', async () => {
-      expect((await post(carPhoneCall, json({ car_id: ids.listed, dealership_id: dealerId, website_id: tenant.id, url: 'x'.repeat(2001) }))).status).toBe(400);
-      expect((await post(carPhoneCall, json({ car_id: ids.listed, dealership_id: dealerId, website_id: tenant.id, url: 5 }))).status).toBe(400);
-      expect((await post(carPhoneCall, 'car_id=1', undefined, 'application/x-www-form-urlencoded')).status).toBe(400);
+      expect((await post(carPhoneCall, 'car_id=1', undefined, 'application/x-www-form-urlencoded')).status).toBe(415);
       expect((await post(carPhoneCall, json({ car_id: ids['other-car'], dealership_id: otherDealerId, website_id: other.id }))).status).toBe(404);
     });
   });

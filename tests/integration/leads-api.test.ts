@@ -26,8 +26,8 @@ describe('lead API', () => {
 
   const post = (body: unknown, headers: Record<string, string> = {}, host?: string) =>
     callLeadRoute(leadsRoute.POST, { host: host ?? w.hostA, body, headers: { 'x-dealer-client-address': '203.0.113.1', ...headers } });
-  const put = (id: string, body: unknown, host?: string) =>
-    callLeadRoute(leadRoute.PUT, { host: host ?? w.hostA, method: 'PUT', body, params: { leadId: id } });
+  const put = (id: string, body: unknown, host?: string, token?: string) =>
+    callLeadRoute(leadRoute.PUT, { host: host ?? w.hostA, method: 'PUT', body, params: { leadId: id }, headers: token ? { 'x-edit-token': token } : {} });
 
   it('stores an enquiry, records its event and puts one email with an ADF attachment in the outbox', async () => {
     const response = await post({ lead: validLead({ car_id: w.carA, 'Vehicle Make': 'Toyota', visited_pages: ['/', '/cars/a-camry-1'], linked_query_params: { utm_source: 'google' } }) });
@@ -83,14 +83,19 @@ describe('lead API', () => {
     const second = await post({ lead: validLead() }, { 'idempotency-key': 'double-click-1' });
     expect(first.status).toBe(201);
     expect(second.status).toBe(200);
-    const a = (await first.json()) as { id: string };
-    expect(await second.json()).toEqual(a);
+    const a = (await first.json()) as { id: string; token: string };
+    const b = (await second.json()) as { id: string; token: string };
+    expect(b.id).toBe(a.id);
+    // The replay gets a new edit token (only the hash of the first was kept); the first is void.
+    expect(b.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(b.token).not.toBe(a.token);
+    expect((await put(a.id, { lead: { lead_status: 'Complete' } }, undefined, a.token)).status).toBe(404);
+    expect((await put(a.id, { lead: { lead_status: 'Complete' } }, undefined, b.token)).status).toBe(200);
     expect(await db.select().from(leads).where(eq(leads.idempotencyKey, 'double-click-1'))).toHaveLength(1);
   });
 
   it('refuses another website’s car, location, dealership and lead, and unknown hosts', async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ car_id: w.carB }, 'lead.car_id'],
       [{ location_id: w.b.salesLocationId }, 'lead.location_id'],
       [{ dealership_slug: w.b.tenant.slug }, 'lead.dealership_slug'],
       [{ car_dealership_id: w.b.dealershipId }, 'lead.car_dealership_id'],
@@ -101,8 +106,8 @@ describe('lead API', () => {
       expect(response.status, path).toBe(422);
       expect(Object.keys(((await response.json()) as { fields: object }).fields)).toContain(path);
     }
-    const { id } = (await (await post({ lead: validLead() })).json()) as { id: string };
-    expect((await put(id, { lead: validLead() }, w.hostB)).status).toBe(404);
+    const { id, token } = (await (await post({ lead: validLead() })).json()) as { id: string; token: string };
+    expect((await put(id, { lead: validLead() }, w.hostB, token)).status).toBe(404);
     expect((await post({ lead: validLead() }, {}, 'nowhere.localhost')).status).toBe(404);
     expect((await put('not-a-uuid', { lead: validLead() })).status).toBe(404);
   });
@@ -110,18 +115,18 @@ describe('lead API', () => {
   it('a two-step form: Incomplete after step 1 (no delivery), completed by PUT (one delivery, even when PUT again)', async () => {
     const step1 = await post({ lead: { name: 'Sam Lee', email: 'sam@example.com', phone: '0412 345 678', category: 'Test Drive Enquiry', lead_status: 'Incomplete', form_completed: false, step_number: 1, car_id: w.carA } });
     expect(step1.status).toBe(201);
-    const { id } = (await step1.json()) as { id: string };
+    const { id, token } = (await step1.json()) as { id: string; token: string };
     let [lead] = await db.select().from(leads).where(eq(leads.id, id));
     expect(lead).toMatchObject({ leadStatus: 'Incomplete', formCompleted: false, stepNumber: 1 });
     expect(await db.select().from(leadDeliveries).where(eq(leadDeliveries.leadId, id))).toHaveLength(0);
 
-    const step2 = await put(id, { lead: { lead_id: id, lead_status: 'Complete', form_completed: true, step_number: 2, skipped_steps: [], day: '3', month: '12', year: '2026' } });
+    const step2 = await put(id, { lead: { lead_id: id, lead_status: 'Complete', form_completed: true, step_number: 2, skipped_steps: [], day: '3', month: '12', year: '2026' } }, undefined, token);
     expect(step2.status).toBe(200);
     expect(await step2.json()).toEqual({ id });
     [lead] = await db.select().from(leads).where(eq(leads.id, id));
     expect(lead).toMatchObject({ leadStatus: 'Complete', formCompleted: true, stepNumber: 2, name: 'Sam Lee', email: 'sam@example.com' });
     expect(lead.attributes).toMatchObject({ day: '3', month: '12', year: '2026' });
-    await put(id, { lead: { lead_status: 'Complete', form_completed: true, step_number: 2 } });
+    expect((await put(id, { lead: { lead_status: 'Complete', form_completed: true, step_number: 2 } }, undefined, token)).status).toBe(200);
     expect(await db.select().from(leadDeliveries).where(eq(leadDeliveries.leadId, id))).toHaveLength(1);
     const events = await db.select().from(analyticsEvents).where(eq(analyticsEvents.leadId, id));
     expect(events.every((e) => e.category === 14)).toBe(true);
@@ -219,23 +224,27 @@ describe('lead API', () => {
       expect(html.status).toBe(422);
       expect(((await html.json()) as { fields: Record<string, string> }).fields['files.0']).toBe(FILE_MESSAGES.type);
       expect((await upload(Array.from({ length: 6 }, (_, i) => [`p${i}.png`, png] as [string, Buffer]))).status).toBe(422);
-      expect((await callLeadRoute(withFilesRoute.POST, { host: w.hostA, body: { lead: validLead() } })).status).toBe(400);
+      expect((await callLeadRoute(withFilesRoute.POST, { host: w.hostA, body: { lead: validLead() } })).status).toBe(415);
     });
   });
 
   describe('valuations', () => {
-    const call = (handler: typeof valuationsRoute.POST, body: unknown, host = w.hostA, method = 'POST') => callLeadRoute(handler, { host, body, method });
+    const call = (handler: typeof valuationsRoute.POST, body: unknown, host = w.hostA, method = 'POST', token?: string) =>
+      callLeadRoute(handler, { host, body, method, headers: token ? { 'x-edit-token': token } : {} });
 
     it('creates, updates and adds a miscellaneous block; another website cannot touch it', async () => {
       const created = await call(valuationsRoute.POST, { valuation: { rego: 'ABC123', state: 'NSW', make: 'Mazda', model: 'CX-5', year: '2019', km: 65000, condition: 'good', car_id: w.carA } });
       expect(created.status).toBe(201);
-      const { id } = (await created.json()) as { id: string };
-      expect((await call(valuationsRoute.PUT, { valuation: { id, km: 66000 } }, w.hostA, 'PUT')).status).toBe(200);
-      expect((await call(miscRoute.POST, { valuation_id: id, column_name: 'autograb', data: { price: 21000 } })).status).toBe(200);
+      const { id, token } = (await created.json()) as { id: string; token: string };
+      // Without the valuation's token, or with another's, nothing changes.
+      expect((await call(valuationsRoute.PUT, { valuation: { id, km: 1 } }, w.hostA, 'PUT')).status).toBe(404);
+      expect((await call(miscRoute.POST, { valuation_id: id, column_name: 'x', data: {} }, w.hostA, 'POST', 'not-the-token')).status).toBe(404);
+      expect((await call(valuationsRoute.PUT, { valuation: { id, km: 66000 } }, w.hostA, 'PUT', token)).status).toBe(200);
+      expect((await call(miscRoute.POST, { valuation_id: id, column_name: 'autograb', data: { price: 21000 } }, w.hostA, 'POST', token)).status).toBe(200);
       const [row] = await db.select().from(valuations).where(eq(valuations.id, id));
       expect(row).toMatchObject({ km: 66000, year: 2019, rego: 'ABC123', data: { condition: 'good', autograb: { price: 21000 } } });
-      expect((await call(valuationsRoute.PUT, { valuation: { id, km: 1 } }, w.hostB, 'PUT')).status).toBe(404);
-      expect((await call(miscRoute.POST, { valuation_id: id, column_name: 'x', data: {} }, w.hostB)).status).toBe(404);
+      expect((await call(valuationsRoute.PUT, { valuation: { id, km: 1 } }, w.hostB, 'PUT', token)).status).toBe(404);
+      expect((await call(miscRoute.POST, { valuation_id: id, column_name: 'x', data: {} }, w.hostB, 'POST', token)).status).toBe(404);
       expect((await call(valuationsRoute.POST, { valuation: { car_id: w.carB } })).status).toBe(422);
       expect((await call(valuationsRoute.POST, { valuation: { year: 'soon', state: 'XX' } })).status).toBe(422);
       expect((await call(miscRoute.POST, { column_name: 'Robert"); DROP TABLE', data: {} })).status).toBe(422);

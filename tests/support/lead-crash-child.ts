@@ -14,7 +14,7 @@ const handle = await openDatabase(process.env.LEAD_CRASH_DB_URL ? { url: process
 const tenant = await findTenantByHost(process.env.LEAD_CRASH_HOST!);
 if (!tenant) throw new Error('no tenant');
 const lead = leadPayloadSchema().parse({ name: 'Crash Test', email: 'crash@example.com', phone: '0412 000 111', category: 'General Enquiry', message: 'Still there?' });
-const { id } = await createLead(tenant, lead, { idempotencyKey: 'crash-1', userAgent: 'child', ip: '192.0.2.1', referer: null });
+const { id } = await createLead(tenant, lead, { idempotencyKey: 'crash-1', userAgent: 'child', ip: '192.0.2.1', referer: null, editToken: null });
 process.stdout.write(`committed ${id}\n`);
 await runDeliveryBatch({
   worker: 'doomed-child',

@@ -2,6 +2,7 @@ import 'server-only';
 import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { getDb } from '@/db';
+import { consumeLimits, peekLimits, throwIfRefused, waitPhrase, type RateLimit } from '@/lib/rate-limit';
 import { apiKeys, dealerships } from '../tenancy/tenancy.schema';
 
 /**
@@ -67,29 +68,57 @@ function digest(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
 }
 
-/** The principal for an Authorization header, or null (missing, malformed, unknown, wrong or revoked). */
-export async function authenticate(header: string | null | undefined): Promise<DashboardPrincipal | null> {
+/**
+ * Failed logins per client address (and per key id from that address) in 15 minutes. Past them the
+ * caller gets 429 before any scrypt run, so guesses cannot burn the server's CPU; a dealer's own
+ * system, calling from its own address, is not locked out by someone else's guesses.
+ */
+export const LOGIN_FAILURES_PER_IP = 30;
+export const LOGIN_FAILURES_PER_KEY_AND_IP = 10;
+const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+export const LOGIN_LIMIT_MESSAGE = (retryAfterSeconds: number) => `Too many failed logins. Try again in ${waitPhrase(retryAfterSeconds)}.`;
+
+function loginFailureLimits(keyId: string, ip: string | null): RateLimit[] {
+  if (!ip) return [];
+  return [
+    { key: `dashboard-login-ip:${ip}`, max: LOGIN_FAILURES_PER_IP, durationMs: LOGIN_WINDOW_MS, message: LOGIN_LIMIT_MESSAGE },
+    { key: `dashboard-login-key:${keyId}:${ip}`, max: LOGIN_FAILURES_PER_KEY_AND_IP, durationMs: LOGIN_WINDOW_MS, message: LOGIN_LIMIT_MESSAGE },
+  ];
+}
+
+/**
+ * The principal for an Authorization header, or null (missing, malformed, unknown, wrong or
+ * revoked). A client over its failed-login limit is refused with RateLimitedError (429).
+ */
+export async function authenticate(header: string | null | undefined, ip: string | null = null): Promise<DashboardPrincipal | null> {
   const credentials = parseBasicAuth(header);
   if (!credentials) return null;
   const db = await getDb();
+  const failureLimits = loginFailureLimits(credentials.keyId, ip);
+  const failed = async () => {
+    await consumeLimits(db, failureLimits);
+    return null;
+  };
   const [key] = await db
     .select({ id: apiKeys.id, keyId: apiKeys.keyId, websiteId: apiKeys.websiteId, dealershipId: apiKeys.dealershipId, secretHash: apiKeys.secretHash })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyId, credentials.keyId), isNull(apiKeys.revokedAt)))
     .limit(1);
-  if (!key) return null;
+  if (!key) return failed();
   const cacheKey = `${key.keyId}$${key.secretHash}`;
   const presented = digest(credentials.secret);
   const remembered = verified.get(cacheKey);
   let ok = remembered !== undefined && timingSafeEqual(remembered, presented);
   if (!ok) {
+    throwIfRefused(await peekLimits(db, failureLimits));
     ok = await verifySecret(credentials.secret, key.secretHash);
     if (ok) {
       if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
       verified.set(cacheKey, presented);
     }
   }
-  return ok ? { apiKeyId: key.id, keyId: key.keyId, websiteId: key.websiteId, dealershipId: key.dealershipId } : null;
+  if (!ok) return failed();
+  return { apiKeyId: key.id, keyId: key.keyId, websiteId: key.websiteId, dealershipId: key.dealershipId };
 }
 
 export type CreatedApiKey = { keyId: string; secret: string; websiteId: number; dealershipId: number; dealershipSlug: string };

@@ -49,6 +49,12 @@ export class PayloadTooLargeError extends DashboardError {
   }
 }
 
+export class ConflictError extends DashboardError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
 export class ValidationError extends DashboardError {
   constructor(fields: Record<string, string>) {
     super(422, DASHBOARD_MESSAGES.validation, fields);

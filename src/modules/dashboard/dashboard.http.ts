@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { logger } from '@/lib/logger';
 import { RateLimitedError } from '@/lib/rate-limit';
+import { clientAddress } from '@/lib/client-address';
+import { assertBodyKind, assertSameSite } from '@/lib/same-site';
 import { authenticate, type DashboardPrincipal } from './dashboard.auth';
 import { DASHBOARD_MESSAGES, DashboardError, NotFoundError, PayloadTooLargeError, BadRequestError, UnauthorizedError } from './dashboard.errors';
 
@@ -133,7 +135,9 @@ export type DashboardContext<P> = { request: Request; params: P; principal: Dash
 export function dashboardRoute<P>(handler: (context: DashboardContext<P>) => Promise<Response>) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
-      const principal = await authenticate(request.headers.get('authorization'));
+      if (request.method !== 'GET' && request.method !== 'HEAD') assertSameSite(request);
+      if (request.method === 'PUT' || request.method === 'POST') assertBodyKind(request, ['json']);
+      const principal = await authenticate(request.headers.get('authorization'), clientAddress(request));
       if (!principal) throw new UnauthorizedError();
       const params = await context.params;
       return await handler({ request, params, principal });

@@ -150,10 +150,9 @@ export async function callRoute<P>(
   if (options.authorization !== undefined) headers.authorization = options.authorization;
   else if (options.key) headers.authorization = basicAuth(options.key);
   let body: BodyInit | undefined = options.rawBody;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers['content-type'] = 'application/json';
-  }
+  if (options.body !== undefined) body = JSON.stringify(options.body);
+  // A client of the API declares JSON (the route refuses anything else with 415).
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
   const request = new Request(`http://dealer.example/api/dashboard/test${options.query ?? ''}`, {
     method: options.method ?? 'GET',
     headers,

@@ -3,13 +3,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db, type Tx } from '@/db';
 import { insertRowsSql, rowsOf } from '@/db/rows';
-import { NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
+import { ConflictError, NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
 import type { Tenant } from '../tenancy/tenancy.types';
+import { visibleCarsWhere } from '../stock/stock.queries';
 import { analyticsEvents } from '../widgets/widgets.schema';
 import { buildAdf } from './leads.adf';
 import { wakeDeliveryWorker } from './leads.delivery';
-import { countLimitsSql, limitVerdict, throwIfRefused, type LimitCount } from '@/lib/rate-limit';
-import { leadLimits } from './leads.limits';
+import { consumeLimits, countLimitsSql, limitVerdict, throwIfRefused, type LimitCount } from '@/lib/rate-limit';
+import { leadLimits, leadStepLimits } from './leads.limits';
+import { editTokenMatches, newEditToken } from './leads.tokens';
 import { normaliseCategory } from './leads.rules';
 import { leadDeliveries, leadFiles, leads, type OutboxPayload } from './leads.schema';
 import { scoreLead } from './leads.spam';
@@ -26,11 +28,19 @@ export type SubmitMeta = {
   userAgent: string | null;
   ip: string | null;
   referer: string | null;
+  /** The secret the first step answered (leads.tokens.ts), presented by later steps. */
+  editToken: string | null;
 };
 
 export type UploadedFile = { fileName: string; contentType: string; content: Buffer };
 
-export type LeadResult = { id: string; replayed: boolean };
+/** `token`: the secret a later step must present (leads.tokens.ts). */
+export type LeadResult = { id: string; token: string | null; replayed: boolean };
+
+export const LEAD_UPDATE_MESSAGES = {
+  /** A completed lead is not changed again; its final step repeated answers its id. */
+  completed: 'This enquiry has already been sent.',
+} as const;
 
 const COLUMN_KEYS = new Set([
   'name', 'first_name', 'last_name', 'middle_name', 'email', 'phone', 'postcode', 'message', 'category', 'subcategory',
@@ -81,7 +91,7 @@ async function readContext(db: Db | Tx, tenant: Tenant, lead: LeadPayload, optio
   const [row] = rowsOf<Context>(
     await db.execute(sql`select
       ${options.idempotencyKey ? sql`(select id from leads where website_id = ${w} and idempotency_key = ${options.idempotencyKey})` : sql`null`} as "existingId",
-      ${carId !== null ? sql`(select row_to_json(c) from (select id, dealership_id as "dealershipId", location_id as "locationId", year, make, model, stocknum, vin, car_type as "carType", price from cars where website_id = ${w} and id = ${carId}) c)` : sql`null`} as car,
+      ${carId !== null ? sql`(select row_to_json(c) from (select id, dealership_id as "dealershipId", location_id as "locationId", year, make, model, stocknum, vin, car_type as "carType", price from cars where website_id = ${w} and id = ${carId} and ${visibleCarsWhere(tenant, new Date())}) c)` : sql`null`} as car,
       ${location}::json as location,
       ${carId !== null ? sql`(select l.lead_email from cars c join locations l on l.website_id = c.website_id and l.id = c.location_id where c.website_id = ${w} and c.id = ${carId})` : sql`null`} as "carLocationEmail",
       (select coalesce(json_agg(d order by d.id), '[]') from (
@@ -98,7 +108,8 @@ function checkRefs(tenant: Tenant, lead: LeadPayload, context: Context, current?
   const errors: Record<string, string> = {};
   if (lead.website_slug && lead.website_slug !== tenant.slug) errors['lead.website_slug'] = 'is not this website';
   const { car, location, dealerships } = context;
-  if ((lead.car_id ?? current?.carId ?? null) !== null && !car) errors['lead.car_id'] = 'is not a car of this website';
+  // A car the website does not list (another website's, hidden, long sold) is treated as no car:
+  // the visitor did not type its id, and the answer must not tell listed ids from unlisted ones.
   if (!tenant.config.pushLeadsToWebsitePrimaryLocation && (lead.location_id ?? current?.locationId ?? null) !== null && !location) {
     errors['lead.location_id'] = 'is not a location of this website';
   }
@@ -139,7 +150,7 @@ async function findByIdempotencyKey(websiteId: number, key: string): Promise<str
 export async function createLead(tenant: Tenant, lead: LeadPayload, meta: SubmitMeta, files: UploadedFile[] = []): Promise<LeadResult> {
   const db = await getDb();
   const context = await readContext(db, tenant, lead, { idempotencyKey: meta.idempotencyKey, countSameMessage: true });
-  if (context.existingId) return { id: context.existingId, replayed: true };
+  if (context.existingId) return replayLead(db, tenant, context.existingId);
   const refs = checkRefs(tenant, lead, context);
   const { category, subcategory, eventId } = normaliseCategory(lead.category ?? 'General Enquiry', lead.subcategory);
   const verdict = scoreLead({
@@ -152,6 +163,7 @@ export async function createLead(tenant: Tenant, lead: LeadPayload, meta: Submit
   });
   const complete = isComplete(lead);
   const now = new Date();
+  const editToken = newEditToken();
   const row: LeadRow = {
     id: randomUUID(),
     websiteId: tenant.id,
@@ -182,6 +194,7 @@ export async function createLead(tenant: Tenant, lead: LeadPayload, meta: Submit
     spam: verdict.spam,
     spamReasons: verdict.reasons,
     idempotencyKey: meta.idempotencyKey,
+    editTokenHash: editToken.hash,
     createdAt: now,
     updatedAt: now,
   };
@@ -210,15 +223,31 @@ export async function createLead(tenant: Tenant, lead: LeadPayload, meta: Submit
     // A concurrent request with the same key committed first.
     const existing = await findByIdempotencyKey(tenant.id, meta.idempotencyKey!);
     if (!existing) throw new Error('idempotent lead vanished');
-    return { id: existing, replayed: true };
+    return replayLead(db, tenant, existing);
   }
   wakeDeliveryWorker();
-  return { id: row.id, replayed: false };
+  return { id: row.id, token: editToken.token, replayed: false };
 }
 
-/** PUT /api/leads/{id}: a later step of a multi-step form; completes the lead when it says so. */
+/**
+ * A repeated Idempotency-Key: the first lead's id, with a new edit token (only its hash was kept,
+ * and the key proves the caller made the first request as much as the first token would).
+ */
+async function replayLead(db: Db, tenant: Tenant, id: string): Promise<LeadResult> {
+  const editToken = newEditToken();
+  await db.update(leads).set({ editTokenHash: editToken.hash }).where(and(eq(leads.websiteId, tenant.id), eq(leads.id, id)));
+  return { id, token: editToken.token, replayed: true };
+}
+
+/**
+ * PUT /api/leads/{id}: a later step of a multi-step form; completes the lead when it says so.
+ * Only with the lead's edit token (else 404, as for an unknown id), counted against the per-IP step
+ * limit and, when it brings a new phone number, that number's lead limit. A completed lead is not
+ * changed again: its final step repeated answers its id.
+ */
 export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPayload, meta: SubmitMeta): Promise<LeadResult> {
   const db = await getDb();
+  await consumeLimits(db, leadStepLimits(tenant.id, meta.ip));
   let delivered = false;
   await db.transaction(async (tx) => {
     const [current] = await tx
@@ -226,7 +255,12 @@ export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPaylo
       .from(leads)
       .where(and(eq(leads.websiteId, tenant.id), eq(leads.id, leadId)))
       .for('update');
-    if (!current) throw new NotFoundError();
+    if (!current || !editTokenMatches(meta.editToken, current.editTokenHash)) throw new NotFoundError();
+    if (current.formCompleted) {
+      if (isComplete(lead)) return;
+      throw new ConflictError(LEAD_UPDATE_MESSAGES.completed);
+    }
+    if (lead.phone && lead.phone !== current.phone) await consumeLimits(tx, leadLimits(tenant.id, null, lead.phone));
     const refs = checkRefs(tenant, lead, await readContext(tx, tenant, lead, { current }), current);
     const normalised = lead.category ? normaliseCategory(lead.category, lead.subcategory) : normaliseCategory(current.category, lead.subcategory ?? current.subcategory ?? undefined);
     const honeypot = lead[HONEYPOT_FIELD];
@@ -278,7 +312,7 @@ export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPaylo
     }
   });
   if (delivered) wakeDeliveryWorker();
-  return { id: leadId, replayed: false };
+  return { id: leadId, token: null, replayed: false };
 }
 
 function eventRow(tenant: Tenant, leadId: string, eventId: number, lead: LeadPayload, category: string, subcategory: string | undefined): typeof analyticsEvents.$inferInsert {

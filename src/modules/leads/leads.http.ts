@@ -8,6 +8,8 @@ import { findTenantByHost } from '../tenancy/tenancy.queries';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { clientAddress } from '@/lib/client-address';
 import type { SubmitMeta } from './leads.commands';
+import { editTokenOf } from './leads.tokens';
+import { assertSameSiteWrite, type BodyKind } from '@/lib/same-site';
 import { fieldErrors, LEAD_MESSAGES } from './leads.validation';
 import type { z } from 'zod';
 
@@ -30,6 +32,7 @@ export function submitMeta(request: Request): SubmitMeta {
     userAgent: request.headers.get('user-agent')?.slice(0, 500) ?? null,
     ip: clientAddress(request),
     referer: request.headers.get('referer')?.slice(0, 2048) ?? null,
+    editToken: editTokenOf(request),
   };
 }
 
@@ -40,10 +43,14 @@ export function parseWith<S extends z.ZodType>(schema: S, body: unknown): z.outp
   return parsed.data;
 }
 
-/** Wraps a lead API handler: finds the website by Host (404 when none) and maps errors to JSON answers. */
-export function leadRoute<P = unknown>(handler: (context: { request: Request; tenant: Tenant; params: P }) => Promise<Response>) {
+/**
+ * Wraps a lead API handler: refuses cross-site writes and other bodies than `accepted` (same-site.ts),
+ * finds the website by Host (404 when none) and maps errors to JSON answers.
+ */
+export function leadRoute<P = unknown>(handler: (context: { request: Request; tenant: Tenant; params: P }) => Promise<Response>, accepted: readonly BodyKind[] = ['json']) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
+      assertSameSiteWrite(request, accepted);
       const host = normalizeHost(request.headers.get('host'));
       const tenant = host ? await findTenantByHost(host) : null;
       if (!tenant) return jsonResponse({ error: LEAD_API_MESSAGES.unknownWebsite }, { status: 404 });

@@ -28,3 +28,11 @@ export function leadLimits(
   if (phone) limits.push({ key: `lead-phone:${websiteId}:${phone}`, max: options.perPhonePerDay, durationMs: DAY_MS, message: LIMIT_MESSAGES.phone, field: 'lead.phone' });
   return limits;
 }
+
+/** Later steps (PUT) of multi-step forms, per IP per hour: a form has a few, a script hammering ids many. */
+export const LEAD_STEPS_PER_IP_PER_HOUR = 120;
+
+export function leadStepLimits(websiteId: number, ip: string | null): RateLimit[] {
+  if (!ip) return [];
+  return [{ key: `lead-step-ip:${websiteId}:${ip}`, max: LEAD_STEPS_PER_IP_PER_HOUR, durationMs: HOUR_MS, message: LIMIT_MESSAGES.ip }];
+}

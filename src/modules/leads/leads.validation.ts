@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PHONE_RULE, formatPhoneForSubmit, phoneError, type PhoneCountry, type PhoneRule } from '@/lib/phone';
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
+import { cleanUntypedText, isCleanText } from '@/lib/clean-text';
 
 /**
  * Lead and enquiry validation (SPEC §5), shared by the forms (react-hook-form + zod resolver) and
@@ -51,19 +52,10 @@ export const EMAIL_MAX = 254;
 export const MESSAGE_MAX = 5000;
 export const VISITED_PAGES_CAP = 50;
 
-// Control characters other than tab, line feed and carriage return; unpaired surrogates; NUL.
-const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-const LINE_BREAKS = /[\r\n\t]/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 const NAME_PATTERN = /^[\p{L}\p{M}]+(?: +[\p{L}\p{M}]+)*$/u;
 // The HTML living standard's e-mail pattern, with a dot required in the domain.
 const EMAIL_PATTERN =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-
-function isCleanText(value: string, multiline: boolean): boolean {
-  return !CONTROL_CHARS.test(value) && !LONE_SURROGATE.test(value) && (multiline || !LINE_BREAKS.test(value));
-}
 
 /** A string, trimmed, '*This is a required field.' when missing or blank. */
 const requiredString = (max: number, multiline = false) =>
@@ -214,7 +206,47 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 export const leadIdSchema = z.string().regex(UUID_PATTERN, 'must be a lead id');
 
 const shortText = requiredString(200);
-const pathOrUrl = requiredString(2048);
+
+/** A field the visitor cannot see: cleaned text, or left out when it is not text at all. */
+const untypedText = (max: number) =>
+  z.unknown().transform((value) => {
+    if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
+    if (typeof value !== 'string') return undefined;
+    return cleanUntypedText(value, max) || undefined;
+  })
+  .optional();
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The visitor's trail of pages (SPEC §4): the last 50 addresses, cleaned; anything else is dropped. */
+const visitedPagesSchema = z.unknown().transform((value) => {
+  if (!Array.isArray(value)) return undefined;
+  return value
+    .slice(-VISITED_PAGES_CAP * 4)
+    .map((page) => (typeof page === 'string' ? cleanUntypedText(page, 2048) : ''))
+    .filter(Boolean)
+    .slice(-VISITED_PAGES_CAP);
+}).optional();
+
+/** The first page's tracking parameters: at most 50, keys and values cleaned; anything else is dropped. */
+const linkedQueryParamsSchema = z.unknown().transform((value) => {
+  if (!isPlainObject(value)) return undefined;
+  const params = new Map<string, string>();
+  for (const [rawKey, rawValue] of Object.entries(value)) {
+    if (params.size >= 50) break;
+    const key = cleanUntypedText(rawKey, 100);
+    if (!key || typeof rawValue !== 'string') continue;
+    params.set(key, cleanUntypedText(rawValue, 500));
+  }
+  return Object.fromEntries(params);
+}).optional();
+
+/** A whole number in a range from the form's own code; left out when it is anything else. */
+const untypedInt = (min: number, max: number) =>
+  z
+    .unknown()
+    .transform((value) => (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : undefined))
+    .optional();
 const ATTRIBUTE_KEY = /^[A-Za-z0-9_][A-Za-z0-9_ \-]{0,63}$/;
 const MAX_ATTRIBUTES = 60;
 const attributeValue = z.union([
@@ -248,34 +280,30 @@ export function leadPayloadSchema(rule: PhoneRule = DEFAULT_PHONE_RULE, mode: 'c
       subcategory: optional(shortText),
       dealership_slug: optional(shortText),
       website_slug: optional(shortText),
-      url: optional(pathOrUrl),
+      url: untypedText(2048),
       source: z.unknown().optional(),
       user_agent: z.unknown().optional(),
       location_id: optional(dbIdSchema),
       car_id: optional(dbIdSchema),
       car_dealership_id: optional(dbIdSchema),
-      visited_pages: z
-        .array(pathOrUrl)
-        .max(VISITED_PAGES_CAP * 4)
-        .transform((pages) => pages.slice(-VISITED_PAGES_CAP))
-        .optional(),
-      linked_query_params: z
-        .record(z.string().max(100), z.union([requiredString(500), z.literal('')]))
-        .refine((params) => Object.keys(params).length <= 50, 'must have at most 50 parameters')
-        .optional(),
-      has_files: z.boolean().optional(),
+      visited_pages: visitedPagesSchema,
+      linked_query_params: linkedQueryParamsSchema,
+      has_files: z.unknown().transform((value) => (typeof value === 'boolean' ? value : undefined)).optional(),
       lead_id: optional(leadIdSchema),
       lead_status: optional(z.enum(LEAD_STATUSES)),
       form_completed: z.boolean().optional(),
-      skipped_steps: z.array(z.number().int().min(0).max(50)).max(50).optional(),
-      step_number: z.number().int().min(0).max(50).optional(),
+      skipped_steps: z
+        .unknown()
+        .transform((value) => (Array.isArray(value) ? value.filter((step): step is number => Number.isInteger(step) && step >= 0 && step <= 50).slice(0, 50) : undefined))
+        .optional(),
+      step_number: untypedInt(0, 50),
       [HONEYPOT_FIELD]: z.string().max(MESSAGE_MAX).optional(),
       /** Milliseconds the visitor spent on the form (minimum fill time). */
-      fill_ms: z.number().int().min(0).max(86_400_000).optional(),
+      fill_ms: untypedInt(0, 86_400_000),
     })
     .catchall(attributeValue)
     .superRefine((lead, context) => {
-      const extra = Object.keys(lead).filter((key) => !(key in KNOWN_LEAD_KEYS));
+      const extra = Object.keys(lead).filter((key) => !KNOWN_LEAD_KEYS.has(key));
       if (extra.length > MAX_ATTRIBUTES) context.addIssue({ code: 'custom', message: `must have at most ${MAX_ATTRIBUTES} extra fields`, path: [] });
       for (const key of extra) {
         if (!ATTRIBUTE_KEY.test(key)) context.addIssue({ code: 'custom', message: 'is not an accepted field name', path: [key] });
@@ -289,14 +317,12 @@ export function leadPayloadSchema(rule: PhoneRule = DEFAULT_PHONE_RULE, mode: 'c
     });
 }
 
-const KNOWN_LEAD_KEYS: Record<string, true> = Object.fromEntries(
-  [
-    'name', 'first_name', 'last_name', 'middle_name', 'email', 'phone', 'postcode', 'state', 'message', 'category',
-    'subcategory', 'dealership_slug', 'website_slug', 'url', 'source', 'user_agent', 'location_id', 'car_id',
-    'car_dealership_id', 'visited_pages', 'linked_query_params', 'has_files', 'lead_id', 'lead_status',
-    'form_completed', 'skipped_steps', 'step_number', HONEYPOT_FIELD, 'fill_ms',
-  ].map((key) => [key, true]),
-);
+const KNOWN_LEAD_KEYS = new Set([
+  'name', 'first_name', 'last_name', 'middle_name', 'email', 'phone', 'postcode', 'state', 'message', 'category',
+  'subcategory', 'dealership_slug', 'website_slug', 'url', 'source', 'user_agent', 'location_id', 'car_id',
+  'car_dealership_id', 'visited_pages', 'linked_query_params', 'has_files', 'lead_id', 'lead_status',
+  'form_completed', 'skipped_steps', 'step_number', HONEYPOT_FIELD, 'fill_ms',
+]);
 
 export type LeadPayload = z.output<ReturnType<typeof leadPayloadSchema>>;
 

@@ -1,5 +1,7 @@
 import 'server-only';
-import { and, eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt, sql } from 'drizzle-orm';
+import { cleanUntypedText } from '@/lib/clean-text';
 import { z } from 'zod';
 import { getDb } from '@/db';
 import { locations } from '@/modules/locations/locations.schema';
@@ -27,8 +29,11 @@ export const phoneRevealSchema = z.strictObject({
 export type PhoneRevealInput = z.output<typeof phoneRevealSchema>;
 
 export const carPhoneCallSchema = phoneRevealSchema.extend({
-  /** The page the call was made from. */
-  url: z.string().max(2000, 'must be at most 2000 characters').optional(),
+  /** The page the call was made from: nobody typed it, so it is cleaned, never refused. */
+  url: z
+    .unknown()
+    .transform((value) => (typeof value === 'string' ? cleanUntypedText(value, 2000) || undefined : undefined))
+    .optional(),
 });
 export type CarPhoneCallInput = z.output<typeof carPhoneCallSchema>;
 
@@ -51,26 +56,53 @@ async function carPhone(tenant: Tenant, input: PhoneRevealInput): Promise<{ phon
   return { slug: row.slug, phone: row.locationPhone || row.dealershipPhone || tenant.phone || '' };
 }
 
-async function recordEvent(tenant: Tenant, name: 'phone_reveal' | 'car_phone_call', input: PhoneRevealInput, url: string | null) {
+async function recordEvent(tenant: Tenant, name: 'phone_reveal' | 'car_phone_call', input: PhoneRevealInput, url: string | null, extra: Record<string, string> = {}) {
   const db = await getDb();
   await db.insert(analyticsEvents).values({
     websiteId: tenant.id,
     category: CLICK_TO_CALL_EVENT,
-    url,
-    eventProperties: { name, car_id: input.car_id, dealership_id: input.dealership_id, website_id: input.website_id },
+    url: url === null ? null : cleanUntypedText(url, 2000),
+    eventProperties: { name, car_id: input.car_id, dealership_id: input.dealership_id, website_id: input.website_id, ...extra },
   });
 }
 
-/** Records the reveal and answers the full number (and the car's slug); null when the ids name no car of this website. */
+/**
+ * Records the reveal and answers the full number, the car's slug and a reveal token (the no-JavaScript
+ * page shows the number for that token only: wasPhoneRevealed); null when the ids name no car of
+ * this website.
+ */
 export async function revealCarPhone(
   tenant: Tenant,
   input: PhoneRevealInput,
   url: string | null = null,
-): Promise<{ phone: string; slug: string } | null> {
+): Promise<{ phone: string; slug: string; revealToken: string } | null> {
   const car = await carPhone(tenant, input);
   if (car == null) return null;
-  await recordEvent(tenant, 'phone_reveal', input, url);
-  return car;
+  const revealToken = randomUUID();
+  await recordEvent(tenant, 'phone_reveal', input, url, { reveal_token: revealToken });
+  return { ...car, revealToken };
+}
+
+const REVEAL_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const REVEAL_SHOWN_FOR_MS = 15 * 60 * 1000;
+
+/** Whether this car's phone was revealed with this token in the last 15 minutes (the page after a no-JavaScript reveal). */
+export async function wasPhoneRevealed(tenant: Tenant, carId: number, token: unknown): Promise<boolean> {
+  if (typeof token !== 'string' || !REVEAL_TOKEN.test(token)) return false;
+  const db = await getDb();
+  const [row] = await db
+    .select({ id: analyticsEvents.id })
+    .from(analyticsEvents)
+    .where(
+      and(
+        eq(analyticsEvents.websiteId, tenant.id),
+        eq(analyticsEvents.category, CLICK_TO_CALL_EVENT),
+        gt(analyticsEvents.createdAt, new Date(Date.now() - REVEAL_SHOWN_FOR_MS)),
+        sql`${analyticsEvents.eventProperties} @> ${JSON.stringify({ name: 'phone_reveal', car_id: carId, reveal_token: token })}::jsonb`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 /** Records a car_phone_call event; false when the ids name no car of this website. */

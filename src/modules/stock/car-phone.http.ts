@@ -1,7 +1,11 @@
 import 'server-only';
 import type { z } from 'zod';
 import { isDatabaseUnavailable } from '@/db/errors';
+import { getDb } from '@/db';
+import { clientAddress } from '@/lib/client-address';
 import { logger } from '@/lib/logger';
+import { consumeLimits, HOUR_MS, waitPhrase, type RateLimit } from '@/lib/rate-limit';
+import { assertSameSiteWrite } from '@/lib/same-site';
 import { BadRequestError, DashboardError, NotFoundError, PayloadTooLargeError } from '@/modules/dashboard/dashboard.errors';
 import { errorResponse, jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
 import { carPath } from '@/modules/tenancy/tenancy.paths';
@@ -16,8 +20,18 @@ import { carPhoneCallSchema, phoneRevealSchema, recordCarPhoneCall, revealCarPho
  */
 
 const MAX_BODY_BYTES = 4 * 1024;
-/** Query flag the car page reads to show the number after a reveal posted without JavaScript. */
+/** Query parameter with the reveal token the car page checks to show the number after a reveal posted without JavaScript. */
 export const SHOW_PHONE_PARAM = 'show_phone';
+
+/** Phone reveals, and call events, per client address per hour per website. */
+export const PHONE_EVENTS_PER_IP_PER_HOUR = 60;
+export const PHONE_LIMIT_MESSAGE = (retryAfterSeconds: number) => `Too many requests. Please try again in ${waitPhrase(retryAfterSeconds)}, or call us.`;
+
+function phoneLimits(kind: 'phone-reveal' | 'phone-call', tenant: Tenant, request: Request): RateLimit[] {
+  const ip = clientAddress(request);
+  if (!ip) return [];
+  return [{ key: `${kind}-ip:${tenant.id}:${ip}`, max: PHONE_EVENTS_PER_IP_PER_HOUR, durationMs: HOUR_MS, message: PHONE_LIMIT_MESSAGE }];
+}
 
 async function tenantOf(request: Request): Promise<Tenant> {
   const host = normalizeHost(request.headers.get('host'));
@@ -71,13 +85,14 @@ export function phoneRevealHandler(request: Request): Promise<Response> {
   return handle(
     request,
     async () => {
+      const isForm = assertSameSiteWrite(request, ['json', 'form']) === 'form';
       const tenant = await tenantOf(request);
-      const isForm = (request.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
+      await consumeLimits(await getDb(), phoneLimits('phone-reveal', tenant, request));
       const input = parse(phoneRevealSchema, isForm ? await readFormBody(request) : await readJsonBody(request, MAX_BODY_BYTES));
       const revealed = await revealCarPhone(tenant, input, request.headers.get('referer'));
       if (!revealed) throw new NotFoundError();
       if (isForm) {
-        const target = new URL(`${carPath(tenant, revealed.slug)}?${SHOW_PHONE_PARAM}=1#call-dealer`, 'http://site');
+        const target = new URL(`${carPath(tenant, revealed.slug)}?${SHOW_PHONE_PARAM}=${revealed.revealToken}#call-dealer`, 'http://site');
         return new Response(null, { status: 303, headers: { Location: `${target.pathname}${target.search}${target.hash}` } });
       }
       return jsonResponse({ phone: revealed.phone }, { headers: { 'Cache-Control': 'no-store' } });
@@ -91,7 +106,9 @@ export function carPhoneCallHandler(request: Request): Promise<Response> {
   return handle(
     request,
     async () => {
+      assertSameSiteWrite(request, ['json']);
       const tenant = await tenantOf(request);
+      await consumeLimits(await getDb(), phoneLimits('phone-call', tenant, request));
       const input = parse(carPhoneCallSchema, await readJsonBody(request, MAX_BODY_BYTES));
       if (!(await recordCarPhoneCall(tenant, input))) throw new NotFoundError();
       return jsonResponse({ ok: true }, { status: 202 });

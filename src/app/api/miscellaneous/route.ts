@@ -1,12 +1,15 @@
 import { jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
-import { leadRoute, parseWith } from '@/modules/leads/leads.http';
+import { leadRoute, parseWith, submitMeta } from '@/modules/leads/leads.http';
 import { saveMiscellaneous } from '@/modules/leads/leads.valuations';
 import { miscellaneousRequestSchema } from '@/modules/leads/leads.validation';
 
 export const dynamic = 'force-dynamic';
 
-/** POST /api/miscellaneous {valuation_id?, column_name, data:{…}} → {id} of the valuation. */
+/**
+ * POST /api/miscellaneous {valuation_id?, column_name, data:{…}} → {id, token} of the valuation: a new
+ * one without valuation_id, else the named one, with its token in X-Edit-Token.
+ */
 export const POST = leadRoute(async ({ request, tenant }) => {
   const input = parseWith(miscellaneousRequestSchema, await readJsonBody(request, 64 * 1024));
-  return jsonResponse({ id: await saveMiscellaneous(tenant, input) }, { headers: { 'Cache-Control': 'no-store' } });
+  return jsonResponse(await saveMiscellaneous(tenant, input, submitMeta(request)), { headers: { 'Cache-Control': 'no-store' } });
 });

@@ -1,16 +1,20 @@
 import { LEAD_MESSAGES } from '../leads.validation';
+import { EDIT_TOKEN_HEADER } from '../leads.rules';
 import { parseStoredDetails, STORED_DETAIL_KEYS, type StoredUserDetails } from '../leads.forms';
 
 /** The browser side of a lead submission: the API call and the stored user details. */
 
 export type LeadResult =
-  | { ok: true; id: string }
+  /** token: the secret later steps present (X-Edit-Token); a PUT answers none. */
+  | { ok: true; id: string; token: string | null }
   | { ok: false; error: string; fieldErrors: Record<string, string> };
 
 export type LeadRequest = {
   /** POST creates the lead; PUT updates the lead of lead_id. */
   method: 'POST' | 'PUT';
   leadId?: string | null;
+  /** The token the POST answered, for a PUT. */
+  editToken?: string | null;
   lead: Record<string, unknown>;
   /** One per submit attempt: a repeated request answers with the first lead's id. */
   idempotencyKey: string;
@@ -33,13 +37,15 @@ function readFieldErrors(body: Record<string, unknown>): Record<string, string> 
   return errors;
 }
 
-export async function sendLead({ method, leadId, lead, idempotencyKey }: LeadRequest): Promise<LeadResult> {
+export async function sendLead({ method, leadId, editToken, lead, idempotencyKey }: LeadRequest): Promise<LeadResult> {
   const url = method === 'PUT' && leadId ? `/api/leads/${encodeURIComponent(leadId)}` : '/api/leads';
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', 'Idempotency-Key': idempotencyKey };
+  if (method === 'PUT' && editToken) headers[EDIT_TOKEN_HEADER] = editToken;
   let response: Response;
   try {
     response = await fetch(url, {
       method,
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Idempotency-Key': idempotencyKey },
+      headers,
       body: JSON.stringify({ lead }),
     });
   } catch {
@@ -52,7 +58,7 @@ export async function sendLead({ method, leadId, lead, idempotencyKey }: LeadReq
     // A body that is not JSON is an unexpected error like any other.
   }
   const id = body.id ?? body.lead_id;
-  if (response.ok && (typeof id === 'string' || typeof id === 'number')) return { ok: true, id: String(id) };
+  if (response.ok && (typeof id === 'string' || typeof id === 'number')) return { ok: true, id: String(id), token: typeof body.token === 'string' ? body.token : null };
   const error = typeof body.error === 'string' && body.error ? body.error : LEAD_MESSAGES.leadFailed;
   return { ok: false, error, fieldErrors: readFieldErrors(body) };
 }
@@ -60,14 +66,16 @@ export async function sendLead({ method, leadId, lead, idempotencyKey }: LeadReq
 export { newIdempotencyKey };
 
 /**
- * The vehicle of a trade-in or sell-my-car lead, saved as a valuation linked to the lead. The lead
- * is already stored, so a failure is logged (SPEC §8) and the visitor still sees success.
+ * The vehicle of a trade-in or sell-my-car lead, saved as a valuation linked to the lead (the
+ * lead's edit token proves the link). The lead is already stored, so a failure is logged (SPEC §8) and the visitor still sees success.
  */
-export async function saveValuation(valuation: Record<string, unknown>): Promise<void> {
+export async function saveValuation(valuation: Record<string, unknown>, leadToken: string | null): Promise<void> {
   try {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+    if (leadToken) headers[EDIT_TOKEN_HEADER] = leadToken;
     const response = await fetch('/api/valuations', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      headers,
       body: JSON.stringify({ valuation }),
     });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);

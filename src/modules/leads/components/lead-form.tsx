@@ -92,6 +92,7 @@ export function LeadForm({
   const [busy, setBusy] = useState(false);
   const [honeypot, setHoneypot] = useState('');
   const leadId = useRef<string | null>(null);
+  const editToken = useRef<string | null>(null);
   /** What each saved step sent, so an unchanged step is not resent. */
   const savedSteps = useRef(new Map<number, string>());
   const startedAt = useRef<number | null>(null);
@@ -222,6 +223,7 @@ export function LeadForm({
     const result = await sendLead({
       method: leadId.current ? 'PUT' : 'POST',
       leadId: leadId.current,
+      editToken: editToken.current,
       lead,
       idempotencyKey: newIdempotencyKey(),
     });
@@ -231,10 +233,13 @@ export function LeadForm({
         Object.entries(result.fieldErrors).filter(([name]) => step.fields.some((field) => field.name === name)),
       );
       setErrors(known);
+      // 'Please check the highlighted fields' with none of this step's fields to highlight would
+      // leave the visitor stuck: say it failed instead.
+      const message = Object.keys(known).length === 0 && Object.keys(result.fieldErrors).length > 0 ? LEAD_MESSAGES.leadFailed : result.error;
       setAlert(
         multiStep
-          ? { message: result.error, tone: alertTone(step.heading) }
-          : { title: LEAD_MESSAGES.enquiryFailed, message: result.error, tone: 'destructive' },
+          ? { message, tone: alertTone(step.heading) }
+          : { title: LEAD_MESSAGES.enquiryFailed, message, tone: 'destructive' },
       );
       setBusy(false);
       const firstServerError = step.fields.find((field) => known[field.name]);
@@ -244,6 +249,7 @@ export function LeadForm({
     }
 
     leadId.current = result.id;
+    if (result.token) editToken.current = result.token;
     for (const [index, snapshot] of sentSteps) savedSteps.current.set(index, snapshot);
     if (!isLast) {
       setStepState((current) => advanceStep(current, steps.length));
@@ -255,7 +261,7 @@ export function LeadForm({
     // Stays disabled while the success page loads (SPEC §4).
     if (valuationFields) {
       const vehicle = Object.fromEntries(valuationFields.map((name) => [name, lead[name] ?? stepValue(name)]));
-      await saveValuation({ ...vehicle, lead_id: result.id, car_id: hidden.car_id ?? null });
+      await saveValuation({ ...vehicle, lead_id: result.id, car_id: hidden.car_id ?? null }, editToken.current);
     }
     storeDetails(Object.fromEntries(STORED_DETAIL_KEYS.map((key) => [key, valueOf(key)])));
     router.push(

@@ -10,6 +10,8 @@ import { safeJson } from '@/modules/dashboard/dashboard.http';
 import { CAR_PAGE_MESSAGES, carActions, marketIndicator, maskPhone, vehicleContentEvent } from '../car-page.rules';
 import { breadcrumbJsonLd, carJsonLd } from '../car-page.structured-data';
 import { SHOW_PHONE_PARAM } from '../car-phone.http';
+import { wasPhoneRevealed } from '../car-phone.commands';
+import { skipPageCache } from '@/lib/request-context';
 import { SOCIAL_IMAGE, socialImageKey } from '../car-social-image';
 import { cachePageWhileVersionHolds } from '@/lib/page-cache';
 import { getCarBySlug, getSoldCarBySlug, stockListingVersion, type SoldCar } from '../stock.queries';
@@ -238,7 +240,9 @@ export async function CarPage({
   const market = marketIndicator(car, config);
   const actions = carActions(car, config, tenant.template, { year: new Date(now).getUTCFullYear(), pageUrl });
   const forms = await carForms(tenant, car.id);
-  const showPhone = (await searchParams)[SHOW_PHONE_PARAM] === '1';
+  const revealToken = (await searchParams)[SHOW_PHONE_PARAM];
+  if (revealToken !== undefined) skipPageCache();
+  const showPhone = revealToken !== undefined && (await wasPhoneRevealed(tenant, car.id, revealToken));
 
   const crumbs: Crumb[] = [
     { name: 'Home', path: '/' },

@@ -13,5 +13,5 @@ export const POST = leadRoute(async ({ request, tenant }) => {
   const { lead, files } = await parseLeadUpload(await readBodyBytes(request, MAX_UPLOAD_BYTES), request.headers.get('content-type'));
   const { lead: payload } = parseWith(leadRequestSchema(phoneRuleFor(tenant.config)), { lead });
   const result = await createLead(tenant, payload, meta, files);
-  return jsonResponse({ id: result.id }, { status: result.replayed ? 200 : 201, headers: { 'Cache-Control': 'no-store' } });
-});
+  return jsonResponse({ id: result.id, token: result.token }, { status: result.replayed ? 200 : 201, headers: { 'Cache-Control': 'no-store' } });
+}, ['multipart']);

@@ -2,13 +2,14 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Container } from '@/components/ui/container';
 import { PageHeader } from '@/components/ui/page-header';
-import { env } from '@/lib/env';
+import { demoPagesVisible } from '@/lib/demo-access';
 import { listOutbox } from '@/modules/leads/leads.queries';
 import { requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
 
 /**
- * /dev/outbox (demo mode only): the lead emails and webhooks of this website as the outbox holds
- * them, so a demo without SMTP shows what the dealer would receive.
+ * /dev/outbox (demo mode, and only for this machine's clients unless DEMO_MODE=1: demo-access.ts):
+ * the lead emails and webhooks of this website as the outbox holds them, so a demo without SMTP
+ * shows what the dealer would receive.
  */
 
 export const dynamic = 'force-dynamic';
@@ -17,7 +18,7 @@ export const metadata: Metadata = { title: 'Lead outbox', robots: { index: false
 type Props = { params: HostParams };
 
 export default async function OutboxPage({ params }: Props) {
-  if (!env().demoMode) notFound();
+  if (!(await demoPagesVisible())) notFound();
   const tenant = await requireTenant(params);
   const rows = await listOutbox(tenant);
   return (

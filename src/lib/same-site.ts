@@ -1,0 +1,65 @@
+import 'server-only';
+import { DashboardError } from '@/modules/dashboard/dashboard.errors';
+import { normalizeHost } from '@/modules/tenancy/tenancy.host';
+
+/**
+ * Same-site writes only (ARCHITECTURE rule 7). A browser sends a cross-site form or fetch with an
+ * Origin header (and Sec-Fetch-Site) that names the other site; a page of one dealer website must
+ * not write to another website either, even under the same parent domain ('same-site' in the
+ * browser's terms). Requests without either header (server-to-server clients, curl) carry no
+ * visitor's cookies or trust and pass. Bodies must be JSON (or multipart where documented), which a
+ * plain HTML form on another site cannot send without a CORS preflight.
+ */
+
+export const SAME_SITE_MESSAGES = {
+  crossSite: 'Requests from other websites are not accepted.',
+  mediaType: (types: string) => `Content-Type must be ${types}.`,
+} as const;
+
+export class CrossSiteRequestError extends DashboardError {
+  constructor() {
+    super(403, SAME_SITE_MESSAGES.crossSite);
+  }
+}
+
+export class UnsupportedMediaTypeError extends DashboardError {
+  constructor(types: string) {
+    super(415, SAME_SITE_MESSAGES.mediaType(types), { 'Content-Type': `must be ${types}` });
+  }
+}
+
+const MEDIA_TYPES = {
+  json: 'application/json',
+  multipart: 'multipart/form-data',
+  form: 'application/x-www-form-urlencoded',
+} as const;
+export type BodyKind = keyof typeof MEDIA_TYPES;
+
+/** Refuses (403) a request that a browser sent from another origin than the Host it is addressed to. */
+export function assertSameSite(request: Request): void {
+  const fetchSite = request.headers.get('sec-fetch-site');
+  if (fetchSite === 'cross-site' || fetchSite === 'same-site') throw new CrossSiteRequestError();
+  const origin = request.headers.get('origin');
+  if (origin === null) return;
+  let originHost: string | null = null;
+  try {
+    originHost = normalizeHost(new URL(origin).host);
+  } catch {
+    // 'null' (a sandboxed frame, a file) or garbage: not this website.
+  }
+  if (!originHost || originHost !== normalizeHost(request.headers.get('host'))) throw new CrossSiteRequestError();
+}
+
+/** The body kind of a request's Content-Type among those accepted; 415 naming them otherwise. */
+export function assertBodyKind(request: Request, accepted: readonly BodyKind[]): BodyKind {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const kind = accepted.find((k) => MEDIA_TYPES[k] === type);
+  if (!kind) throw new UnsupportedMediaTypeError(accepted.map((k) => MEDIA_TYPES[k]).join(' or '));
+  return kind;
+}
+
+/** Both checks, for a state-changing endpoint. */
+export function assertSameSiteWrite(request: Request, accepted: readonly BodyKind[] = ['json']): BodyKind {
+  assertSameSite(request);
+  return assertBodyKind(request, accepted);
+}
