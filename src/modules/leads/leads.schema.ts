@@ -41,7 +41,7 @@ export const leads = pgTable(
     /** Why the spam checks marked it (honeypot, fill-time, links, disposable-email, repeated-message). */
     spamReasons: jsonb('spam_reasons').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     idempotencyKey: text('idempotency_key'),
-    /** SHA-256 of the secret the first step answered; later steps (PUT) must present it (record-tokens.ts). */
+    /** SHA-256 of the secret the first step answered; later steps (PUT) must present it (leads.tokens.ts). */
     editTokenHash: text('edit_token_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -75,7 +75,7 @@ export const valuations = pgTable(
     km: integer('km'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    /** SHA-256 of the secret POST answered; PUT and /api/miscellaneous must present it (record-tokens.ts). */
+    /** SHA-256 of the secret POST answered; PUT and /api/miscellaneous must present it (leads.tokens.ts). */
     editTokenHash: text('edit_token_hash'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
