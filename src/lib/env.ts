@@ -31,6 +31,12 @@ const envSchema = z.object({
   /** Lead submissions allowed per IP address per hour and per phone number per day. */
   LEAD_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   LEAD_LIMIT_PER_PHONE: z.coerce.number().int().min(1).default(10),
+  /** Registration lookups (an Australian NEVDIS reseller); unset: VINs are decoded offline, registrations need the details typed. */
+  NEVDIS_API_URL: z.url().optional(),
+  NEVDIS_API_KEY: z.string().optional(),
+  /** Valuations (Autograb); unset: estimates from the platform's own comparable listings. */
+  AUTOGRAB_API_URL: z.url().optional(),
+  AUTOGRAB_API_KEY: z.string().optional(),
   /** Proxies in front of the app whose X-Forwarded-For entry is believed (src/lib/client-address.ts); 0: the socket's address. */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
 });
@@ -52,6 +58,8 @@ export type Env = {
   leadLimitPerIp: number;
   leadLimitPerPhone: number;
   trustedProxyHops: number;
+  nevdis: { url: string; key: string } | null;
+  autograb: { url: string; key: string } | null;
 };
 
 let cached: Env | undefined;
@@ -86,6 +94,8 @@ export function env(): Env {
     leadLimitPerIp: e.LEAD_LIMIT_PER_IP,
     leadLimitPerPhone: e.LEAD_LIMIT_PER_PHONE,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
+    nevdis: e.NEVDIS_API_URL && e.NEVDIS_API_KEY ? { url: e.NEVDIS_API_URL, key: e.NEVDIS_API_KEY } : null,
+    autograb: e.AUTOGRAB_API_URL && e.AUTOGRAB_API_KEY ? { url: e.AUTOGRAB_API_URL, key: e.AUTOGRAB_API_KEY } : null,
   };
   return cached;
 }

@@ -162,6 +162,18 @@ export const websiteConfigSchema = z.object({
     })
     .prefault({}),
 
+  /** Trade-in lookups and instant valuations (src/modules/vehicles, decision 027). */
+  valuations: z
+    .object({
+      /** Show the visitor the instant range; some dealers prefer to call back with a figure. */
+      showInstantRange: z.boolean().default(true),
+      /** Trade-in = retail less this share (the dealer's margin for reconditioning and resale). */
+      tradeInMarginPercent: z.number().min(0).max(60).default(15),
+      /** Cars without provider market data take the estimate for the market price indicator. */
+      estimateMarketIndicator: z.boolean().default(true),
+    })
+    .prefault({}),
+
   finance: z
     .object({
       showSideCard: z.boolean().default(true),

@@ -7,7 +7,8 @@ import { hostFromParams, requireTenant } from '@/modules/tenancy/tenancy.request
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { formatMoney, formatOdometer, spell } from '@/lib/format';
 import { safeJson } from '@/modules/dashboard/dashboard.http';
-import { CAR_PAGE_MESSAGES, carActions, marketIndicator, maskPhone, vehicleContentEvent } from '../car-page.rules';
+import { CAR_PAGE_MESSAGES, carActions, isPriceComparisonEligible, marketIndicator, maskPhone, vehicleContentEvent } from '../car-page.rules';
+import { marketAveragesFor } from '@/modules/vehicles/vehicles.service';
 import { breadcrumbJsonLd, carJsonLd } from '../car-page.structured-data';
 import { SHOW_PHONE_PARAM } from '../car-phone.http';
 import { wasPhoneRevealed } from '../car-phone.commands';
@@ -237,7 +238,7 @@ export async function CarPage({
   const condition = conditionLabel(car.carType, config);
   const subtitle = [car.badge, car.series].filter(Boolean).join(' ');
   const banner = tagBanner(car, config, now);
-  const market = marketIndicator(car, config);
+  const market = marketIndicator(await marketAveragesFor(tenant, car, isPriceComparisonEligible(car, config)), config);
   const actions = carActions(car, config, tenant.template, { year: new Date(now).getUTCFullYear(), pageUrl });
   const forms = await carForms(tenant, car.id);
   const revealToken = (await searchParams)[SHOW_PHONE_PARAM];
