@@ -337,6 +337,8 @@ export const DEMO_SITES: readonly SiteSeed[] = [
       usedConditionLabel: 'pre-owned',
       usePagesPath: true,
       carPage: { priceComparison: true },
+      // This dealer calls back with a figure rather than showing the instant range.
+      valuations: { showInstantRange: false },
       widgets: {
         chat: { provider: 'livechat', hiddenPaths: ['/careers'] },
         chatbot: { enabled: true, hiddenPaths: ['/cars'] },

@@ -40,6 +40,8 @@ function schemaFor(field: FieldDef, site: LeadSite): z.ZodType {
       return messageSchema;
     case 'rego':
       return valuationSchema.shape.rego;
+    case 'vin':
+      return valuationSchema.shape.vin;
     case 'km':
       return valuationSchema.shape.km;
     default:

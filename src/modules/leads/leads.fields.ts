@@ -18,6 +18,7 @@ export type FieldKind =
   | 'date'
   | 'year'
   | 'rego'
+  | 'vin'
   | 'km'
   | 'checkbox';
 
@@ -41,6 +42,8 @@ export type StepDef = {
   fields: FieldDef[];
   /** The visitor may skip this step (recorded in skipped_steps). */
   optional?: boolean;
+  /** 'vehicle': the step offers a rego or VIN lookup that fills the vehicle fields, and the instant estimate. */
+  lookup?: 'vehicle';
 };
 
 /** The website's side of every form: who the lead is for and the rules its fields follow. */
@@ -50,6 +53,10 @@ export type LeadSite = {
   phoneRule: PhoneRule;
   messageRequired: boolean;
   minimumFillSeconds: number;
+  /** Show the visitor the instant valuation range (website configuration valuations.showInstantRange). */
+  instantEstimate?: boolean;
+  /** How the website writes money (for the instant range). */
+  money?: { locale: string; currency: string };
 };
 
 /** A car a form is about (enquiry, test drive, photos, trade-in). */

@@ -26,6 +26,8 @@ export async function getLeadSite(tenant: Tenant): Promise<LeadSite> {
     phoneRule: phoneRuleFor(tenant.config),
     messageRequired: leads.messageRequired,
     minimumFillSeconds: leads.minimumFillSeconds,
+    instantEstimate: tenant.config.valuations.showInstantRange,
+    money: { locale: tenant.config.locale, currency: tenant.config.currency },
   };
 }
 

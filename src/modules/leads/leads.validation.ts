@@ -21,6 +21,8 @@ export const LEAD_MESSAGES = {
   state: 'Please choose an Australian state or territory.',
   leadFailed: 'An unexpected error occured',
   enquiryFailed: 'An error occurred when submitting this form',
+  /** SPEC §8: logged when a valuation cannot be saved; the visitor still sees success. */
+  valuationSaveFailed: 'Failed to save valuation data',
   tooLong: (max: number) => `Please use at most ${max} characters.`,
   invalidText: 'Please remove unusual characters.',
   option: 'Please choose one of the options.',

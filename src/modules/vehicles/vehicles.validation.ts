@@ -11,7 +11,6 @@ export const VEHICLE_MESSAGES = {
   notFound: 'We couldn’t find that vehicle. Please enter its make, model and year.',
   providerDown: 'The vehicle lookup is not answering just now. Please enter your car’s make, model and year.',
   notEnoughData: 'We don’t have enough recent sales of this model to give a fair figure. The dealer will call you with a valuation.',
-  valuationSaveFailed: 'Failed to save valuation data',
 } as const;
 
 const vin = z

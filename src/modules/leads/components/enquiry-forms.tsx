@@ -173,6 +173,7 @@ export function ValuationForm({
   const vehicle: FieldDef[] = [
     { name: 'rego', label: 'Registration (Rego)', kind: 'rego', required: true },
     { name: 'state', label: 'Registration state', kind: 'state', required: true, options: options(AUSTRALIAN_STATES) },
+    { name: 'vin', label: 'VIN', kind: 'vin', hint: '17 characters, on the registration papers' },
     { name: 'make', label: 'Make', kind: 'text', required: true },
     { name: 'model', label: 'Model', kind: 'text', required: true },
     { name: 'year', label: 'Year', kind: 'year', required: true },
@@ -198,14 +199,15 @@ export function ValuationForm({
         },
         {
           heading: 'Your Vehicle',
-          description: 'The more we know, the more accurate our valuation.',
+          description: 'Look your car up by its rego or VIN, or type its details. The more we know, the more accurate our valuation.',
           fields: vehicle,
+          lookup: 'vehicle',
         },
       ]}
       category={tradeIn ? CATEGORIES.tradeIn : CATEGORIES.sellMyCar}
       hidden={hidden}
       carType={null}
-      valuationFields={['rego', 'state', 'make', 'model', 'year', 'km']}
+      valuationFields={['rego', 'state', 'vin', 'make', 'model', 'year', 'km']}
       submitLabel={tradeIn ? 'Get Your Valuation' : 'Submit'}
       showHeading={showHeading}
     />

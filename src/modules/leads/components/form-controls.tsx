@@ -19,6 +19,7 @@ const INPUT_TYPES: Partial<Record<FieldDef['kind'], { type: string; autoComplete
   year: { type: 'text', inputMode: 'numeric' },
   km: { type: 'text', inputMode: 'numeric' },
   rego: { type: 'text', autoComplete: 'off' },
+  vin: { type: 'text', autoComplete: 'off' },
   text: { type: 'text' },
 };
 
@@ -93,7 +94,7 @@ export function FieldControl({ formId, field, value, error, onChange }: FieldCon
         type={input.type}
         autoComplete={input.autoComplete}
         inputMode={input.inputMode}
-        maxLength={field.kind === 'postcode' ? 4 : field.kind === 'year' ? 4 : undefined}
+        maxLength={field.kind === 'postcode' ? 4 : field.kind === 'year' ? 4 : field.kind === 'vin' ? 20 : undefined}
         value={text}
         onChange={onText}
         className={cn(inputClasses, border)}

@@ -69,7 +69,7 @@ export { newIdempotencyKey };
  * The vehicle of a trade-in or sell-my-car lead, saved as a valuation linked to the lead (the
  * lead's edit token proves the link). The lead is already stored, so a failure is logged (SPEC §8) and the visitor still sees success.
  */
-export async function saveValuation(valuation: Record<string, unknown>, leadToken: string | null): Promise<void> {
+export async function saveValuation(valuation: Record<string, unknown>, leadToken: string | null): Promise<{ id: string; token: string } | null> {
   try {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
     if (leadToken) headers[EDIT_TOKEN_HEADER] = leadToken;
@@ -79,8 +79,24 @@ export async function saveValuation(valuation: Record<string, unknown>, leadToke
       body: JSON.stringify({ valuation }),
     });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return (await response.json()) as { id: string; token: string };
   } catch (error) {
-    console.error('Failed to save valuation data', error);
+    console.error(LEAD_MESSAGES.valuationSaveFailed, error);
+    return null;
+  }
+}
+
+/** A named block of data on a saved valuation (POST /api/miscellaneous), e.g. its instant estimate. */
+export async function saveValuationData(saved: { id: string; token: string }, columnName: string, data: Record<string, unknown>): Promise<void> {
+  try {
+    const response = await fetch('/api/miscellaneous', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', [EDIT_TOKEN_HEADER]: saved.token },
+      body: JSON.stringify({ valuation_id: saved.id, column_name: columnName, data }),
+    });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  } catch (error) {
+    console.error(LEAD_MESSAGES.valuationSaveFailed, error);
   }
 }
 

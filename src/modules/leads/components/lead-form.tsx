@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
-import type { LeadSite, StepDef } from '../leads.fields';
+import type { FieldDef, LeadSite, StepDef } from '../leads.fields';
 import { fieldError, submitValue, type FieldValue } from '../leads.field-rules';
 import { normaliseCategory } from '../leads.rules';
 import { LEAD_MESSAGES } from '../leads.validation';
@@ -23,7 +23,10 @@ import {
   type StepState,
 } from '../leads.forms';
 import { FieldControl, fieldId, FormAlert, Honeypot, Spinner, StepProgress } from './form-controls';
-import { newIdempotencyKey, saveValuation, sendLead, storeDetails } from './lead-client';
+import { newIdempotencyKey, saveValuation, saveValuationData, sendLead, storeDetails } from './lead-client';
+import { InstantEstimate, LOOKUP_FIELDS, VehicleLookup } from '@/modules/vehicles/components/vehicle-lookup';
+import { estimateData, estimateForValues, estimateLeadFields } from '@/modules/vehicles/components/vehicle-client';
+import type { Estimate } from '@/modules/vehicles/vehicles.estimate';
 
 /**
  * The form engine (SPEC §2 Multi-step form screen, §4 Lead form and Enquiry form states). One
@@ -56,6 +59,7 @@ type Values = Record<string, FieldValue>;
 type Alert = { title?: string; message: string; tone: 'success' | 'destructive' };
 
 const STORAGE_KEY = 'lead-user-details';
+const LOOKUP_SLOT = 'vehicle-lookup' as const;
 const subscribeStorage = (onChange: () => void) => {
   window.addEventListener('storage', onChange);
   return () => window.removeEventListener('storage', onChange);
@@ -93,6 +97,8 @@ export function LeadForm({
   const [honeypot, setHoneypot] = useState('');
   const leadId = useRef<string | null>(null);
   const editToken = useRef<string | null>(null);
+  /** The instant estimate of a vehicle step (issue 19), sent with the lead and stored with the valuation. */
+  const estimate = useRef<Estimate | null>(null);
   /** What each saved step sent, so an unchanged step is not resent. */
   const savedSteps = useRef(new Map<number, string>());
   const startedAt = useRef<number | null>(null);
@@ -122,6 +128,19 @@ export function LeadForm({
       delete next[name];
       return next;
     });
+  }
+
+  const textOf = (name: string): string => {
+    const value = valueOf(name);
+    return typeof value === 'string' ? value : '';
+  };
+  const hasVehicleStep = steps.some((candidate) => candidate.lookup === 'vehicle');
+  const money = (amount: number) =>
+    new Intl.NumberFormat(site.money?.locale ?? 'en-AU', { style: 'currency', currency: site.money?.currency ?? 'AUD', maximumFractionDigits: 0 }).format(amount);
+
+  function fillValues(patch: Record<string, string>) {
+    setEdited((current) => ({ ...current, ...patch }));
+    setErrors((current) => Object.fromEntries(Object.entries(current).filter(([name]) => !(name in patch))));
   }
 
   function focusField(name: string) {
@@ -182,6 +201,7 @@ export function LeadForm({
       ...storedTrailFields(),
       favourite_color: honeypot,
       fill_ms: startedAt.current === null ? undefined : Math.max(0, Date.now() - startedAt.current),
+      ...(complete && estimate.current ? estimateLeadFields(estimate.current, money) : {}),
     };
     if (multiStep) {
       Object.assign(lead, {
@@ -211,6 +231,8 @@ export function LeadForm({
       return;
     }
 
+    // A website that does not show the estimate still sends it to the dealer with the lead.
+    if (isLast && hasVehicleStep && !estimate.current) estimate.current = await estimateForValues(textOf);
     const { lead, sentSteps } = buildLead(isLast);
     if (!isLast && leadId.current && sentSteps.size === 0) {
       // Back and forward again over a saved, unchanged step: nothing to resend.
@@ -261,7 +283,8 @@ export function LeadForm({
     // Stays disabled while the success page loads (SPEC §4).
     if (valuationFields) {
       const vehicle = Object.fromEntries(valuationFields.map((name) => [name, lead[name] ?? stepValue(name)]));
-      await saveValuation({ ...vehicle, lead_id: result.id, car_id: hidden.car_id ?? null }, editToken.current);
+      const saved = await saveValuation({ ...vehicle, lead_id: result.id, car_id: hidden.car_id ?? null }, editToken.current);
+      if (saved && estimate.current) await saveValuationData(saved, 'simple_autograb', estimateData(estimate.current));
     }
     storeDetails(Object.fromEntries(STORED_DETAIL_KEYS.map((key) => [key, valueOf(key)])));
     router.push(
@@ -285,6 +308,11 @@ export function LeadForm({
     setTimeout(() => headingRef.current?.focus(), 0);
   }
 
+  // A vehicle step shows the fields a lookup reads, then the lookup, then the rest.
+  const fieldsInOrder: (FieldDef | typeof LOOKUP_SLOT)[] =
+    step.lookup === 'vehicle'
+      ? [...step.fields.filter((f) => LOOKUP_FIELDS.has(f.name)), LOOKUP_SLOT, ...step.fields.filter((f) => !LOOKUP_FIELDS.has(f.name))]
+      : step.fields;
   const headingId = `${formId}-heading`;
   const percent = progressPercent(stepIndex, steps.length);
   return (
@@ -319,17 +347,24 @@ export function LeadForm({
       ) : null}
 
       <div className="grid gap-x-4 gap-y-5 sm:grid-cols-2">
-        {step.fields.map((field) => (
-          <FieldControl
-            key={field.name}
-            formId={formId}
-            field={field}
-            value={valueOf(field.name)}
-            error={errors[field.name]}
-            onChange={onChange}
-          />
-        ))}
+        {fieldsInOrder.map((field) =>
+          field === LOOKUP_SLOT ? (
+            <VehicleLookup key="vehicle-lookup" valueOf={textOf} fill={fillValues} />
+          ) : (
+            <FieldControl
+              key={field.name}
+              formId={formId}
+              field={field}
+              value={valueOf(field.name)}
+              error={errors[field.name]}
+              onChange={onChange}
+            />
+          ),
+        )}
       </div>
+      {step.lookup === 'vehicle' && (site.instantEstimate ?? true) ? (
+        <InstantEstimate valueOf={textOf} money={money} onEstimate={(value) => (estimate.current = value)} />
+      ) : null}
       <Honeypot formId={formId} value={honeypot} onChange={setHoneypot} />
 
       <div className="mt-6 flex flex-wrap items-center gap-3">

