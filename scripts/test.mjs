@@ -1,4 +1,5 @@
-// `npm test`: lint, typecheck, unit + integration (Vitest), e2e (Playwright on a production build).
+// `npm test`: lint, typecheck, unit + integration (Vitest), e2e (Playwright on a production build),
+// then the security probe on the same build.
 // Every step runs even when an earlier one fails; the last line sums them up.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,10 +44,16 @@ await suite('unit and integration', bin('vitest'), ['run', '--reporter=default',
 });
 if (process.env.SKIP_E2E === '1') {
   lines.push('e2e: not run (SKIP_E2E=1)');
+  lines.push('security: not run (SKIP_E2E=1)');
 } else {
   await suite('e2e', process.execPath, ['tests/e2e/run.mjs'], () => {
     const { stats } = readJson('e2e.json');
     return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+  });
+  // The hostile-request probe (issue 13) on the same production build: each family of requests counts as a test.
+  await suite('security', process.execPath, ['tests/security/run.mjs'], () => {
+    const { passed, failed } = readJson('security.json');
+    return { passed, failed, skipped: 0 };
   });
 }
 

@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import { currentRequestState } from './request-context';
+import { normalizeHost } from '@/modules/tenancy/tenancy.host';
 
 /**
  * A cache of whole rendered pages, checked against the database on every hit.
@@ -47,7 +48,8 @@ export function pageCacheKey(request: http.IncomingMessage): string | null {
   if (ROUTER_HEADERS.some((name) => headers[name] !== undefined)) return null;
   const url = request.url ?? '';
   if (url.startsWith('/_next/') || url.startsWith('/api/') || /[?&]_rsc=/.test(url)) return null;
-  return `${headers.host ?? ''}\n${url}\n${headers['accept-encoding'] ?? ''}`;
+  // One key per website however its host is spelt (case, port, trailing dot).
+  return `${normalizeHost(headers.host) ?? ''}\n${url}\n${headers['accept-encoding'] ?? ''}`;
 }
 
 export class PageCache {

@@ -3,6 +3,8 @@ import { newRequestState, requestStorage, type RequestState } from './request-co
 import { PAGE_CACHE_HEADER, PageCache, pageCacheKey, recordBody, replay, type PageCacheOptions } from './page-cache';
 import { statusForResponse } from './service-unavailable';
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from './client-address';
+import { refusal, type Refusal } from './request-refusals';
+import { securityHeaders } from './security-headers';
 
 /**
  * Wraps the 'request' event of every HTTP server in the process (Next's included) so that each
@@ -12,12 +14,45 @@ import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from './client-address';
  */
 
 const INSTALLED = Symbol.for('dealer-platform.request-hooks-installed');
+const INTERNAL_RESPONSE_HEADERS = ['x-middleware-rewrite', 'x-middleware-next', 'x-middleware-set-cookie'];
 
 type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
 
-export type RequestHookOptions = { pageCache: PageCacheOptions | null; trustedProxyHops: number };
+export type RequestHookOptions = { pageCache: PageCacheOptions | null; trustedProxyHops: number; development: boolean };
 
-export function installRequestHooks({ pageCache, trustedProxyHops }: RequestHookOptions): void {
+/**
+ * A request's headers must arrive within HEADERS_TIMEOUT_MS and its whole body within
+ * REQUEST_TIMEOUT_MS (25 MB of photos on a slow phone connection fits); a slow or partial request
+ * is not held open longer.
+ */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 120_000;
+const TIMEOUTS_SET = Symbol.for('dealer-platform.server-timeouts');
+
+function applyTimeouts(server: http.Server): void {
+  const marked = server as http.Server & { [TIMEOUTS_SET]?: boolean };
+  if (marked[TIMEOUTS_SET]) return;
+  marked[TIMEOUTS_SET] = true;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+}
+
+function isHttps(request: http.IncomingMessage, trustedProxyHops: number): boolean {
+  if ((request.socket as { encrypted?: boolean } | undefined)?.encrypted) return true;
+  if (trustedProxyHops === 0) return false;
+  const proto = request.headers['x-forwarded-proto'];
+  const last = (Array.isArray(proto) ? proto.join(',') : (proto ?? '')).split(',').pop()?.trim().toLowerCase();
+  return last === 'https';
+}
+
+function refuse(response: http.ServerResponse, { status, message, headers }: Refusal): void {
+  // Closed after: a refused request's body may not be parseable (TRACE with a body), and the
+  // connection must not carry its leftovers into the next request.
+  response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close', ...headers });
+  response.end(message);
+}
+
+export function installRequestHooks({ pageCache, trustedProxyHops, development }: RequestHookOptions): void {
   const proto = http.Server.prototype as unknown as Record<symbol, boolean> & { emit: Emit };
   if (proto[INSTALLED]) return;
   proto[INSTALLED] = true;
@@ -25,9 +60,17 @@ export function installRequestHooks({ pageCache, trustedProxyHops }: RequestHook
   const emit = proto.emit;
 
   proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
+    if (event === 'connection') applyTimeouts(this);
     if (event !== 'request') return emit.call(this, event, ...args);
     const request = args[0] as http.IncomingMessage;
     const response = args[1] as http.ServerResponse;
+    for (const [name, value] of Object.entries(securityHeaders({ https: isHttps(request, trustedProxyHops), development }))) response.setHeader(name, value);
+    const refused = refusal(request);
+    if (refused) {
+      request.resume();
+      refuse(response, refused);
+      return true;
+    }
     // Route handlers cannot see the socket: they read the address from this header, which only
     // this hook may set (a copy sent by the client is dropped first).
     const address = resolveClientAddress(request.socket?.remoteAddress, request.headers['x-forwarded-for'], trustedProxyHops);
@@ -60,7 +103,12 @@ function renderWithState(
     statusCode = statusForResponse(state, this, statusCode);
     sentStatus = statusCode;
     // Headers given to writeHead itself are not all visible through getHeaders() afterwards.
-    const given = rest.find((value) => value !== null && typeof value === 'object' && !Array.isArray(value));
+    const given = rest.find((value) => value !== null && typeof value === 'object' && !Array.isArray(value)) as Record<string, unknown> | undefined;
+    // Next tells the browser where the proxy rewrote a page to (/sites/{host}/…): internal, never sent.
+    for (const name of INTERNAL_RESPONSE_HEADERS) {
+      this.removeHeader(name);
+      if (given) for (const key of Object.keys(given)) if (key.toLowerCase() === name) delete given[key];
+    }
     sentHeaders = { ...this.getHeaders(), ...(given as http.OutgoingHttpHeaders | undefined) };
     return (writeHead as (...a: unknown[]) => http.ServerResponse).call(this, statusCode, ...rest);
   } as typeof response.writeHead;

@@ -1,0 +1,60 @@
+import type http from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { refusal } from './request-refusals';
+import { contentSecurityPolicy, securityHeaders } from './security-headers';
+
+const request = (method: string, url: string, headers: http.IncomingHttpHeaders = { host: 'harbour-city-motors.localhost:3000' }) =>
+  ({ method, url, headers }) as http.IncomingMessage;
+
+describe('requests answered before Next', () => {
+  it('refuses TRACE, TRACK and CONNECT with 405', () => {
+    for (const method of ['TRACE', 'TRACK', 'CONNECT', 'trace']) expect(refusal(request(method, '/'))?.status, method).toBe(405);
+  });
+
+  it('refuses paths whose percent-encoding is not UTF-8 with 400, and lets a stray % through to the 404 page', () => {
+    for (const url of ['/cars/%ff', '/search/%c0%ae', '/media/%E0%A4%A', '/api/leads/%E0%A4%A', '/%C0%80', '/x/%ED%A0%80']) {
+      expect(refusal(request(url.startsWith('/api') ? 'PUT' : 'GET', url))?.status, url).toBe(400);
+    }
+    expect(refusal(request('GET', '/cars/abc$%'))).toBeNull();
+    expect(refusal(request('PUT', '/api/leads/%'))?.status).toBe(400);
+    expect(refusal(request('PUT', '/api/leads/%u002e'))?.status).toBe(400);
+    expect(refusal(request('GET', '/search/used-cars?q=%ff'))).toBeNull();
+    expect(refusal(request('GET', '/cars/%C5%A0koda-octavia'))).toBeNull();
+  });
+
+  it('refuses an absolute-form request line naming another host; reads its path when it names this one', () => {
+    expect(refusal(request('GET', 'http://evil.example/about-us'))?.status).toBe(400);
+    expect(refusal(request('GET', 'ftp://harbour-city-motors.localhost/x'))?.status).toBe(400);
+    const own = request('GET', 'http://Harbour-City-Motors.localhost:3000/about-us?x=1');
+    expect(refusal(own)).toBeNull();
+    expect(own.url).toBe('/about-us?x=1');
+  });
+
+  it('answers pages asked with POST, PUT, DELETE or PATCH with 405 and Allow; the APIs take them', () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      expect(refusal(request(method, '/about-us')), method).toEqual({ status: 405, message: 'Method not allowed', headers: { Allow: 'GET, HEAD' } });
+    }
+    for (const url of ['/api/leads', '/websites/1/cars/x.json', '/dealerships/1/leads.json']) expect(refusal(request('POST', url)), url).toBeNull();
+    expect(refusal(request('POST', '/about-us', { host: 'x.localhost', 'next-action': 'abc' }))).toBeNull();
+    expect(refusal(request('GET', '/about-us'))).toBeNull();
+  });
+});
+
+describe('security headers', () => {
+  it('frames nothing, sniffs nothing, sends no full referrer, and allows scripts from the platform only', () => {
+    const headers = securityHeaders({ https: false });
+    expect(headers).toMatchObject({ 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin' });
+    expect(headers['Content-Security-Policy']).toContain("frame-ancestors 'none'");
+    expect(headers['Content-Security-Policy']).toContain("object-src 'none'");
+    expect(headers['Content-Security-Policy']).toMatch(/script-src 'self' 'unsafe-inline' https:\/\/maps\.googleapis\.com/);
+    expect(headers['Content-Security-Policy']).not.toContain('unsafe-eval');
+    expect(headers['Strict-Transport-Security']).toBeUndefined();
+    expect(securityHeaders({ https: true })['Strict-Transport-Security']).toBe('max-age=31536000');
+  });
+
+  it('takes more origins per directive, once each', () => {
+    const csp = contentSecurityPolicy({ script: ['https://widget.example', 'https://widget.example'], frame: ['https://chat.example'] });
+    expect(csp.match(/https:\/\/widget\.example/g)).toHaveLength(1);
+    expect(csp).toMatch(/frame-src 'self' https:\/\/www\.google\.com https:\/\/chat\.example/);
+  });
+});

@@ -1,0 +1,52 @@
+import type http from 'node:http';
+import { normalizeHost } from '@/modules/tenancy/tenancy.host';
+
+/**
+ * Requests answered before Next sees them (decision 028), because Next would answer them wrongly:
+ * - TRACE, TRACK and CONNECT: 405 (Next answered 500).
+ * - A path whose percent-encoding is not UTF-8 (/cars/%ff, /media/%E0%A4%A): 400 (Next's
+ *   decodeURIComponent threw, a 500). In a page path a stray '%' alone is escaped by the proxy and
+ *   gives a 404; in an API path it is a 400.
+ * - An absolute-form request line naming another host (GET http://evil.example/about-us): 400,
+ *   where Next redirected to that host; naming the Host header's own host, it is read as the path.
+ * - A page (anything outside the APIs) asked with POST, PUT, DELETE or PATCH: 405 with Allow
+ *   (pages answered 200). Server actions (Next-Action header) are Next's to answer.
+ * Mutates request.url for the absolute form it accepts.
+ */
+
+export type Refusal = { status: number; message: string; headers?: Record<string, string> };
+
+const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
+const PAGE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Paths whose handlers take other methods: the product API, the Dashboard API's public paths. */
+const API_PREFIXES = ['/api/', '/websites/', '/manufacturers/', '/dealerships/'];
+
+export function refusal(request: http.IncomingMessage): Refusal | null {
+  const method = (request.method ?? 'GET').toUpperCase();
+  if (REFUSED_METHODS.has(method)) return { status: 405, message: 'Method not allowed', headers: { Allow: 'GET, HEAD, POST, PUT, DELETE' } };
+  let url = request.url ?? '/';
+  if (!url.startsWith('/')) {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return { status: 400, message: 'Bad request' };
+    }
+    if (!/^https?:$/.test(target.protocol) || normalizeHost(target.host) !== normalizeHost(request.headers.host)) return { status: 400, message: 'Bad request' };
+    url = `${target.pathname}${target.search}`;
+    request.url = url;
+  }
+  const path = url.split('?')[0];
+  const isApi = API_PREFIXES.some((prefix) => path.startsWith(prefix)) || path.startsWith('/_next/');
+  const passesProxy = isApi || path.startsWith('/media/');
+  try {
+    // The proxy escapes a page path's stray '%' (the page then answers 404); paths it lets through get no such help.
+    decodeURIComponent(passesProxy ? path : path.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
+  } catch {
+    return { status: 400, message: 'Bad request: the address is not valid' };
+  }
+  if (!isApi && !PAGE_METHODS.has(method) && request.headers['next-action'] === undefined) {
+    return { status: 405, message: 'Method not allowed', headers: { Allow: 'GET, HEAD' } };
+  }
+  return null;
+}
