@@ -3,6 +3,10 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const [{ installRequestHooks }, { env }] = await Promise.all([import('./lib/request-hooks'), import('./lib/env')]);
   installRequestHooks({ pageCache: env().pageCache, trustedProxyHops: env().trustedProxyHops, development: !env().production });
+  if (process.env.NEXT_PHASE !== 'phase-production-build') {
+    const [{ startHousekeeping }, { getDatabase }] = await Promise.all([import('./db/housekeeping'), import('./db')]);
+    startHousekeeping(getDatabase);
+  }
   // Lead delivery from the outbox runs in every server process (claims are SKIP LOCKED leases).
   if (env().leadWorker && process.env.NEXT_PHASE !== 'phase-production-build') {
     const { startDeliveryWorker } = await import('./modules/leads/leads.delivery');
