@@ -25,7 +25,6 @@ export default function GlobalError({ error, reset }: { error: Error & { digest?
                 Try again
               </button>
               {/* A full reload, not client navigation: the layout that failed must render afresh. */}
-              {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
               <a href="/" className="inline-flex min-h-11 items-center rounded-md border-2 border-gray-900 px-5 font-semibold">
                 Back to home
               </a>

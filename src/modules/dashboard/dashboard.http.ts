@@ -136,7 +136,9 @@ export function dashboardRoute<P>(handler: (context: DashboardContext<P>) => Pro
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
       if (request.method !== 'GET' && request.method !== 'HEAD') assertSameSite(request);
-      if (request.method === 'PUT' || request.method === 'POST') assertBodyKind(request, ['json']);
+      // A body, where there is one, must be JSON (a POST that only names its resource has none).
+      const hasBody = request.body !== null && request.headers.get('content-length') !== '0';
+      if ((request.method === 'PUT' || request.method === 'POST') && hasBody) assertBodyKind(request, ['json']);
       const principal = await authenticate(request.headers.get('authorization'), clientAddress(request));
       if (!principal) throw new UnauthorizedError();
       const params = await context.params;

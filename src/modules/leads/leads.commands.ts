@@ -359,6 +359,26 @@ function deliveryRows(tenant: Tenant, row: LeadRow, refs: Refs, fileIds: string[
 
 type LeadRow = typeof leads.$inferSelect;
 
+/**
+ * The outbox rows that deliver a lead left 'Incomplete' as partial (leads.partial.ts): the same
+ * email and webhook as a completed lead's, on their own channels (partial_email, partial_webhook),
+ * so the completed lead is still delivered when the visitor finishes, and marked as partial.
+ */
+export async function partialDeliveryRows(db: Db | Tx, tenant: Tenant, row: LeadRow, fileIds: string[]): Promise<(typeof leadDeliveries.$inferInsert)[]> {
+  const current = { carId: row.carId, locationId: row.locationId, dealershipId: row.dealershipId };
+  const refs = checkRefs(tenant, {} as LeadPayload, await readContext(db, tenant, {} as LeadPayload, { current }), current);
+  return deliveryRows(tenant, row, refs, fileIds).map((delivery) => {
+    const payload = delivery.payload;
+    const partial: OutboxPayload =
+      payload.kind === 'email'
+        ? { ...payload, subject: `Partial lead: ${payload.subject}`.slice(0, 250), text: `${PARTIAL_NOTE}\n\n${payload.text}` }
+        : { ...payload, body: JSON.stringify({ ...(JSON.parse(payload.body) as object), partial: true }) };
+    return { ...delivery, channel: delivery.channel === 'email' ? 'partial_email' : 'partial_webhook', payload: partial };
+  });
+}
+
+export const PARTIAL_NOTE = 'This visitor started the form but has not finished it. If they finish, the complete lead follows.';
+
 function emailSubject(row: LeadRow, tenant: Tenant, car: CarRef | null): string {
   const about = car ? ` about the ${car.year} ${car.make} ${car.model}` : '';
   return `${row.category}${about} from ${row.name || 'a visitor'} (${tenant.name})`.replace(/[\r\n]+/g, ' ').slice(0, 250);

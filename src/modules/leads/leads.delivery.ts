@@ -7,6 +7,8 @@ import { getDb } from '@/db';
 import { insertRowsSql, rowsOf } from '@/db/rows';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logger';
+import { queueFailureAlerts } from './leads.alerts';
+import { PARTIAL_SWEEP_INTERVAL_MS, queuePartialLeads } from './leads.partial';
 import { leadDeliveryAttempts, leadFiles, type OutboxPayload } from './leads.schema';
 
 /**
@@ -108,7 +110,7 @@ export function defaultTransports(): Transports {
   return { email: smtpEmailTransport(env().smtpUrl, env().leadEmailFrom), webhook: httpWebhookTransport };
 }
 
-type Claimed = { id: number; leadId: string; payload: OutboxPayload; attempts: number };
+type Claimed = { id: number; leadId: string; channel: string; payload: OutboxPayload; attempts: number };
 
 export type BatchOptions = {
   worker?: string;
@@ -140,7 +142,7 @@ export async function runDeliveryBatch(options: BatchOptions = {}): Promise<numb
       limit ${options.limit ?? 20}
       for update skip locked
     )
-    returning id, lead_id as "leadId", payload, attempts`),
+    returning id, lead_id as "leadId", channel, payload, attempts`),
   ).map((row) => ({ ...row, id: Number(row.id) }));
   if (claimed.length === 0) return 0;
   const outcomes = await Promise.all(claimed.map((row) => attempt(row, transports)));
@@ -164,8 +166,12 @@ export async function runDeliveryBatch(options: BatchOptions = {}): Promise<numb
       outcomes.map(({ row, ok, detail, startedAt }) => ({ deliveryId: row.id, attempt: row.attempts, worker, ok, detail, startedAt })),
     )}`);
   for (const { row, ok, detail } of outcomes) {
-    if (ok) logger.info({ deliveryId: row.id, leadId: row.leadId, channel: row.payload.kind }, 'lead delivered');
-    else logger.warn({ deliveryId: row.id, leadId: row.leadId, channel: row.payload.kind, attempt: row.attempts, error: detail }, 'lead delivery failed');
+    if (ok) logger.info({ deliveryId: row.id, leadId: row.leadId, channel: row.channel }, 'lead delivered');
+    else logger.warn({ deliveryId: row.id, leadId: row.leadId, channel: row.channel, attempt: row.attempts, error: detail }, 'lead delivery failed');
+  }
+  const failedForGood = outcomes.filter(({ ok, row }) => !ok && row.attempts >= MAX_ATTEMPTS);
+  if (failedForGood.length > 0) {
+    await queueFailureAlerts(failedForGood.map(({ row, detail }) => ({ id: row.id, leadId: row.leadId, payload: row.payload, channel: row.channel, attempts: row.attempts, lastError: detail })));
   }
   return claimed.length;
 }
@@ -235,11 +241,16 @@ export function startDeliveryWorker(options: BatchOptions & { intervalMs?: numbe
     }, ms);
     timer.unref();
   };
+  let lastPartialSweep = 0;
   const tick = async () => {
     if (stopped || running) return;
     running = true;
     woken = false;
     try {
+      if (Date.now() - lastPartialSweep >= PARTIAL_SWEEP_INTERVAL_MS) {
+        lastPartialSweep = Date.now();
+        await queuePartialLeads();
+      }
       // Drain full batches; a commit that woke us meanwhile is picked up by the short timer below.
       while (!stopped && (await runDeliveryBatch({ ...options, limit })) === limit);
     } catch (error) {

@@ -1,10 +1,10 @@
 import 'server-only';
-import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { findTenantById } from '../tenancy/tenancy.queries';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { leadJson } from './leads.commands';
-import { leadDeliveries, leads } from './leads.schema';
+import { leadDeliveries, leadFiles, leads } from './leads.schema';
 
 export const LEAD_LIST_STATUSES = ['Complete', 'Incomplete', 'spam'] as const;
 export type LeadListFilter = { from?: Date; to?: Date; status?: (typeof LEAD_LIST_STATUSES)[number]; page: number; perPage: number };
@@ -23,8 +23,9 @@ export async function listDealershipLeads(websiteId: number, dealershipId: numbe
     db.select().from(leads).where(where).orderBy(desc(leads.createdAt), desc(leads.id)).limit(filter.perPage).offset((filter.page - 1) * filter.perPage),
     db.select({ total: sql<number>`count(*)::int` }).from(leads).where(where),
   ]);
+  const files = await leadFilesOf(websiteId, rows.filter((row) => row.hasFiles).map((row) => row.id));
   return {
-    leads: rows.map((row) => leadJson(row, { slug: tenant?.slug ?? '' })),
+    leads: rows.map((row) => ({ ...leadJson(row, { slug: tenant?.slug ?? '' }), files: files.get(row.id) ?? [] })),
     pagination: { page: filter.page, per_page: filter.perPage, total, pages: Math.ceil(total / filter.perPage) },
   };
 }
@@ -48,4 +49,33 @@ export async function listOutbox(tenant: Tenant, limit = 50) {
     .where(eq(leadDeliveries.websiteId, tenant.id))
     .orderBy(desc(leadDeliveries.id))
     .limit(limit);
+}
+
+/** A file of one of the dealership's leads, or null (another dealership's, another website's, none). */
+export async function findDealershipLeadFile(websiteId: number, dealershipId: number, leadId: string, fileId: string) {
+  const db = await getDb();
+  const [file] = await db
+    .select({ fileName: leadFiles.fileName, contentType: leadFiles.contentType, content: leadFiles.content })
+    .from(leadFiles)
+    .innerJoin(leads, and(eq(leads.id, leadFiles.leadId), eq(leads.websiteId, leadFiles.websiteId)))
+    .where(and(eq(leadFiles.websiteId, websiteId), eq(leads.dealershipId, dealershipId), eq(leadFiles.leadId, leadId), eq(leadFiles.id, fileId)))
+    .limit(1);
+  return file ?? null;
+}
+
+/** The files' metadata of these leads, for the leads listing (their bytes: findDealershipLeadFile). */
+export async function leadFilesOf(websiteId: number, leadIds: string[]) {
+  if (leadIds.length === 0) return new Map<string, { id: string; file_name: string; content_type: string; size: number }[]>();
+  const db = await getDb();
+  const rows = await db
+    .select({ id: leadFiles.id, leadId: leadFiles.leadId, fileName: leadFiles.fileName, contentType: leadFiles.contentType, size: leadFiles.size })
+    .from(leadFiles)
+    .where(and(eq(leadFiles.websiteId, websiteId), inArray(leadFiles.leadId, leadIds)));
+  const byLead = new Map<string, { id: string; file_name: string; content_type: string; size: number }[]>();
+  for (const row of rows) {
+    const list = byLead.get(row.leadId) ?? [];
+    list.push({ id: row.id, file_name: row.fileName, content_type: row.contentType, size: row.size });
+    byLead.set(row.leadId, list);
+  }
+  return byLead;
 }

@@ -127,6 +127,9 @@ export const leadWebhooks = pgTable(
   (t) => [uniqueIndex('lead_webhooks_dealership_idx').on(t.dealershipId)],
 );
 
+export const DELIVERY_CHANNELS = ['email', 'webhook', 'alert', 'partial_email', 'partial_webhook'] as const;
+export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
+
 export type OutboxPayload =
   | { kind: 'email'; to: string; subject: string; text: string; adf: string; attachmentIds: string[] }
   | { kind: 'webhook'; url: string; body: string };
@@ -145,7 +148,9 @@ export const leadDeliveries = pgTable(
     leadId: uuid('lead_id')
       .notNull()
       .references(() => leads.id, { onDelete: 'cascade' }),
-    channel: text('channel', { enum: ['email', 'webhook'] }).notNull(),
+    /** 'alert': the fallback address told that another channel failed for good (leads.alerts.ts);
+     *  'partial_email' / 'partial_webhook': a lead left incomplete, delivered as partial (leads.partial.ts). */
+    channel: text('channel', { enum: DELIVERY_CHANNELS }).notNull(),
     /** pending → delivered, or failed after the last attempt. */
     status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull().default('pending'),
     payload: jsonb('payload').$type<OutboxPayload>().notNull(),

@@ -201,6 +201,10 @@ export const websiteConfigSchema = z.object({
       showDealershipSelect: z.boolean().default(false),
       /** Minimum seconds between a form being shown and submitted; faster submits score as spam. */
       minimumFillSeconds: z.number().int().min(0).max(60).default(3),
+      /** Where a lead goes when its delivery fails for good (leads.alerts.ts); null: the dealership's email. */
+      fallbackEmail: z.email().nullable().default(null),
+      /** Deliver a lead left 'Incomplete' this many minutes, marked partial (leads.partial.ts); null: never. */
+      deliverPartialAfterMinutes: z.number().int().min(5).max(7 * 24 * 60).nullable().default(null),
     })
     .prefault({}),
 
