@@ -37,6 +37,11 @@ const envSchema = z.object({
   /** Valuations (Autograb); unset: estimates from the platform's own comparable listings. */
   AUTOGRAB_API_URL: z.url().optional(),
   AUTOGRAB_API_KEY: z.string().optional(),
+  /** SMS through Twilio's Messages API (phone codes); unset: messages stay in the outbox (/dev/outbox in demo mode). */
+  TWILIO_ACCOUNT_SID: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  TWILIO_FROM: z.string().optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z.string().optional(),
   /** Proxies in front of the app whose X-Forwarded-For entry is believed (src/lib/client-address.ts); 0: the socket's address. */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
 });
@@ -59,6 +64,7 @@ export type Env = {
   leadLimitPerPhone: number;
   trustedProxyHops: number;
   nevdis: { url: string; key: string } | null;
+  twilio: { accountSid: string; authToken: string; from: string | null; messagingServiceSid: string | null } | null;
   autograb: { url: string; key: string } | null;
 };
 
@@ -94,6 +100,10 @@ export function env(): Env {
     leadLimitPerIp: e.LEAD_LIMIT_PER_IP,
     leadLimitPerPhone: e.LEAD_LIMIT_PER_PHONE,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
+    twilio:
+      e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && (e.TWILIO_FROM || e.TWILIO_MESSAGING_SERVICE_SID)
+        ? { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM ?? null, messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID ?? null }
+        : null,
     nevdis: e.NEVDIS_API_URL && e.NEVDIS_API_KEY ? { url: e.NEVDIS_API_URL, key: e.NEVDIS_API_KEY } : null,
     autograb: e.AUTOGRAB_API_URL && e.AUTOGRAB_API_KEY ? { url: e.AUTOGRAB_API_URL, key: e.AUTOGRAB_API_KEY } : null,
   };

@@ -42,6 +42,10 @@ export const verifications = pgTable(
     codeHash: text('code_hash'),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** A code is used once: set when it was checked right. */
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    /** SPEC §3 contact sign-in metadata: first_name, last_name, email, website, dealership_slug. */
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('verifications_website_phone_idx').on(t.websiteId, t.phone, t.createdAt)],

@@ -19,7 +19,8 @@ export type FailedDelivery = { id: number; leadId: string; payload: OutboxPayloa
 type Target = { websiteId: number; fallback: string | null; dealershipEmail: string | null; websiteName: string };
 
 export function alertPayload(failed: FailedDelivery, to: string, websiteName: string): OutboxPayload {
-  const how = failed.payload.kind === 'email' ? `by email to ${failed.payload.to}` : `to the webhook ${failed.payload.url}`;
+  const payload = failed.payload;
+  const how = payload.kind === 'email' ? `by email to ${payload.to}` : payload.kind === 'webhook' ? `to the webhook ${payload.url}` : `by SMS to ${payload.to}`;
   const intro = [
     `We could not deliver a ${websiteName} lead ${how} after ${failed.attempts} attempts.`,
     `Last error: ${failed.lastError || 'unknown'}.`,

@@ -137,7 +137,7 @@ export async function runDeliveryBatch(options: BatchOptions = {}): Promise<numb
     update lead_deliveries set locked_until = now() + ${`${leaseMs} milliseconds`}::interval, attempts = attempts + 1
     where id in (
       select id from lead_deliveries
-      where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+      where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now()) and lead_id is not null
       order by next_attempt_at
       limit ${options.limit ?? 20}
       for update skip locked
@@ -189,9 +189,11 @@ async function attempt(row: Claimed, transports: Transports): Promise<Outcome> {
         ? await db.select({ fileName: leadFiles.fileName, contentType: leadFiles.contentType, content: leadFiles.content }).from(leadFiles).where(inArray(leadFiles.id, ids))
         : [];
       detail = await transports.email(row.payload, row.leadId, files);
-    } else {
+    } else if (row.payload.kind === 'webhook') {
       const secret = await webhookSecret(row.payload.url, row.leadId);
       detail = await transports.webhook(row.payload, row.leadId, secret);
+    } else {
+      throw new Error('phone codes are sent at once and never retried');
     }
     return { row, ok: true, detail: detail.slice(0, 1000), startedAt };
   } catch (error) {

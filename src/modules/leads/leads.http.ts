@@ -44,13 +44,13 @@ export function parseWith<S extends z.ZodType>(schema: S, body: unknown): z.outp
 }
 
 /**
- * Wraps a lead API handler: refuses cross-site writes and other bodies than `accepted` (same-site.ts),
+ * Wraps a visitor API handler: refuses cross-site writes and other bodies than `accepted` (same-site.ts),
  * finds the website by Host (404 when none) and maps errors to JSON answers.
  */
 export function leadRoute<P = unknown>(handler: (context: { request: Request; tenant: Tenant; params: P }) => Promise<Response>, accepted: readonly BodyKind[] = ['json']) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
-      assertSameSiteWrite(request, accepted);
+      if (request.method !== 'GET' && request.method !== 'HEAD') assertSameSiteWrite(request, accepted);
       const host = normalizeHost(request.headers.get('host'));
       const tenant = host ? await findTenantByHost(host) : null;
       if (!tenant) return jsonResponse({ error: LEAD_API_MESSAGES.unknownWebsite }, { status: 404 });

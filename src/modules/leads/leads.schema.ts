@@ -127,12 +127,14 @@ export const leadWebhooks = pgTable(
   (t) => [uniqueIndex('lead_webhooks_dealership_idx').on(t.dealershipId)],
 );
 
-export const DELIVERY_CHANNELS = ['email', 'webhook', 'alert', 'partial_email', 'partial_webhook'] as const;
+export const DELIVERY_CHANNELS = ['email', 'webhook', 'alert', 'partial_email', 'partial_webhook', 'sms'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
 export type OutboxPayload =
   | { kind: 'email'; to: string; subject: string; text: string; adf: string; attachmentIds: string[] }
-  | { kind: 'webhook'; url: string; body: string };
+  | { kind: 'webhook'; url: string; body: string }
+  /** A phone code (identity.codes.ts): sent at once, recorded here; never retried by the worker. */
+  | { kind: 'sms'; to: string; from: string; body: string };
 
 /**
  * Transactional outbox: one row per lead and channel, written in the lead's transaction, claimed by
@@ -145,9 +147,8 @@ export const leadDeliveries = pgTable(
     websiteId: integer('website_id')
       .notNull()
       .references(() => websites.id, { onDelete: 'cascade' }),
-    leadId: uuid('lead_id')
-      .notNull()
-      .references(() => leads.id, { onDelete: 'cascade' }),
+    /** Null for what concerns no lead (a phone code). */
+    leadId: uuid('lead_id').references(() => leads.id, { onDelete: 'cascade' }),
     /** 'alert': the fallback address told that another channel failed for good (leads.alerts.ts);
      *  'partial_email' / 'partial_webhook': a lead left incomplete, delivered as partial (leads.partial.ts). */
     channel: text('channel', { enum: DELIVERY_CHANNELS }).notNull(),

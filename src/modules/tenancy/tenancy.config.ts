@@ -134,6 +134,15 @@ export const websiteConfigSchema = z.object({
     })
     .prefault({}),
   phoneSignIn: z.object({ enabled: z.boolean().default(false) }).prefault({}),
+  /** Phone codes by SMS (src/modules/identity/identity.codes.ts). */
+  sms: z
+    .object({
+      /** The sender shown on the phone (an alphanumeric sender id: at most 11 letters and digits); null: TWILIO_FROM or the website's name. */
+      senderName: z.string().regex(/^[A-Za-z0-9 ]{1,11}$/).nullable().default(null),
+      /** The dealership a code's verification record names (SPEC §3 Verification record). */
+      dealershipSlug: z.string().nullable().default(null),
+    })
+    .prefault({}),
 
   checkout: z
     .object({

@@ -23,14 +23,14 @@ export default async function OutboxPage({ params }: Props) {
   const rows = await listOutbox(tenant);
   return (
     <>
-      <PageHeader title="Lead outbox" lead={`The latest ${rows.length} lead deliveries of ${tenant.name} (demo mode).`} breadcrumbs={[{ label: 'Home', href: '/' }, { label: 'Lead outbox' }]} />
+      <PageHeader title="Lead outbox" lead={`The latest ${rows.length} lead deliveries and phone codes of ${tenant.name} (demo mode).`} breadcrumbs={[{ label: 'Home', href: '/' }, { label: 'Lead outbox' }]} />
       <Container className="py-8">
         {rows.length === 0 ? (
           <p className="rounded-site border border-dashed border-gray-300 bg-gray-50 p-6 text-gray-700">No leads delivered yet.</p>
         ) : (
           <ol className="space-y-6" aria-label="Outbox">
             {rows.map((row) => (
-              <li key={row.id} className="rounded-site border border-gray-200 p-4" data-lead-id={row.leadId} data-channel={row.channel}>
+              <li key={row.id} className="rounded-site border border-gray-200 p-4" data-lead-id={row.leadId ?? undefined} data-channel={row.channel}>
                 <p className="text-sm text-gray-600">
                   #{row.id} · {row.channel} · <strong>{row.status}</strong> · {row.attempts} attempt{row.attempts === 1 ? '' : 's'} · {row.createdAt.toISOString()}
                   {row.lastError ? ` · last error: ${row.lastError}` : ''}
@@ -45,10 +45,19 @@ export default async function OutboxPage({ params }: Props) {
                       <pre className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-gray-50 p-3 text-xs">{row.payload.adf}</pre>
                     </details>
                   </>
-                ) : (
+                ) : row.payload.kind === 'webhook' ? (
                   <>
                     <p className="mt-2 text-sm">POST {row.payload.url}</p>
                     <pre className="mt-2 overflow-x-auto whitespace-pre-wrap break-all rounded bg-gray-50 p-3 text-xs">{row.payload.body}</pre>
+                  </>
+                ) : (
+                  <>
+                    <p className="mt-2 text-sm">
+                      SMS to {row.payload.to} from {row.payload.from}
+                    </p>
+                    <pre className="mt-2 overflow-x-auto whitespace-pre-wrap break-words rounded bg-gray-50 p-3 text-sm" data-sms-to={row.payload.to}>
+                      {row.payload.body}
+                    </pre>
                   </>
                 )}
               </li>

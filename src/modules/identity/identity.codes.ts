@@ -1,0 +1,206 @@
+import 'server-only';
+import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { getDb } from '@/db';
+import { env } from '@/lib/env';
+import { logger } from '@/lib/logger';
+import { normalizePhone, phoneError } from '@/lib/phone';
+import { consumeLimits, DAY_MS, HOUR_MS, peekLimits, RateLimitedError, throwIfRefused, type RateLimit } from '@/lib/rate-limit';
+import { DashboardError } from '../dashboard/dashboard.errors';
+import { leadDeliveries } from '../leads/leads.schema';
+import { phoneRuleFor } from '../leads/leads.validation';
+import type { Tenant } from '../tenancy/tenancy.types';
+import { outboxOnlySms, twilioSms, type SmsSender } from './adapters/sms';
+import { customers, verifications } from './identity.schema';
+import { CODE_LENGTH, CODE_MESSAGES } from './identity.validation';
+
+/**
+ * One-time phone codes (issue 14), used by sign-in and by the finance form. Careful as a bank's,
+ * because every SMS costs money and SMS pumping is a fraud:
+ * - only mobile numbers of the website's own country; 6 digits, hashed at rest with the row's id;
+ *   valid 10 minutes, used once, 5 wrong tries per code; a new code replaces the previous one; a
+ *   resend after 30 s;
+ * - limits per phone and per client address, per hour and per day, per website, in PostgreSQL
+ *   through the shared limiter; over any, exactly 'Too many verification attempts. Please try
+ *   again later.';
+ * - a verification row per send ('sms') and per successful check ('verify') with the contact's
+ *   metadata; the message itself is sent at once and recorded in the outbox (channel 'sms'), where
+ *   the demo outbox page shows it. A provider failure or timeout gives a clear message and no code.
+ */
+
+export const CODE_RULES = {
+  validMs: 10 * 60 * 1000,
+  resendAfterMs: 30 * 1000,
+  maxWrongTries: 5,
+  perPhonePerHour: 3,
+  perPhonePerDay: 10,
+  perIpPerHour: 10,
+  perIpPerDay: 30,
+} as const;
+
+export class CodeError extends DashboardError {
+  constructor(status: number, message: string, field?: string) {
+    super(status, message, field ? { [field]: message } : undefined);
+  }
+}
+
+const rateLimited = (seconds: number) => new RateLimitedError(CODE_MESSAGES.rateLimit, seconds, 'phone');
+
+/** The website's SMS sender: Twilio where configured, else the outbox alone. */
+export function defaultSmsSender(): SmsSender {
+  const twilio = env().twilio;
+  return twilio ? twilioSms(twilio) : outboxOnlySms;
+}
+
+/** A mobile number of the website's own country, in E.164; null for anything else (the SMS-pumping guard). */
+export function codePhone(tenant: Tenant, raw: string): string | null {
+  const rule = { ...phoneRuleFor(tenant.config), mobileOnly: true, format: 'local' as const, testNumber: null };
+  if (phoneError(raw, rule)) return null;
+  const parsed = parsePhoneNumberFromString(normalizePhone(raw, rule.country), rule.country);
+  if (!parsed || parsed.country !== rule.country || !parsed.isValid()) return null;
+  const type = parsed.getType();
+  if (type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE') return null;
+  return parsed.number;
+}
+
+function requirePhone(tenant: Tenant, raw: string): string {
+  const phone = codePhone(tenant, raw);
+  if (!phone) throw new CodeError(422, CODE_MESSAGES.phone, 'phone');
+  return phone;
+}
+
+function codeLimits(tenant: Tenant, phone: string, ip: string | null): RateLimit[] {
+  const message = () => CODE_MESSAGES.rateLimit;
+  const w = tenant.id;
+  const limits: RateLimit[] = [
+    { key: `code-phone-h:${w}:${phone}`, max: CODE_RULES.perPhonePerHour, durationMs: HOUR_MS, message, field: 'phone' },
+    { key: `code-phone-d:${w}:${phone}`, max: CODE_RULES.perPhonePerDay, durationMs: DAY_MS, message, field: 'phone' },
+  ];
+  if (ip) {
+    limits.push(
+      { key: `code-ip-h:${w}:${ip}`, max: CODE_RULES.perIpPerHour, durationMs: HOUR_MS, message, field: 'phone' },
+      { key: `code-ip-d:${w}:${ip}`, max: CODE_RULES.perIpPerDay, durationMs: DAY_MS, message, field: 'phone' },
+    );
+  }
+  return limits;
+}
+
+function hashCode(verificationId: string, code: string): string {
+  return createHash('sha256').update(`${verificationId}:${code}`).digest('hex');
+}
+
+async function latestSend(tenant: Tenant, phone: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(verifications)
+    .where(and(eq(verifications.websiteId, tenant.id), eq(verifications.phone, phone), eq(verifications.verificationType, 'sms')))
+    .orderBy(desc(verifications.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Seconds until this phone may be sent another code (0: now). */
+async function resendWait(tenant: Tenant, phone: string, now: number): Promise<number> {
+  const last = await latestSend(tenant, phone);
+  if (!last) return 0;
+  return Math.max(0, Math.ceil((last.createdAt.getTime() + CODE_RULES.resendAfterMs - now) / 1000));
+}
+
+/** POST /api/rate-limit: whether a code may be sent to this phone now (nothing is counted). */
+export async function mayCodeBeSent(tenant: Tenant, rawPhone: string, ip: string | null, now = Date.now()): Promise<void> {
+  const phone = requirePhone(tenant, rawPhone);
+  const wait = await resendWait(tenant, phone, now);
+  if (wait > 0) throw rateLimited(wait);
+  throwIfRefused(await peekLimits(await getDb(), codeLimits(tenant, phone, ip), now));
+}
+
+export type SendInput = { phone: string; first_name?: string; last_name?: string; email?: string };
+
+/** Sends a new code; the previous one, if any, no longer counts. */
+export async function sendPhoneCode(tenant: Tenant, input: SendInput, ip: string | null, sender: SmsSender = defaultSmsSender(), now = Date.now()): Promise<{ resendAfterSeconds: number }> {
+  const phone = requirePhone(tenant, input.phone);
+  const wait = await resendWait(tenant, phone, now);
+  if (wait > 0) throw rateLimited(wait);
+  const db = await getDb();
+  await consumeLimits(db, codeLimits(tenant, phone, ip), now);
+
+  const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
+  const id = randomUUID();
+  const metadata = { first_name: input.first_name ?? null, last_name: input.last_name ?? null, email: input.email ?? null, website: tenant.slug, dealership_slug: tenant.config.sms.dealershipSlug ?? null };
+  await db.insert(verifications).values({
+    id,
+    websiteId: tenant.id,
+    phone,
+    verificationType: 'sms',
+    codeHash: hashCode(id, code),
+    expiresAt: new Date(now + CODE_RULES.validMs),
+    dealershipSlug: metadata.dealership_slug,
+    metadata,
+  });
+  const message = { to: phone, from: tenant.config.sms.senderName ?? env().twilio?.from ?? tenant.name.slice(0, 11), body: `${code} is your ${tenant.name} code. It expires in 10 minutes. Never share it.` };
+  try {
+    const detail = await sender(message);
+    await db.insert(leadDeliveries).values({ websiteId: tenant.id, leadId: null, channel: 'sms', status: 'delivered', payload: { kind: 'sms', ...message }, attempts: 1, deliveredAt: new Date(), lastError: null });
+    logger.info({ websiteId: tenant.id, detail }, 'phone code sent');
+  } catch (error) {
+    // No code may stand that the visitor never received.
+    await db.update(verifications).set({ expiresAt: new Date(now) }).where(eq(verifications.id, id));
+    await db.insert(leadDeliveries).values({ websiteId: tenant.id, leadId: null, channel: 'sms', status: 'failed', payload: { kind: 'sms', ...message, body: 'code withheld: the send failed' }, attempts: 1, lastError: String((error as Error).message ?? error).slice(0, 500) });
+    logger.warn({ err: error, websiteId: tenant.id }, 'phone code not sent');
+    throw new CodeError(503, CODE_MESSAGES.sendFailed);
+  }
+  return { resendAfterSeconds: CODE_RULES.resendAfterMs / 1000 };
+}
+
+/** Checks a code: the latest sent to this phone, unexpired, unused, under 5 wrong tries. Records a 'verify' row. */
+export async function verifyPhoneCode(tenant: Tenant, input: { phone: string; code: string }, now = Date.now()): Promise<{ phone: string; metadata: Record<string, unknown> }> {
+  const phone = requirePhone(tenant, input.phone);
+  const db = await getDb();
+  const outcome = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(verifications)
+      .where(and(eq(verifications.websiteId, tenant.id), eq(verifications.phone, phone), eq(verifications.verificationType, 'sms')))
+      .orderBy(desc(verifications.createdAt))
+      .limit(1)
+      .for('update');
+    if (!row || !row.codeHash || row.usedAt || !row.expiresAt || row.expiresAt.getTime() <= now) return 'invalid' as const;
+    if (row.attempts >= CODE_RULES.maxWrongTries) return 'exhausted' as const;
+    const given = Buffer.from(hashCode(row.id, input.code), 'hex');
+    if (!timingSafeEqual(given, Buffer.from(row.codeHash, 'hex'))) {
+      await tx.update(verifications).set({ attempts: sql`${verifications.attempts} + 1` }).where(eq(verifications.id, row.id));
+      return row.attempts + 1 >= CODE_RULES.maxWrongTries ? ('exhausted' as const) : ('invalid' as const);
+    }
+    await tx.update(verifications).set({ usedAt: new Date(now) }).where(eq(verifications.id, row.id));
+    await tx.insert(verifications).values({ websiteId: tenant.id, phone, verificationType: 'verify', dealershipSlug: row.dealershipSlug, metadata: row.metadata });
+    return { metadata: row.metadata };
+  });
+  if (outcome === 'invalid') throw new CodeError(422, CODE_MESSAGES.invalid, 'code');
+  if (outcome === 'exhausted') throw rateLimited(Math.ceil(CODE_RULES.validMs / 1000));
+  return { phone, metadata: outcome.metadata };
+}
+
+/** Whether this phone (E.164) passed a code check on this website within `withinMs` (the finance form's gate). */
+export async function phoneVerifiedRecently(tenant: Tenant, phone: string, withinMs: number, now = Date.now()): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ id: verifications.id })
+    .from(verifications)
+    .where(and(eq(verifications.websiteId, tenant.id), eq(verifications.phone, phone), eq(verifications.verificationType, 'verify'), gt(verifications.createdAt, new Date(now - withinMs))))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Contact lookups per client address per hour: the answer tells whether a number is a customer. */
+export const CONTACT_LOOKUPS_PER_IP_PER_HOUR = 30;
+
+/** GET /api/check-if-contact-exists: whether this website has a customer with this number (no other website counts). */
+export async function contactExists(tenant: Tenant, rawPhone: string, ip: string | null): Promise<boolean> {
+  const phone = requirePhone(tenant, rawPhone);
+  const db = await getDb();
+  if (ip) await consumeLimits(db, [{ key: `contact-ip:${tenant.id}:${ip}`, max: CONTACT_LOOKUPS_PER_IP_PER_HOUR, durationMs: HOUR_MS, message: () => CODE_MESSAGES.rateLimit }]);
+  const [row] = await db.select({ id: customers.id }).from(customers).where(and(eq(customers.websiteId, tenant.id), eq(customers.phone, phone))).limit(1);
+  return row !== undefined;
+}

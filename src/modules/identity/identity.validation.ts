@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { LEAD_MESSAGES } from '../leads/leads.validation';
+
+/** Phone codes (SPEC §5, §8): one place for their messages and request bodies. Client-safe. */
+
+export const CODE_MESSAGES = {
+  invalid: 'The verification code is invalid. Please try again.',
+  required: LEAD_MESSAGES.codeRequired,
+  digits: LEAD_MESSAGES.code,
+  rateLimit: 'Too many verification attempts. Please try again later.',
+  sendFailed: 'We could not send the code just now. Please try again in a minute.',
+  phone: 'Please enter a mobile number we can text.',
+} as const;
+
+export const CODE_LENGTH = 6;
+
+const phone = z.string({ error: LEAD_MESSAGES.required }).trim().min(1, LEAD_MESSAGES.required).max(40, CODE_MESSAGES.phone);
+const optionalText = (max: number) => z.string().trim().max(max).optional();
+
+/** POST /api/phone-codes: the number, and what the visitor told us (SPEC §3 contact sign-in metadata). */
+export const sendCodeSchema = z.strictObject({
+  phone,
+  first_name: optionalText(100),
+  last_name: optionalText(100),
+  email: optionalText(254),
+});
+
+/** POST /api/phone-codes/verify. */
+export const verifyCodeSchema = z.strictObject({
+  phone,
+  code: z
+    .string({ error: CODE_MESSAGES.required })
+    .trim()
+    .min(1, CODE_MESSAGES.required)
+    .regex(/^\d{6}$/, CODE_MESSAGES.digits),
+});
+
+/** POST /api/rate-limit {phone}. */
+export const rateLimitSchema = z.strictObject({ phone });
