@@ -165,12 +165,18 @@ async function otherApiBodies() {
     ['POST', '/api/valuations', { valuation: { vin: '\u0000' } }], ['POST', '/api/valuations', { valuation: { lead_id: 'not-a-uuid' } }], ['PUT', '/api/valuations', { valuation: { id: '00000000-0000-0000-0000-000000000000' } }],
     ['POST', '/api/miscellaneous', { column_name: '__proto__', data: {} }], ['POST', '/api/miscellaneous', { column_name: 'a', data: { toString: 1 } }],
     ['POST', '/api/phone-reveal', { ...ids, car_id: 'x' }], ['POST', '/api/phone-reveal', { ...ids, extra: 1 }], ['POST', '/api/events/car_phone_call', { ...ids, url: '\u0000\uD800' }],
+    ['POST', '/api/phone-codes', { phone: '\u0000' }], ['POST', '/api/phone-codes', { phone: '+44 7700 900123' }], ['POST', '/api/phone-codes/verify', { phone: '0412345678', code: { $ne: 1 } }],
+    ['POST', '/api/rate-limit', { phone: ['x'] }], ['POST', '/api/rate-limit', {}],
     ['POST', '/api/nevdis', { vin: '\u0000' }], ['POST', '/api/nevdis', { rego: 'x'.repeat(1000), state: 'NSW' }], ['POST', '/api/simple-autograb-lookup', { make: '__proto__', model: 'x', year: 2020, km: 1 }],
   ];
   await all(cases, async ([method, requestPath, body]) => {
     const answer = await send({ method, path: requestPath, headers: jsonHeaders, body: json(body) });
     if (answer.status >= 500) fail(`${method} ${requestPath}: ${answer.status}`);
   });
+  for (const value of ['', '%00', '%ff', 'x'.repeat(500), '%2B44%207700%20900123', '0412345678&phone_number=1']) {
+    const answer = await send({ path: `/api/check-if-contact-exists?phone_number=${value}` });
+    if (answer.status >= 500) fail(`check-if-contact-exists ${value.slice(0, 20)}: ${answer.status}`);
+  }
   const authHeaders = ['Basic', 'Basic !!!', `Basic ${'A'.repeat(5000)}`, basic('dk_000000000000000000000000:x'), basic(':'), basic('\u0000:\u0000'), 'Bearer x', basic(`${KEY_A.split(':')[0]}:wrong`)];
   await all(authHeaders, async (authorization) => {
     const answer = await send({ path: '/websites/1/cars/x.json', headers: { authorization } });
@@ -184,7 +190,8 @@ async function crossSite() {
     ['POST', '/api/leads', json({ lead: lead() })], ['PUT', '/api/leads/00000000-0000-0000-0000-000000000000', json({ lead: {} })], ['POST', '/api/leads/with-files', json({ lead: lead() })],
     ['POST', '/api/valuations', json({ valuation: {} })], ['PUT', '/api/valuations', json({ valuation: {} })], ['POST', '/api/miscellaneous', json({ column_name: 'a', data: {} })],
     ['POST', '/api/phone-reveal', json({ car_id: 1, dealership_id: 1, website_id: 1 })], ['POST', '/api/events/car_phone_call', json({ car_id: 1, dealership_id: 1, website_id: 1 })],
-    ['POST', '/api/nevdis', json({ vin: '1HGCM82633A004352' })], ['POST', '/api/simple-autograb-lookup', json({ make: 'Mazda', model: 'CX-5', year: 2020, km: 1 })],
+    ['POST', '/api/nevdis', json({ vin: '1HGCM82633A004352' })], ['POST', '/api/phone-codes', json({ phone: '0412345678' })],
+    ['POST', '/api/phone-codes/verify', json({ phone: '0412345678', code: '123456' })], ['POST', '/api/rate-limit', json({ phone: '0412345678' })], ['POST', '/api/simple-autograb-lookup', json({ make: 'Mazda', model: 'CX-5', year: 2020, km: 1 })],
   ];
   const foreign: Record<string, string>[] = [
     { 'content-type': 'text/plain' },
