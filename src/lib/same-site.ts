@@ -58,8 +58,13 @@ export function assertBodyKind(request: Request, accepted: readonly BodyKind[]):
   return kind;
 }
 
-/** Both checks, for a state-changing endpoint. */
-export function assertSameSiteWrite(request: Request, accepted: readonly BodyKind[] = ['json']): BodyKind {
+/** Whether the request carries a body at all (a POST that only names its action has none). */
+export function hasBody(request: Request): boolean {
+  return request.body !== null && request.headers.get('content-length') !== '0';
+}
+
+/** Both checks, for a state-changing endpoint; a request without a body has no kind to check. */
+export function assertSameSiteWrite(request: Request, accepted: readonly BodyKind[] = ['json']): BodyKind | null {
   assertSameSite(request);
-  return assertBodyKind(request, accepted);
+  return hasBody(request) ? assertBodyKind(request, accepted) : null;
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { logger } from '@/lib/logger';
 import { RateLimitedError } from '@/lib/rate-limit';
 import { clientAddress } from '@/lib/client-address';
-import { assertBodyKind, assertSameSite } from '@/lib/same-site';
+import { assertSameSiteWrite } from '@/lib/same-site';
 import { authenticate, type DashboardPrincipal } from './dashboard.auth';
 import { DASHBOARD_MESSAGES, DashboardError, NotFoundError, PayloadTooLargeError, BadRequestError, UnauthorizedError } from './dashboard.errors';
 
@@ -135,10 +135,7 @@ export type DashboardContext<P> = { request: Request; params: P; principal: Dash
 export function dashboardRoute<P>(handler: (context: DashboardContext<P>) => Promise<Response>) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
-      if (request.method !== 'GET' && request.method !== 'HEAD') assertSameSite(request);
-      // A body, where there is one, must be JSON (a POST that only names its resource has none).
-      const hasBody = request.body !== null && request.headers.get('content-length') !== '0';
-      if ((request.method === 'PUT' || request.method === 'POST') && hasBody) assertBodyKind(request, ['json']);
+      if (request.method !== 'GET' && request.method !== 'HEAD') assertSameSiteWrite(request, ['json']);
       const principal = await authenticate(request.headers.get('authorization'), clientAddress(request));
       if (!principal) throw new UnauthorizedError();
       const params = await context.params;

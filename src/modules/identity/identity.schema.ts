@@ -57,12 +57,17 @@ export const sessions = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     websiteId: integer('website_id').notNull(),
     customerId: uuid('customer_id').notNull(),
+    /** One sign-in: every refresh token it is given carries the same family (identity.sessions.ts). */
+    familyId: uuid('family_id').notNull().defaultRandom(),
     refreshTokenHash: text('refresh_token_hash').notNull().unique(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when this refresh token was exchanged for the next; presenting it again ends the family. */
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (t) => [
+    index('sessions_family_idx').on(t.familyId),
     foreignKey({
       name: 'sessions_customer_fk',
       columns: [t.websiteId, t.customerId],
@@ -95,3 +100,10 @@ export const favourites = pgTable(
     uniqueIndex('favourites_customer_car_idx').on(t.customerId, t.carId),
   ],
 );
+
+/** Secrets the platform makes for itself once and every process shares (the session signing key). */
+export const platformSecrets = pgTable('platform_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,64 @@
+import 'server-only';
+import { NotFoundError, DashboardError } from '../dashboard/dashboard.errors';
+import { normalizeHost, isLoopbackHost } from '../tenancy/tenancy.host';
+import type { Tenant } from '../tenancy/tenancy.types';
+import { SESSION_MAX_AGE_SECONDS, SessionError, type IssuedSession } from './identity.sessions';
+
+/** Cookies and errors of the sign-in routes (issue 14). */
+
+export const ACCESS_COOKIE = 'dp_access';
+export const REFRESH_COOKIE = 'dp_refresh';
+
+export const SESSION_MESSAGES = {
+  invalid: 'Invalid JWT structure',
+  expired: 'JWT expired',
+  'wrong-website': 'Invalid JWT signature',
+  revoked: 'Auth session missing!',
+  reused: 'Auth session missing!',
+  signInDisabled: 'Not found',
+} as const;
+
+/** Sign-in exists only where the website enables it; elsewhere its routes are 404. */
+export function requireSignIn(tenant: Tenant): void {
+  if (!tenant.config.phoneSignIn.enabled) throw new NotFoundError();
+}
+
+export class SessionHttpError extends DashboardError {
+  constructor(error: SessionError) {
+    super(401, SESSION_MESSAGES[error.reason]);
+  }
+}
+
+function secureCookies(request: Request): boolean {
+  const host = normalizeHost(request.headers.get('host')) ?? '';
+  return !(isLoopbackHost(host) || host.endsWith('.localhost'));
+}
+
+function cookie(name: string, value: string, maxAge: number, secure: boolean): string {
+  return [`${name}=${value}`, 'Path=/', `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])].join('; ');
+}
+
+export function sessionCookies(request: Request, session: IssuedSession): string[] {
+  const secure = secureCookies(request);
+  return [cookie(ACCESS_COOKIE, session.access_token, SESSION_MAX_AGE_SECONDS, secure), cookie(REFRESH_COOKIE, session.refresh_token, SESSION_MAX_AGE_SECONDS, secure)];
+}
+
+export function clearedCookies(request: Request): string[] {
+  const secure = secureCookies(request);
+  return [cookie(ACCESS_COOKIE, '', 0, secure), cookie(REFRESH_COOKIE, '', 0, secure)];
+}
+
+export function readCookie(request: Request, name: string): string | null {
+  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=').slice(0, 4096) || null;
+  }
+  return null;
+}
+
+/** A JSON answer with Set-Cookie headers (one each). */
+export function withCookies(body: unknown, cookies: string[], status = 200): Response {
+  const headers = new Headers({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  for (const value of cookies) headers.append('Set-Cookie', value);
+  return new Response(JSON.stringify(body), { status, headers });
+}

@@ -1,0 +1,156 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { desc, eq } from 'drizzle-orm';
+import type { Db } from '@/db';
+import { useTestDatabase } from '../support/database';
+import { callLeadRoute, seedLeadWorld, type LeadWorld } from '@/modules/leads/leads.test-support';
+import { POST as sendCode } from '@/app/api/phone-codes/route';
+import { GET as authRoute } from '@/app/api/auth/route';
+import { POST as signInRoute } from '@/app/api/auth/sign-in/route';
+import { POST as refreshRoute } from '@/app/api/auth/refresh/route';
+import { POST as signOutRoute } from '@/app/api/auth/sign-out/route';
+import { ACCESS_TOKEN_SECONDS, startSession, verifyAccessToken } from '@/modules/identity/identity.sessions';
+import { customers } from '@/modules/identity/identity.schema';
+import { findTenantById } from '@/modules/tenancy/tenancy.queries';
+import { leadDeliveries } from '@/modules/leads/leads.schema';
+import { websites } from '@/modules/tenancy/tenancy.schema';
+import type { Tenant } from '@/modules/tenancy/tenancy.types';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
+
+let counter = 0;
+const mobile = () => `0413 ${String(200 + (counter += 1)).padStart(3, '0')} ${String(300 + counter).slice(-3)}`;
+
+type Jar = Record<string, string>;
+
+describe('phone sign-in sessions', () => {
+  let db: Db;
+  let w: LeadWorld;
+  let tenantA: Tenant;
+
+  beforeAll(async () => {
+    ({ db } = await useTestDatabase());
+    w = await seedLeadWorld(db);
+    const [a] = await db.select({ config: websites.config }).from(websites).where(eq(websites.id, w.a.websiteId));
+    await db.update(websites).set({ config: { ...a.config, phoneSignIn: { enabled: true }, garage: { enabled: true } } }).where(eq(websites.id, w.a.websiteId));
+    tenantA = (await findTenantById(w.a.websiteId))!;
+  });
+
+  const cookieHeader = (jar: Jar) => Object.entries(jar).map(([k, v]) => `${k}=${v}`).join('; ');
+  function absorb(jar: Jar, response: Response): Jar {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = pair.split('=');
+      if (value) jar[name] = value;
+      else delete jar[name];
+    }
+    return jar;
+  }
+  const call = (handler: typeof signInRoute, options: { body?: unknown; jar?: Jar; host?: string; method?: string } = {}) =>
+    callLeadRoute(handler, {
+      host: options.host ?? w.hostA,
+      method: options.method,
+      body: options.body,
+      headers: { [CLIENT_ADDRESS_HEADER]: `198.51.100.${counter % 250}`, ...(options.jar && Object.keys(options.jar).length ? { cookie: cookieHeader(options.jar) } : {}) },
+    });
+  const me = async (jar: Jar, host = w.hostA) => ((await (await call(authRoute as unknown as typeof signInRoute, { jar, host, method: 'GET' })).json()) as { user: { phone: string } | null });
+
+  async function signIn(phone = mobile()): Promise<{ jar: Jar; response: Response }> {
+    expect((await call(sendCode, { body: { phone, first_name: 'Mia' } })).status).toBe(200);
+    const [sms] = await db.select().from(leadDeliveries).where(eq(leadDeliveries.channel, 'sms')).orderBy(desc(leadDeliveries.id)).limit(1);
+    const code = sms.payload.kind === 'sms' ? sms.payload.body.slice(0, 6) : '';
+    const response = await call(signInRoute, { body: { phone, code } });
+    return { jar: absorb({}, response), response };
+  }
+
+  it('signs in with a phone code: httpOnly SameSite=Lax cookies (not Secure on .localhost), the user, and GET /api/auth', async () => {
+    const { jar, response } = await signIn();
+    expect(response.status).toBe(200);
+    const cookies = response.headers.getSetCookie();
+    expect(cookies).toHaveLength(2);
+    for (const line of cookies) {
+      expect(line).toMatch(/HttpOnly/);
+      expect(line).toMatch(/SameSite=Lax/);
+      expect(line).toMatch(/Max-Age=34560000/);
+      expect(line).not.toMatch(/Secure/);
+    }
+    expect(((await response.json()) as { user: { first_name: string } }).user.first_name).toBe('Mia');
+    expect((await me(jar)).user?.phone).toMatch(/^\+614/);
+    expect((await me({})).user).toBeNull();
+    const claims = await verifyAccessToken(tenantA, jar.dp_access);
+    expect(claims.customerId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(claims.familyId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('refuses a tampered, expired, unsigned or other website’s token', async () => {
+    const { jar } = await signIn();
+    const [header, payload, signature] = jar.dp_access.split('.');
+    const flipped = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith('A') ? 'B' : 'A'}A`;
+    expect((await me({ dp_access: flipped })).user).toBeNull();
+    const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
+    expect((await me({ dp_access: unsigned })).user).toBeNull();
+    await expect(verifyAccessToken(tenantA, jar.dp_access, Date.now() + (ACCESS_TOKEN_SECONDS + 5) * 1000)).rejects.toThrow('expired');
+    const tenantB = (await findTenantById(w.b.websiteId))!;
+    await expect(verifyAccessToken(tenantB, jar.dp_access)).rejects.toThrow('wrong-website');
+    for (const garbage of ['x', 'a.b.c', '', '\u00e9'.repeat(10), 'e'.repeat(5000)]) expect((await me({ dp_access: encodeURIComponent(garbage) })).user).toBeNull();
+  });
+
+  it('rotates the refresh token on every use; a used one presented again ends the whole sign-in', async () => {
+    const { jar } = await signIn();
+    const first = jar.dp_refresh;
+    const refreshed = await call(refreshRoute, { jar: { dp_refresh: first } });
+    expect(refreshed.status).toBe(200);
+    const next = absorb({}, refreshed);
+    expect(next.dp_refresh).toBeTruthy();
+    expect(next.dp_refresh).not.toBe(first);
+    expect((await me(next)).user).not.toBeNull();
+
+    const reused = await call(refreshRoute, { jar: { dp_refresh: first } });
+    expect(reused.status).toBe(401);
+    expect(reused.headers.getSetCookie().every((line) => /Max-Age=0/.test(line))).toBe(true);
+    // The family is over: the newer tokens are refused too.
+    expect((await call(refreshRoute, { jar: { dp_refresh: next.dp_refresh } })).status).toBe(401);
+    expect((await me(next)).user).toBeNull();
+    expect((await call(refreshRoute, { jar: {} })).status).toBe(401);
+  });
+
+  it('signs out this browser (local), everyone else (others) or everywhere (global)', async () => {
+    const phone = mobile();
+    const one = (await signIn(phone)).jar;
+    const { customerId } = await verifyAccessToken(tenantA, one.dp_access);
+    const [customer] = await db.select().from(customers).where(eq(customers.id, customerId));
+    // More browsers of the same customer.
+    const another = async (): Promise<Jar> => {
+      const session = await startSession(tenantA, customer);
+      return { dp_access: session.access_token, dp_refresh: session.refresh_token };
+    };
+    const two = await another();
+    const three = await another();
+    expect((await call(signOutRoute, { jar: one, body: { scope: 'others' } })).status).toBe(200);
+    expect((await me(one)).user).not.toBeNull();
+    expect((await me(two)).user).toBeNull();
+    expect((await me(three)).user).toBeNull();
+    const local = await call(signOutRoute, { jar: one, body: { scope: 'local' } });
+    expect(local.headers.getSetCookie().every((line) => /Max-Age=0/.test(line))).toBe(true);
+    expect((await me(one)).user).toBeNull();
+    const four = await another();
+    const five = await another();
+    await call(signOutRoute, { jar: four, body: { scope: 'global' } });
+    expect((await me(four)).user).toBeNull();
+    expect((await me(five)).user).toBeNull();
+    expect((await call(signOutRoute, { jar: five, body: { scope: 'everywhere' } })).status).toBe(422);
+  });
+
+  it('a website without phone sign-in answers 404 on every sign-in route', async () => {
+    for (const [handler, method] of [[authRoute, 'GET'], [signInRoute, 'POST'], [refreshRoute, 'POST'], [signOutRoute, 'POST']] as const) {
+      const response = await call(handler as typeof signInRoute, { host: w.hostB, method, body: method === 'POST' ? {} : undefined });
+      expect(response.status, String(handler)).toBe(404);
+    }
+  });
+
+  it('answers hostile sign-in bodies with 4xx', async () => {
+    for (const body of [null, {}, { phone: '0412345678' }, { phone: '0412345678', code: '12345' }, { phone: '+44 7700 900123', code: '123456' }, { phone: ['x'], code: 1 }, { phone: '0412345678', code: '123456', admin: true }]) {
+      const status = (await call(signInRoute, { body })).status;
+      expect(status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+      expect(status).toBeLessThan(500);
+    }
+  });
+});
