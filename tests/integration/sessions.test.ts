@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '@/db';
 import { useTestDatabase } from '../support/database';
 import { callLeadRoute, seedLeadWorld, type LeadWorld } from '@/modules/leads/leads.test-support';
@@ -13,6 +13,10 @@ import { customers } from '@/modules/identity/identity.schema';
 import { findTenantById } from '@/modules/tenancy/tenancy.queries';
 import { leadDeliveries } from '@/modules/leads/leads.schema';
 import { websites } from '@/modules/tenancy/tenancy.schema';
+import { cars } from '@/modules/stock/stock.schema';
+import { analyticsEvents } from '@/modules/widgets/widgets.schema';
+import { POST as garageSave } from '@/app/api/garage/route';
+import { DELETE as garageRemove } from '@/app/api/garage/[carId]/route';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 
@@ -144,6 +148,31 @@ describe('phone sign-in sessions', () => {
       const response = await call(handler as typeof signInRoute, { host: w.hostB, method, body: method === 'POST' ? {} : undefined });
       expect(response.status, String(handler)).toBe(404);
     }
+  });
+
+  it('keeps a garage: listed cars of this website only, each once, events 20 and 21, 401 signed out', async () => {
+    const { jar } = await signIn();
+    const [hidden] = await db.update(cars).set({ showOnDealerWebsite: false }).where(and(eq(cars.websiteId, w.a.websiteId), eq(cars.slug, 'a-corolla-1'))).returning({ id: cars.id });
+    const [camry2] = await db.select({ id: cars.id }).from(cars).where(and(eq(cars.websiteId, w.a.websiteId), eq(cars.slug, 'a-camry-2')));
+    const save = (carIds: unknown, cookies: Jar = jar) => call(garageSave, { jar: cookies, body: { car_ids: carIds } });
+    expect((await save([w.carA], {})).status).toBe(401);
+    const saved = await save([w.carA, camry2.id, hidden.id, w.carB, w.carA]);
+    expect(saved.status).toBe(200);
+    const list = ((await saved.json()) as { watchlist: { id: number; slug: string; make: string }[] }).watchlist;
+    expect(list.map((car) => car.id).sort()).toEqual([w.carA, camry2.id].sort());
+    expect(list[0]).toEqual(expect.objectContaining({ name: expect.any(String), slug: expect.any(String), make: expect.any(String), model: expect.any(String), primary_image_url: null }));
+    const auth = (await (await call(authRoute as unknown as typeof signInRoute, { jar, method: 'GET' })).json()) as { watchlist: unknown[] };
+    expect(auth.watchlist).toHaveLength(2);
+
+    const remove = (carId: string) => callLeadRoute(garageRemove, { host: w.hostA, method: 'DELETE', params: { carId }, headers: { cookie: cookieHeader(jar) } });
+    expect((await remove(String(w.carA))).status).toBe(200);
+    expect((await remove(String(w.carA))).status).toBe(404);
+    expect((await remove('abc')).status).toBe(404);
+    const events = await db.select({ category: analyticsEvents.category }).from(analyticsEvents).where(inArray(analyticsEvents.category, [20, 21]));
+    expect(events.filter((e) => e.category === 20)).toHaveLength(2);
+    expect(events.filter((e) => e.category === 21)).toHaveLength(1);
+    for (const body of [[], ['x'], Array(201).fill(1), [-1], 'all']) expect((await save(body)).status, JSON.stringify(body)).toBe(422);
+    expect((await call(garageSave, { host: w.hostB, jar, body: { car_ids: [w.carB] } })).status).toBe(404);
   });
 
   it('answers hostile sign-in bodies with 4xx', async () => {

@@ -1,7 +1,9 @@
 import 'server-only';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { cars } from '../stock/stock.schema';
+import { visibleCarsWhere } from '../stock/stock.queries';
+import { analyticsEvents } from '../widgets/widgets.schema';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { favourites } from './identity.schema';
 
@@ -14,4 +16,42 @@ export async function watchlist(tenant: Tenant, customerId: string) {
     .innerJoin(cars, and(eq(cars.websiteId, favourites.websiteId), eq(cars.id, favourites.carId)))
     .where(and(eq(favourites.websiteId, tenant.id), eq(favourites.customerId, customerId)))
     .orderBy(desc(favourites.createdAt));
+}
+
+/** SPEC §9 event ids of the garage: a car saved (20) and removed (21). */
+export const GARAGE_EVENTS = { saved: 20, removed: 21 } as const;
+export const GARAGE_MAX_CARS = 200;
+
+/**
+ * Saves cars to a customer's garage: only cars the website lists (visibleCarsWhere), once each,
+ * at most GARAGE_MAX_CARS; records event 20 for each newly saved. Returns how many were added.
+ */
+export async function saveCars(tenant: Tenant, customerId: string, carIds: number[], now = new Date()): Promise<number> {
+  if (carIds.length === 0) return 0;
+  const db = await getDb();
+  const listed = await db
+    .select({ id: cars.id })
+    .from(cars)
+    .where(and(eq(cars.websiteId, tenant.id), inArray(cars.id, carIds.slice(0, GARAGE_MAX_CARS)), visibleCarsWhere(tenant, now)));
+  if (listed.length === 0) return 0;
+  const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(favourites).where(and(eq(favourites.websiteId, tenant.id), eq(favourites.customerId, customerId)));
+  const room = Math.max(0, GARAGE_MAX_CARS - count);
+  const added = await db
+    .insert(favourites)
+    .values(listed.slice(0, room).map((car) => ({ websiteId: tenant.id, customerId, carId: car.id })))
+    .onConflictDoNothing({ target: [favourites.customerId, favourites.carId] })
+    .returning({ carId: favourites.carId });
+  if (added.length) await db.insert(analyticsEvents).values(added.map((row) => ({ websiteId: tenant.id, category: GARAGE_EVENTS.saved, eventProperties: { car_id: row.carId, customer_id: customerId } })));
+  return added.length;
+}
+
+/** Removes a car from the garage (event 21); false when it was not there. */
+export async function removeCar(tenant: Tenant, customerId: string, carId: number): Promise<boolean> {
+  const db = await getDb();
+  const removed = await db
+    .delete(favourites)
+    .where(and(eq(favourites.websiteId, tenant.id), eq(favourites.customerId, customerId), eq(favourites.carId, carId)))
+    .returning({ carId: favourites.carId });
+  if (removed.length) await db.insert(analyticsEvents).values({ websiteId: tenant.id, category: GARAGE_EVENTS.removed, eventProperties: { car_id: carId, customer_id: customerId } });
+  return removed.length > 0;
 }

@@ -2,7 +2,7 @@ import 'server-only';
 import { NotFoundError, DashboardError } from '../dashboard/dashboard.errors';
 import { normalizeHost, isLoopbackHost } from '../tenancy/tenancy.host';
 import type { Tenant } from '../tenancy/tenancy.types';
-import { SESSION_MAX_AGE_SECONDS, SessionError, type IssuedSession } from './identity.sessions';
+import { currentUser, SESSION_MAX_AGE_SECONDS, SessionError, type IssuedSession } from './identity.sessions';
 
 /** Cookies and errors of the sign-in routes (issue 14). */
 
@@ -61,4 +61,17 @@ export function withCookies(body: unknown, cookies: string[], status = 200): Res
   const headers = new Headers({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
   for (const value of cookies) headers.append('Set-Cookie', value);
   return new Response(JSON.stringify(body), { status, headers });
+}
+
+/** The signed-in customer of a garage request: 404 where the garage is off, 401 when signed out. */
+export async function requireGarageCustomer(tenant: Tenant, request: Request): Promise<string> {
+  if (!tenant.config.garage.enabled) throw new NotFoundError();
+  const token = readCookie(request, ACCESS_COOKIE);
+  if (!token) throw new SessionHttpError(new SessionError('revoked'));
+  try {
+    return (await currentUser(tenant, token)).id;
+  } catch (error) {
+    if (error instanceof SessionError) throw new SessionHttpError(error);
+    throw error;
+  }
 }
