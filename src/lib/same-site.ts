@@ -58,9 +58,14 @@ export function assertBodyKind(request: Request, accepted: readonly BodyKind[]):
   return kind;
 }
 
-/** Whether the request carries a body at all (a POST that only names its action has none). */
+/**
+ * Whether the request says it carries a body (a DELETE, or a POST that only names its action, says
+ * nothing): a type, a length above 0, or chunked transfer. A browser always sends the type of what
+ * it posts, and what says nothing is read as no body.
+ */
 export function hasBody(request: Request): boolean {
-  return request.body !== null && request.headers.get('content-length') !== '0';
+  const length = request.headers.get('content-length');
+  return request.headers.has('content-type') || (length !== null && length !== '0') || request.headers.has('transfer-encoding');
 }
 
 /** Both checks, for a state-changing endpoint; a request without a body has no kind to check. */

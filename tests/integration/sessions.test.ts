@@ -160,7 +160,7 @@ describe('phone sign-in sessions', () => {
     expect(saved.status).toBe(200);
     const list = ((await saved.json()) as { watchlist: { id: number; slug: string; make: string }[] }).watchlist;
     expect(list.map((car) => car.id).sort()).toEqual([w.carA, camry2.id].sort());
-    expect(list[0]).toEqual(expect.objectContaining({ name: expect.any(String), slug: expect.any(String), make: expect.any(String), model: expect.any(String), primary_image_url: null }));
+    expect(list[0]).toEqual(expect.objectContaining({ name: expect.any(String), slug: expect.any(String), make: expect.any(String), model: expect.any(String), primary_image_url: null, status: 'in_stock', reserved: false, saved_price: expect.any(Number) }));
     const auth = (await (await call(authRoute as unknown as typeof signInRoute, { jar, method: 'GET' })).json()) as { watchlist: unknown[] };
     expect(auth.watchlist).toHaveLength(2);
 

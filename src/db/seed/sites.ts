@@ -932,7 +932,9 @@ export const DEMO_SITES: readonly SiteSeed[] = [
         imageUrl: null,
       },
       search: { defaultSlug: 'used-cars', defaultSort: 'created_at_timestamp:desc' },
-      garage: { enabled: true },
+      // The garage under a path of its own, as some dealer groups brand it.
+      garage: { enabled: true, path: '/mykiwi/saved' },
+      phoneSignIn: { enabled: true },
       leads: { messageRequired: false },
       widgets: { chat: { provider: 'livechat', hiddenPaths: ['/careers'] } },
     },

@@ -7,11 +7,26 @@ import { analyticsEvents } from '../widgets/widgets.schema';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { favourites } from './identity.schema';
 
-/** The SPEC §3 Favourite record of a customer's saved cars, newest first. */
+/**
+ * A customer's saved cars, newest first: the SPEC §3 Favourite record (id, name, slug, make,
+ * model, primary_image_url) and what the garage page shows beside it: the current price and
+ * status, whether it is reserved, and the price when saved.
+ */
 export async function watchlist(tenant: Tenant, customerId: string) {
   const db = await getDb();
   return db
-    .select({ id: cars.id, name: cars.name, slug: cars.slug, make: cars.make, model: cars.model, primary_image_url: cars.primaryImageUrl })
+    .select({
+      id: cars.id,
+      name: cars.name,
+      slug: cars.slug,
+      make: cars.make,
+      model: cars.model,
+      primary_image_url: cars.primaryImageUrl,
+      price: cars.price,
+      status: cars.status,
+      reserved: cars.reserved,
+      saved_price: favourites.savedPrice,
+    })
     .from(favourites)
     .innerJoin(cars, and(eq(cars.websiteId, favourites.websiteId), eq(cars.id, favourites.carId)))
     .where(and(eq(favourites.websiteId, tenant.id), eq(favourites.customerId, customerId)))
@@ -30,7 +45,7 @@ export async function saveCars(tenant: Tenant, customerId: string, carIds: numbe
   if (carIds.length === 0) return 0;
   const db = await getDb();
   const listed = await db
-    .select({ id: cars.id })
+    .select({ id: cars.id, price: cars.price })
     .from(cars)
     .where(and(eq(cars.websiteId, tenant.id), inArray(cars.id, carIds.slice(0, GARAGE_MAX_CARS)), visibleCarsWhere(tenant, now)));
   if (listed.length === 0) return 0;
@@ -38,7 +53,7 @@ export async function saveCars(tenant: Tenant, customerId: string, carIds: numbe
   const room = Math.max(0, GARAGE_MAX_CARS - count);
   const added = await db
     .insert(favourites)
-    .values(listed.slice(0, room).map((car) => ({ websiteId: tenant.id, customerId, carId: car.id })))
+    .values(listed.slice(0, room).map((car) => ({ websiteId: tenant.id, customerId, carId: car.id, savedPrice: car.price })))
     .onConflictDoNothing({ target: [favourites.customerId, favourites.carId] })
     .returning({ carId: favourites.carId });
   if (added.length) await db.insert(analyticsEvents).values(added.map((row) => ({ websiteId: tenant.id, category: GARAGE_EVENTS.saved, eventProperties: { car_id: row.carId, customer_id: customerId } })));

@@ -84,6 +84,8 @@ export const favourites = pgTable(
     websiteId: integer('website_id').notNull(),
     customerId: uuid('customer_id').notNull(),
     carId: integer('car_id').notNull(),
+    /** The car's price when it was saved, so the garage can say the price dropped since. */
+    savedPrice: integer('saved_price'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

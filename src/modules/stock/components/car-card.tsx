@@ -8,6 +8,7 @@ import type { CarSummary } from '../stock.types';
 import { CAR_CARD_SIZES, isOptimizable } from './car-image';
 import { PriceBlock } from './price-block';
 import { TagBanner } from './tag-banner';
+import { SaveCarButton } from '@/modules/identity/components/save-car-button';
 
 export type CarCardProps = {
   car: CarSummary;
@@ -27,7 +28,7 @@ export function CarCard({ car, config, now, priority = false, sizes = CAR_CARD_S
   const condition = conditionLabel(car.carType, config);
   const facts = [String(car.year), car.km > 0 ? formatOdometer(config, car.km) : null, car.simpleTransmission].filter(Boolean);
   return (
-    <article className="h-full overflow-hidden rounded-site border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md">
+    <article className="relative h-full overflow-hidden rounded-site border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md">
       <Link href={carPath({ config }, car.slug)} prefetch={false} className="group flex h-full flex-col">
         <div className="relative aspect-[3/2] overflow-hidden bg-slate-100">
           {car.image ? (
@@ -48,7 +49,7 @@ export function CarCard({ car, config, now, priority = false, sizes = CAR_CARD_S
               <span className="text-xs">Photos coming soon</span>
             </div>
           )}
-          {banner ? <TagBanner banner={banner} className="absolute left-3 top-3 max-w-[calc(100%-1.5rem)]" /> : null}
+          {banner ? <TagBanner banner={banner} className={`absolute left-3 top-3 ${config.garage.enabled ? 'max-w-[calc(100%-4.5rem)]' : 'max-w-[calc(100%-1.5rem)]'}`} /> : null}
           {car.location ? (
             <span className="absolute bottom-3 left-3 max-w-[calc(100%-1.5rem)] truncate rounded-site bg-slate-900/80 px-2 py-1 text-xs font-medium text-white">
               <span className="sr-only">Location: </span>
@@ -66,6 +67,8 @@ export function CarCard({ car, config, now, priority = false, sizes = CAR_CARD_S
           <PriceBlock car={car} config={config} className="mt-auto pt-3" />
         </div>
       </Link>
+      {/* Outside the link: a button may not sit inside one. */}
+      {config.garage.enabled ? <SaveCarButton carId={car.id} carName={car.name} className="absolute right-3 top-3" /> : null}
     </article>
   );
 }

@@ -13,6 +13,7 @@ import { breadcrumbJsonLd, carJsonLd } from '../car-page.structured-data';
 import { SHOW_PHONE_PARAM } from '../car-phone.http';
 import { wasPhoneRevealed } from '../car-phone.commands';
 import { skipPageCache } from '@/lib/request-context';
+import { SaveCarButton } from '@/modules/identity/components/save-car-button';
 import { SOCIAL_IMAGE, socialImageKey } from '../car-social-image';
 import { cachePageWhileVersionHolds } from '@/lib/page-cache';
 import { getCarBySlug, getSoldCarBySlug, stockListingVersion, type SoldCar } from '../stock.queries';
@@ -284,7 +285,10 @@ export async function CarPage({
             {condition}
             {car.status === 'sold' ? ' · Sold' : car.status === 'coming_soon' ? ' · Coming soon' : ''}
           </p>
-          <h1 className="mt-1 text-2xl font-bold leading-tight text-slate-900 sm:text-3xl">{car.name}</h1>
+          <div className="mt-1 flex items-start justify-between gap-3">
+            <h1 className="text-2xl font-bold leading-tight text-slate-900 sm:text-3xl">{car.name}</h1>
+            {config.garage.enabled ? <SaveCarButton carId={car.id} carName={car.name} className="shrink-0" /> : null}
+          </div>
           {subtitle ? <p className="mt-1 text-lg text-slate-700">{subtitle}</p> : null}
           <p className="mt-2 text-slate-700">
             {[String(car.year), car.km > 0 ? formatOdometer(config, car.km) : null, car.simpleTransmission, car.simpleFuel]

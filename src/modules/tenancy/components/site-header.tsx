@@ -26,8 +26,23 @@ export function SiteHeader({ tenant, entries }: Props) {
     call: 'Call',
   };
   const contactBar = tenant.template === 'override';
+  // The garage (and through it sign-in) where the website keeps one (issue 14).
+  const garage = tenant.config.garage.enabled ? (
+    <Link
+      href={tenant.config.garage.path}
+      prefetch={false}
+      aria-label="My garage"
+      title="My garage"
+      className="inline-flex size-11 items-center justify-center rounded-site text-header-foreground hover:bg-current/10"
+    >
+      <svg viewBox="0 0 24 24" aria-hidden="true" className="size-[22px]" fill="none" stroke="currentColor" strokeWidth="2">
+        <path d="M12 21s-7.5-4.6-9.5-9.1C1.1 8.6 3.2 5 6.7 5c2 0 3.5 1.1 4.3 2.5h2C13.8 6.1 15.3 5 17.3 5c3.5 0 5.6 3.6 4.2 6.9C19.5 16.4 12 21 12 21z" strokeLinejoin="round" />
+      </svg>
+    </Link>
+  ) : null;
   const mobile = (
     <div className="ml-auto flex items-center gap-1 md:hidden">
+      {garage}
       {phone && !contactBar ? (
         <a
           href={phone.href}
@@ -86,18 +101,21 @@ export function SiteHeader({ tenant, entries }: Props) {
         <div className="hidden md:col-span-3 md:row-start-2 md:-mx-3 md:block xl:col-span-1 xl:col-start-2 xl:row-start-1 xl:mx-0">
           <HeaderNavigation entries={entries} align="end" />
         </div>
-        {phone ? (
-          <a
-            href={phone.href}
-            className="hidden min-h-11 items-center gap-2 justify-self-end rounded-site bg-header-cta px-4 font-semibold whitespace-nowrap text-header-cta-foreground hover:brightness-110 md:col-start-3 md:row-start-1 md:inline-flex"
-          >
-            <PhoneIcon size={18} />
-            <span>
-              <span className="sr-only">{labels.call} </span>
-              {phone.display}
-            </span>
-          </a>
-        ) : null}
+        <div className="hidden items-center gap-2 justify-self-end md:col-start-3 md:row-start-1 md:flex">
+          {garage}
+          {phone ? (
+            <a
+              href={phone.href}
+              className="inline-flex min-h-11 items-center gap-2 rounded-site bg-header-cta px-4 font-semibold whitespace-nowrap text-header-cta-foreground hover:brightness-110"
+            >
+              <PhoneIcon size={18} />
+              <span>
+                <span className="sr-only">{labels.call} </span>
+                {phone.display}
+              </span>
+            </a>
+          ) : null}
+        </div>
         {mobile}
       </Container>
     </header>

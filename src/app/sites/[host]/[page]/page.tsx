@@ -9,6 +9,7 @@ import { CareersEnquirySection } from '@/modules/leads/components/careers-enquir
 import { requireSearchListing, SearchPage, searchMetadata } from '@/modules/stock/components/search-page';
 import { hostFromParams, requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
+import { GARAGE_METADATA, GaragePage, isGaragePath } from '@/modules/identity/components/garage-page';
 
 /**
  * Top-level content pages: /about-us, /terms-and-conditions, /privacy-policy, … and, on websites
@@ -33,6 +34,7 @@ const LISTING_TITLES = { careers: 'Careers', 'current-positions': 'Current posit
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const tenant = await requireTenant(params);
   const { page: slug } = await params;
+  if (isGaragePath(tenant, `/${slug}`)) return GARAGE_METADATA;
   if (isAllStockPath(tenant, slug)) {
     return searchMetadata(tenant, await hostFromParams(params), await allStockListing(tenant, slug), await searchParams);
   }
@@ -51,6 +53,7 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
 export default async function TopLevelContentPage({ params, searchParams }: Props) {
   const tenant = await requireTenant(params);
   const { page: slug } = await params;
+  if (isGaragePath(tenant, `/${slug}`)) return <GaragePage tenant={tenant} />;
 
   if (isAllStockPath(tenant, slug)) {
     return <SearchPage tenant={tenant} listing={await allStockListing(tenant, slug)} raw={await searchParams} />;

@@ -1,0 +1,1 @@
+ALTER TABLE "favourites" ADD COLUMN "saved_price" integer;

@@ -1,0 +1,94 @@
+/**
+ * The browser's view of the visitor's garage (issue 14): who is signed in and which cars are saved,
+ * loaded once per page from GET /api/auth after the page is shown (cached pages stay anonymous).
+ * Signed out, saved cars are kept in this browser (localStorage) and merged into the account on
+ * sign-in. Components read it through useGarage (useSyncExternalStore), so every heart agrees.
+ */
+
+export type SavedCar = { id: number; name: string; slug: string; make: string; model: string; primary_image_url: string | null; price: number; status: string; reserved: boolean; saved_price: number | null };
+export type GarageState = { status: 'idle' | 'loading' | 'ready'; signedIn: boolean; user: { phone: string; first_name: string | null } | null; saved: ReadonlySet<number>; cars: SavedCar[] };
+
+export const LOCAL_GARAGE_KEY = 'garage-saved-cars';
+const MAX_LOCAL = 200;
+
+let state: GarageState = { status: 'idle', signedIn: false, user: null, saved: new Set(), cars: [] };
+const listeners = new Set<() => void>();
+
+function set(next: Partial<GarageState>) {
+  state = { ...state, ...next };
+  for (const listener of listeners) listener();
+}
+
+export function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+export const snapshot = () => state;
+export const serverSnapshot = () => state;
+
+export function localSaved(): number[] {
+  try {
+    const value = JSON.parse(window.localStorage.getItem(LOCAL_GARAGE_KEY) ?? '[]') as unknown;
+    return Array.isArray(value) ? value.filter((id): id is number => Number.isInteger(id) && id > 0).slice(0, MAX_LOCAL) : [];
+  } catch {
+    return [];
+  }
+}
+
+function storeLocal(ids: number[]) {
+  try {
+    window.localStorage.setItem(LOCAL_GARAGE_KEY, JSON.stringify(ids.slice(0, MAX_LOCAL)));
+  } catch {
+    // Private browsing or a full store: the heart still shows for this page.
+  }
+}
+
+function applyAnswer(body: { user: GarageState['user']; watchlist: SavedCar[] }) {
+  set({ status: 'ready', signedIn: body.user !== null, user: body.user, cars: body.watchlist, saved: body.user ? new Set(body.watchlist.map((car) => car.id)) : new Set(localSaved()) });
+}
+
+let loading: Promise<void> | null = null;
+
+/** Loads who is signed in and what they saved (once per page; again with force). */
+export function loadGarage(force = false): Promise<void> {
+  if (loading && !force) return loading;
+  set({ status: 'loading' });
+  loading = fetch('/api/auth', { headers: { Accept: 'application/json' } })
+    .then(async (response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      applyAnswer((await response.json()) as { user: GarageState['user']; watchlist: SavedCar[] });
+    })
+    .catch(() => set({ status: 'ready', signedIn: false, user: null, saved: new Set(localSaved()) }));
+  return loading;
+}
+
+/** Saves or removes a car: in the account when signed in, in this browser otherwise. */
+export async function toggleSaved(carId: number): Promise<void> {
+  await loadGarage();
+  const saved = state.saved.has(carId);
+  if (!state.signedIn) {
+    const ids = saved ? localSaved().filter((id) => id !== carId) : [carId, ...localSaved().filter((id) => id !== carId)];
+    storeLocal(ids);
+    set({ saved: new Set(ids) });
+    return;
+  }
+  const next = new Set(state.saved);
+  if (saved) next.delete(carId);
+  else next.add(carId);
+  set({ saved: next });
+  const response = saved
+    ? await fetch(`/api/garage/${carId}`, { method: 'DELETE', headers: { Accept: 'application/json' } })
+    : await fetch('/api/garage', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ car_ids: [carId] }) });
+  if (response.ok) applyAnswer({ user: state.user, watchlist: ((await response.json()) as { watchlist: SavedCar[] }).watchlist });
+  else await loadGarage(true);
+}
+
+/** After sign-in: the cars saved in this browser go into the account, and the browser's list is cleared. */
+export async function mergeLocalSaved(): Promise<void> {
+  const ids = localSaved();
+  if (ids.length) {
+    const response = await fetch('/api/garage', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ car_ids: ids }) });
+    if (response.ok) storeLocal([]);
+  }
+  await loadGarage(true);
+}
