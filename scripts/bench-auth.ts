@@ -7,6 +7,7 @@
 //   3. after 5 s unmeasured, 20 connections for BENCH_SECONDS (default 20): every answer must carry
 //      the user and the three cars;
 //   4. writes the figures to docs/benchmarks.md (its own section). --no-write prints only.
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -76,8 +77,16 @@ try {
       headers: { host: HOST, cookie: `dp_access=${session.access_token}`, accept: 'application/json' },
     });
   // What every request of the load asks for: the user and the three cars.
-  const sample = await fetch(`http://127.0.0.1:${port}/api/auth`, { headers: { host: HOST, cookie: `dp_access=${session.access_token}` } });
-  const answer = (await sample.json()) as { user: unknown; watchlist: unknown[] };
+  const sample = await new Promise<string>((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: '/api/auth', headers: { host: HOST, cookie: `dp_access=${session.access_token}` } }, (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve(body));
+      })
+      .on('error', reject);
+  });
+  const answer = JSON.parse(sample) as { user: unknown; watchlist: unknown[] };
   if (!answer.user || answer.watchlist.length !== 3) wrong += 1;
   await load(WARMUP_SECONDS);
   result = await load(seconds);

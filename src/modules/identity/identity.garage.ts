@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from '@/db';
+import { rowsOf } from '@/db/rows';
 import { cars } from '../stock/stock.schema';
 import { visibleCarsWhere } from '../stock/stock.queries';
 import { analyticsEvents } from '../widgets/widgets.schema';
@@ -69,4 +70,26 @@ export async function removeCar(tenant: Tenant, customerId: string, carId: numbe
     .returning({ carId: favourites.carId });
   if (removed.length) await db.insert(analyticsEvents).values({ websiteId: tenant.id, category: GARAGE_EVENTS.removed, eventProperties: { car_id: carId, customer_id: customerId } });
   return removed.length > 0;
+}
+
+export type SignedIn = { user: { id: string; phone: string; first_name: string | null; last_name: string | null; email: string | null }; watchlist: Awaited<ReturnType<typeof watchlist>> };
+
+/**
+ * GET /api/auth in one statement: the customer of a verified token, whether the sign-in is still
+ * alive, and the saved cars (the page's only call for the visitor's state, so one round trip).
+ * Null when the customer is gone or the session was signed out.
+ */
+export async function signedInState(tenant: Tenant, customerId: string, familyId: string): Promise<SignedIn | null> {
+  const db = await getDb();
+  const [row] = rowsOf<{ user: SignedIn['user']; alive: boolean; watchlist: (SignedIn['watchlist'][number] & { saved_at: string })[] }>(
+    await db.execute(sql`select json_build_object('id', c.id, 'phone', c.phone, 'first_name', c.first_name, 'last_name', c.last_name, 'email', c.email) as user,
+        exists (select 1 from sessions s where s.family_id = ${familyId} and s.website_id = ${tenant.id} and s.revoked_at is null) as alive,
+        coalesce((select json_agg(w order by w.saved_at desc) from (
+          select car.id, car.name, car.slug, car.make, car.model, car.primary_image_url, car.price, car.status, car.reserved, f.saved_price, f.created_at as saved_at
+          from favourites f join cars car on car.website_id = f.website_id and car.id = f.car_id
+          where f.website_id = ${tenant.id} and f.customer_id = c.id) w), '[]'::json) as watchlist
+      from customers c where c.website_id = ${tenant.id} and c.id = ${customerId}`),
+  );
+  if (!row || !row.alive) return null;
+  return { user: row.user, watchlist: row.watchlist.map(({ saved_at: _savedAt, ...car }) => car) };
 }

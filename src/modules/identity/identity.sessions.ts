@@ -49,6 +49,7 @@ function key(): Promise<Uint8Array> {
   return signingKey;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 async function accessToken(tenant: Tenant, customerId: string, familyId: string, now: number): Promise<{ token: string; expiresAt: number }> {
@@ -93,12 +94,13 @@ export async function startSession(tenant: Tenant, customer: typeof customers.$i
 }
 
 /** The customer and session of a valid access token of this website; SessionError otherwise. */
-export async function verifyAccessToken(tenant: Tenant, token: string, now = Date.now()): Promise<{ customerId: string; familyId: string }> {
+export async function verifyAccessToken(tenant: Tenant, token: string, now = Date.now()): Promise<{ customerId: string; familyId: string; expiresAt: number }> {
   try {
     const { payload } = await jwtVerify(token, await key(), { issuer: ISSUER, algorithms: ['HS256'], currentDate: new Date(now) });
     if (payload.aud !== `website:${tenant.id}` && !(Array.isArray(payload.aud) && payload.aud.includes(`website:${tenant.id}`))) throw new SessionError('wrong-website');
-    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') throw new SessionError('invalid');
-    return { customerId: payload.sub, familyId: payload.sid };
+    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') throw new SessionError('invalid');
+    if (!UUID.test(payload.sub) || !UUID.test(payload.sid)) throw new SessionError('invalid');
+    return { customerId: payload.sub, familyId: payload.sid, expiresAt: payload.exp };
   } catch (error) {
     if (error instanceof SessionError) throw error;
     if (error instanceof joseErrors.JWTExpired) throw new SessionError('expired');

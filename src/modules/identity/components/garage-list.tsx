@@ -2,6 +2,7 @@
 
 import { useEffect, useSyncExternalStore } from 'react';
 import { Button, LinkButton } from '@/components/ui/button';
+import { emitAuthEvent } from './session-client';
 import { loadGarage, localSaved, serverSnapshot, snapshot, subscribe, toggleSaved, type SavedCar } from './garage-store';
 
 /** The garage page's list (issue 14): the saved cars with their price and status now, each removable. */
@@ -15,8 +16,10 @@ function statusOf(car: SavedCar, money: (n: number) => string): string | null {
   return null;
 }
 
+/** SPEC §4: sign-out clears the user and refreshes the page. */
 async function signOut() {
   await fetch('/api/auth/sign-out', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ scope: 'local' }) }).catch(() => {});
+  emitAuthEvent('SIGNED_OUT');
   window.location.reload();
 }
 

@@ -1,3 +1,5 @@
+import { emitAuthEvent, postRefresh, refreshWithRetry, startAutoRefresh } from './session-client';
+
 /**
  * The browser's view of the visitor's garage (issue 14): who is signed in and which cars are saved,
  * loaded once per page from GET /api/auth after the page is shown (cached pages stay anonymous).
@@ -43,22 +45,55 @@ function storeLocal(ids: number[]) {
   }
 }
 
-function applyAnswer(body: { user: GarageState['user']; watchlist: SavedCar[] }) {
+type AuthAnswer = { user: GarageState['user']; watchlist: SavedCar[]; expires_at?: number; error?: string };
+
+function applyAnswer(body: AuthAnswer) {
   set({ status: 'ready', signedIn: body.user !== null, user: body.user, cars: body.watchlist, saved: body.user ? new Set(body.watchlist.map((car) => car.id)) : new Set(localSaved()) });
 }
 
 let loading: Promise<void> | null = null;
+let expiresAt: number | null = null;
+let stopRefresh: (() => void) | null = null;
+let announced = false;
 
-/** Loads who is signed in and what they saved (once per page; again with force). */
+async function fetchAuth(): Promise<AuthAnswer> {
+  const response = await fetch('/api/auth', { headers: { Accept: 'application/json' } });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return (await response.json()) as AuthAnswer;
+}
+
+/** Loads who is signed in and what they saved (once per page; again with force), refreshing an expired session first. */
 export function loadGarage(force = false): Promise<void> {
   if (loading && !force) return loading;
   set({ status: 'loading' });
-  loading = fetch('/api/auth', { headers: { Accept: 'application/json' } })
-    .then(async (response) => {
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      applyAnswer((await response.json()) as { user: GarageState['user']; watchlist: SavedCar[] });
-    })
-    .catch(() => set({ status: 'ready', signedIn: false, user: null, saved: new Set(localSaved()) }));
+  loading = (async () => {
+    let answer = await fetchAuth();
+    if (!answer.user && answer.error === 'expired') {
+      const refreshed = await refreshWithRetry(postRefresh, (ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+      if (refreshed.ok) {
+        emitAuthEvent('TOKEN_REFRESHED');
+        answer = await fetchAuth();
+      }
+    }
+    applyAnswer(answer);
+    expiresAt = answer.user ? (answer.expires_at ?? null) : null;
+    if (answer.user && !stopRefresh) {
+      stopRefresh = startAutoRefresh(
+        () => expiresAt,
+        (at) => (expiresAt = at),
+        () => {
+          expiresAt = null;
+          stopRefresh?.();
+          stopRefresh = null;
+          set({ signedIn: false, user: null, cars: [], saved: new Set(localSaved()) });
+        },
+      );
+    }
+    if (!announced) {
+      announced = true;
+      emitAuthEvent('INITIAL_SESSION');
+    }
+  })().catch(() => set({ status: 'ready', signedIn: false, user: null, saved: new Set(localSaved()) }));
   return loading;
 }
 
@@ -91,4 +126,5 @@ export async function mergeLocalSaved(): Promise<void> {
     if (response.ok) storeLocal([]);
   }
   await loadGarage(true);
+  emitAuthEvent('SIGNED_IN');
 }
