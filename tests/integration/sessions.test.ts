@@ -82,6 +82,9 @@ describe('phone sign-in sessions', () => {
     const claims = await verifyAccessToken(tenantA, jar.dp_access);
     expect(claims.customerId).toMatch(/^[0-9a-f-]{36}$/);
     expect(claims.familyId).toMatch(/^[0-9a-f-]{36}$/);
+    // SPEC §9 authentication events: a code sent (35), signed in (36).
+    const categories = (await db.select({ category: analyticsEvents.category }).from(analyticsEvents).where(eq(analyticsEvents.websiteId, w.a.websiteId))).map((e) => e.category);
+    expect(categories).toEqual(expect.arrayContaining([35, 36]));
   });
 
   it('refuses a tampered, expired, unsigned or other website’s token', async () => {
@@ -138,6 +141,7 @@ describe('phone sign-in sessions', () => {
     const four = await another();
     const five = await another();
     await call(signOutRoute, { jar: four, body: { scope: 'global' } });
+    expect((await db.select().from(analyticsEvents).where(eq(analyticsEvents.category, 37))).length).toBeGreaterThanOrEqual(3);
     expect((await me(four)).user).toBeNull();
     expect((await me(five)).user).toBeNull();
     expect((await call(signOutRoute, { jar: five, body: { scope: 'everywhere' } })).status).toBe(422);

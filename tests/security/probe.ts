@@ -313,7 +313,44 @@ async function requestLines() {
   if (/pglite|postgres/i.test(health.body)) fail(`/api/health names the database: ${health.body}`);
 }
 
+/** A client that sends half its headers and stops: the server must close it, not hold it a minute. */
+function slowClient(limitMs: number): Promise<number | null> {
+  return new Promise((resolve) => {
+    const opened = Date.now();
+    const socket = net.connect(PORT, '127.0.0.1', () => socket.write(`GET / HTTP/1.1\r\nHost: ${A}\r\nX-Slow: `));
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(null);
+    }, limitMs);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(Date.now() - opened);
+    });
+    socket.on('error', () => {});
+  });
+}
+
+async function socialImages() {
+  family('cached social images');
+  const search = await send({ method: 'POST', path: '/api/search', headers: jsonHeaders, body: json({ limit: 20 }) });
+  const hits = (JSON.parse(search.body || '{}').hits ?? []) as { slug: string }[];
+  for (const hit of hits) {
+    const first = await send({ path: `/cars/${hit.slug}/social-image` });
+    if (first.status !== 200) continue;
+    const etag = String(first.headers.etag ?? '');
+    if (!etag) fail('social image without an ETag');
+    const again = await send({ path: `/cars/${hit.slug}/social-image` });
+    if (again.headers.etag !== etag) fail('social image ETag changed between two requests');
+    const revalidated = await send({ path: `/cars/${hit.slug}/social-image`, headers: { 'if-none-match': etag } });
+    if (revalidated.status !== 304) fail(`If-None-Match on the social image: ${revalidated.status}`);
+    return;
+  }
+  fail('no car with a social image to probe');
+}
+
 const started = Date.now();
+// Runs beside the families: Node checks the header timeout every 30 s, so it closes within 40 s.
+const slow = slowClient(45_000);
 await malformedPaths();
 await methods();
 await leadBodies();
@@ -323,6 +360,10 @@ await crossTenant();
 await forgedHeaders();
 await demoOutbox();
 await requestLines();
+await socialImages();
+family('slow requests').requests += 1;
+const closedAfter = await slow;
+if (closedAfter === null) fail('a request with half its headers was held open 45 s');
 agent.destroy();
 
 const total = families.reduce((sum, f) => sum + f.requests, 0);

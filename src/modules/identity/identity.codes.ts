@@ -9,6 +9,7 @@ import { normalizePhone, phoneError } from '@/lib/phone';
 import { consumeLimits, DAY_MS, HOUR_MS, peekLimits, RateLimitedError, throwIfRefused, type RateLimit } from '@/lib/rate-limit';
 import { DashboardError } from '../dashboard/dashboard.errors';
 import { leadDeliveries } from '../leads/leads.schema';
+import { analyticsEvents } from '../widgets/widgets.schema';
 import { phoneRuleFor } from '../leads/leads.validation';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { outboxOnlySms, twilioSms, type SmsSender } from './adapters/sms';
@@ -38,6 +39,14 @@ export const CODE_RULES = {
   perIpPerHour: 10,
   perIpPerDay: 30,
 } as const;
+
+/** SPEC §9 authentication event ids (35–38), as this platform records them. */
+export const AUTH_EVENTS = { codeSent: 35, signedIn: 36, signedOut: 37, codeRejected: 38 } as const;
+
+export async function recordAuthEvent(tenant: Tenant, category: (typeof AUTH_EVENTS)[keyof typeof AUTH_EVENTS], properties: Record<string, unknown> = {}): Promise<void> {
+  const db = await getDb();
+  await db.insert(analyticsEvents).values({ websiteId: tenant.id, category, eventProperties: properties });
+}
 
 export class CodeError extends DashboardError {
   constructor(status: number, message: string, field?: string) {
@@ -144,6 +153,7 @@ export async function sendPhoneCode(tenant: Tenant, input: SendInput, ip: string
     const detail = await sender(message);
     await db.insert(leadDeliveries).values({ websiteId: tenant.id, leadId: null, channel: 'sms', status: 'delivered', payload: { kind: 'sms', ...message }, attempts: 1, deliveredAt: new Date(), lastError: null });
     logger.info({ websiteId: tenant.id, detail }, 'phone code sent');
+    await recordAuthEvent(tenant, AUTH_EVENTS.codeSent);
   } catch (error) {
     // No code may stand that the visitor never received.
     await db.update(verifications).set({ expiresAt: new Date(now) }).where(eq(verifications.id, id));
@@ -177,6 +187,7 @@ export async function verifyPhoneCode(tenant: Tenant, input: { phone: string; co
     await tx.insert(verifications).values({ websiteId: tenant.id, phone, verificationType: 'verify', dealershipSlug: row.dealershipSlug, metadata: row.metadata });
     return { metadata: row.metadata };
   });
+  if (outcome === 'invalid' || outcome === 'exhausted') await recordAuthEvent(tenant, AUTH_EVENTS.codeRejected, { reason: outcome });
   if (outcome === 'invalid') throw new CodeError(422, CODE_MESSAGES.invalid, 'code');
   if (outcome === 'exhausted') throw rateLimited(Math.ceil(CODE_RULES.validMs / 1000));
   return { phone, metadata: outcome.metadata };

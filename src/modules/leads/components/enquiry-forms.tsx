@@ -155,6 +155,9 @@ export function PhotographyForm({ site, locations, sourceOptions, submitLabel, s
   );
 }
 
+/** How the visitor describes their car's condition (kept with the valuation). */
+const VEHICLE_CONDITIONS = ['Excellent', 'Good', 'Fair', 'Needs work'] as const;
+
 /**
  * Trade-in valuation and sell my car: your details first (the lead is created with them), then the
  * vehicle. With a car (/cars/trade-in?car_id=…) the lead is about trading in towards that car.
@@ -178,6 +181,7 @@ export function ValuationForm({
     { name: 'model', label: 'Model', kind: 'text', required: true },
     { name: 'year', label: 'Year', kind: 'year', required: true },
     { name: 'km', label: 'Odometer (km)', kind: 'km' },
+    { name: 'condition', label: 'Condition', kind: 'select', options: options(VEHICLE_CONDITIONS) },
     messageField(site, 'Anything else we should know?', false),
   ];
   const tradeIn = kind === 'trade-in';
@@ -207,7 +211,7 @@ export function ValuationForm({
       category={tradeIn ? CATEGORIES.tradeIn : CATEGORIES.sellMyCar}
       hidden={hidden}
       carType={null}
-      valuationFields={['rego', 'state', 'vin', 'make', 'model', 'year', 'km']}
+      valuationFields={['rego', 'state', 'vin', 'make', 'model', 'year', 'km', 'condition']}
       submitLabel={tradeIn ? 'Get Your Valuation' : 'Submit'}
       showHeading={showHeading}
     />

@@ -27,22 +27,25 @@ export function SiteHeader({ tenant, entries }: Props) {
   };
   const contactBar = tenant.template === 'override';
   // The garage (and through it sign-in) where the website keeps one (issue 14).
-  const garage = tenant.config.garage.enabled ? (
+  const garageLink = (className: string) => (
     <Link
       href={tenant.config.garage.path}
       prefetch={false}
       aria-label="My garage"
       title="My garage"
-      className="inline-flex size-11 items-center justify-center rounded-site text-header-foreground hover:bg-current/10"
+      className={`size-11 items-center justify-center rounded-site text-header-foreground hover:bg-current/10 ${className}`}
     >
       <svg viewBox="0 0 24 24" aria-hidden="true" className="size-[22px]" fill="none" stroke="currentColor" strokeWidth="2">
         <path d="M12 21s-7.5-4.6-9.5-9.1C1.1 8.6 3.2 5 6.7 5c2 0 3.5 1.1 4.3 2.5h2C13.8 6.1 15.3 5 17.3 5c3.5 0 5.6 3.6 4.2 6.9C19.5 16.4 12 21 12 21z" strokeLinejoin="round" />
       </svg>
     </Link>
-  ) : null;
+  );
+  const garage = tenant.config.garage.enabled;
+  // Below 400 px the bar has no room for a third button: the garage is in the menu there.
+  const menuEntries: NavEntry[] = garage ? [...entries, { id: -1, label: 'My garage', link: { kind: 'internal', href: tenant.config.garage.path }, children: [] }] : entries;
   const mobile = (
     <div className="ml-auto flex items-center gap-1 md:hidden">
-      {garage}
+      {garage ? garageLink('hidden xs:inline-flex') : null}
       {phone && !contactBar ? (
         <a
           href={phone.href}
@@ -52,7 +55,7 @@ export function SiteHeader({ tenant, entries }: Props) {
           <PhoneIcon size={22} />
         </a>
       ) : null}
-      <MobileMenu entries={entries} siteName={tenant.name} phone={phone} labels={labels} />
+      <MobileMenu entries={menuEntries} siteName={tenant.name} phone={phone} labels={labels} />
     </div>
   );
 
@@ -102,7 +105,7 @@ export function SiteHeader({ tenant, entries }: Props) {
           <HeaderNavigation entries={entries} align="end" />
         </div>
         <div className="hidden items-center gap-2 justify-self-end md:col-start-3 md:row-start-1 md:flex">
-          {garage}
+          {garage ? garageLink('inline-flex') : null}
           {phone ? (
             <a
               href={phone.href}

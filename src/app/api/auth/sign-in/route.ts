@@ -1,5 +1,5 @@
 import { readJsonBody } from '@/modules/dashboard/dashboard.http';
-import { verifyPhoneCode } from '@/modules/identity/identity.codes';
+import { AUTH_EVENTS, recordAuthEvent, verifyPhoneCode } from '@/modules/identity/identity.codes';
 import { watchlist } from '@/modules/identity/identity.garage';
 import { requireSignIn, sessionCookies, withCookies } from '@/modules/identity/identity.http';
 import { findOrCreateCustomer, startSession } from '@/modules/identity/identity.sessions';
@@ -15,5 +15,6 @@ export const POST = leadRoute(async ({ request, tenant }) => {
   const { phone, metadata } = await verifyPhoneCode(tenant, input);
   const customer = await findOrCreateCustomer(tenant, phone, metadata);
   const session = await startSession(tenant, customer);
+  await recordAuthEvent(tenant, AUTH_EVENTS.signedIn, { customer_id: customer.id });
   return withCookies({ user: session.user, watchlist: await watchlist(tenant, customer.id), expires_at: session.expires_at, expires_in: session.expires_in }, sessionCookies(request, session));
 });

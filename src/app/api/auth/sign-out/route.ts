@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { readJsonBody } from '@/modules/dashboard/dashboard.http';
 import { ACCESS_COOKIE, clearedCookies, readCookie, requireSignIn, withCookies } from '@/modules/identity/identity.http';
 import { SessionError, signOut } from '@/modules/identity/identity.sessions';
+import { AUTH_EVENTS, recordAuthEvent } from '@/modules/identity/identity.codes';
 import { leadRoute, parseWith } from '@/modules/leads/leads.http';
 import { hasBody } from '@/lib/same-site';
 
@@ -15,7 +16,10 @@ export const POST = leadRoute(async ({ request, tenant }) => {
   const { scope } = parseWith(bodySchema, hasBody(request) ? await readJsonBody(request, 1024) : {});
   const token = readCookie(request, ACCESS_COOKIE);
   try {
-    if (token) await signOut(tenant, token, scope);
+    if (token) {
+      await signOut(tenant, token, scope);
+      await recordAuthEvent(tenant, AUTH_EVENTS.signedOut, { scope });
+    }
   } catch (error) {
     if (!(error instanceof SessionError)) throw error;
   }
