@@ -327,6 +327,8 @@ function slowClient(limitMs: number): Promise<number | null> {
       resolve(Date.now() - opened);
     });
     socket.on('error', () => {});
+    // Read what the server answers (its 408), or the socket never sees the end and never closes.
+    socket.resume();
   });
 }
 
@@ -349,8 +351,10 @@ async function socialImages() {
 }
 
 const started = Date.now();
-// Runs beside the families: Node checks the header timeout every 30 s, so it closes within 40 s.
-const slow = slowClient(45_000);
+// Runs beside the families. Node checks the header timeout every 30 s: with the platform's 10 s it
+// closes within 40 s (some slack for the load here); with Node's default 60 s never before 60 s.
+const SLOW_LIMIT_MS = 55_000;
+const slow = slowClient(SLOW_LIMIT_MS);
 await malformedPaths();
 await methods();
 await leadBodies();
@@ -363,7 +367,8 @@ await requestLines();
 await socialImages();
 family('slow requests').requests += 1;
 const closedAfter = await slow;
-if (closedAfter === null) fail('a request with half its headers was held open 45 s');
+if (closedAfter === null) fail(`a request with half its headers was held open ${SLOW_LIMIT_MS / 1000} s`);
+else console.log(`  a request with half its headers was closed after ${(closedAfter / 1000).toFixed(1)} s`);
 agent.destroy();
 
 const total = families.reduce((sum, f) => sum + f.requests, 0);
