@@ -106,8 +106,3 @@ export async function peekLimits(db: Db | Tx, limits: RateLimit[], nowMs = Date.
   );
   return limitVerdict(limits, counts, nowMs);
 }
-
-/** Forgets a key's count (a successful Dashboard login clears its failures). */
-export async function resetLimit(db: Db | Tx, key: string): Promise<void> {
-  await db.execute(sql`delete from rate_limits where key = ${key}`);
-}

@@ -15,7 +15,6 @@ export const SESSION_MESSAGES = {
   'wrong-website': 'Invalid JWT signature',
   revoked: 'Auth session missing!',
   reused: 'Auth session missing!',
-  signInDisabled: 'Not found',
 } as const;
 
 /** Sign-in exists only where the website enables it; elsewhere its routes are 404. */

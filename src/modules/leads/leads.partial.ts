@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { rowsOf } from '@/db/rows';
 import { logger } from '@/lib/logger';
@@ -53,10 +53,4 @@ export async function queuePartialLeads(now = new Date(), limit = 50): Promise<n
     if (queued) logger.info({ queued, leads: due.map((d) => d.id) }, 'partial leads queued');
     return queued;
   });
-}
-
-/** Whether a lead has had its partial delivery queued (for tests and the outbox page). */
-export async function partialDeliveriesOf(leadId: string) {
-  const db = await getDb();
-  return db.select().from(leadDeliveries).where(and(eq(leadDeliveries.leadId, leadId), inArray(leadDeliveries.channel, ['partial_email', 'partial_webhook'])));
 }
