@@ -8,32 +8,31 @@ import { normalizeHost } from '@/modules/tenancy/tenancy.host';
  */
 
 const DASHBOARD_PREFIXES = ['/websites/', '/manufacturers/', '/dealerships/', '/api/v1/websites/'];
-const PASS_THROUGH_PREFIXES = ['/api/', '/media/', '/_next/'];
+const PASS_THROUGH_PREFIXES = ['/media/', '/_next/'];
 const INVALID_HOST = '_invalid';
 
 export function proxy(request: NextRequest) {
   const url = request.nextUrl.clone();
   const { pathname } = url;
-  const requestHeaders = new Headers(request.headers);
-  if (!requestHeaders.has('x-request-id')) requestHeaders.set('x-request-id', crypto.randomUUID());
 
   if (DASHBOARD_PREFIXES.some((prefix) => pathname.startsWith(prefix))) {
     url.pathname = `/api/dashboard${pathname}`;
-    return NextResponse.rewrite(url, { request: { headers: requestHeaders } });
+    return NextResponse.rewrite(url);
   }
   if (PASS_THROUGH_PREFIXES.some((prefix) => pathname.startsWith(prefix))) {
-    return NextResponse.next({ request: { headers: requestHeaders } });
+    return NextResponse.next();
   }
   const host = normalizeHost(request.headers.get('host')) ?? INVALID_HOST;
   // A stray '%' (e.g. /cars/abc$%) would make the route's parameter decoding fail with a 500;
   // escaped, it reaches the page as a literal '%' and the page answers 404.
   const path = pathname.replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
   url.pathname = `/sites/${encodeURIComponent(host)}${path === '/' ? '' : path}`;
-  return NextResponse.rewrite(url, { request: { headers: requestHeaders } });
+  return NextResponse.rewrite(url);
 }
 
-// Not the lead API: it needs nothing from here, and a request the proxy sees has its body
-// buffered by Next so that both could read it (a cost on every submission, up to 25 MB with files).
+// Not the visitor API (/api/… but the Dashboard API's /api/v1/websites/): it needs nothing from
+// here, running the proxy costs every call (a third of GET /api/auth's throughput), and a request
+// the proxy sees has its body buffered by Next so that both could read it (up to 25 MB with files).
 export const config = {
-  matcher: ['/((?!_next/static|_next/image|favicon.ico|api/leads(?:/|$)).*)'],
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|api/(?!v1/websites/)).*)'],
 };

@@ -48,6 +48,10 @@ test('sign in with a phone code, save cars from search and a car page, remove on
   const firstName = ((await first.getAttribute('aria-label')) ?? '').replace(/^Save (.*) to your garage$/, '$1');
   await first.click();
   await expect(page.getByRole('button', { name: `Remove ${firstName} from your garage` })).toHaveAttribute('aria-pressed', 'true');
+  // Signed out, the heart offers sign-in beside it.
+  const offer = page.getByRole('status').filter({ hasText: 'Saved on this device.' });
+  await expect(offer).toBeVisible();
+  await expect(offer.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/sign-in?next=%2Fsearch%2Fused-cars');
 
   const startedAt = Date.now();
   await signIn(page, { wrongFirst: true });
@@ -63,6 +67,7 @@ test('sign in with a phone code, save cars from search and a car page, remove on
     await heart.click();
     await expect(page.getByRole('button', { name: `Remove ${names[i]} from your garage` })).toHaveAttribute('aria-pressed', 'true');
   }
+  await expect(page.getByText('Saved on this device.')).toHaveCount(0);
   await page.goto(siteUrl(SITE, '/search/new-cars'));
   await page.locator('a[href^="/cars/"]').first().click();
   await page.waitForURL(/\/cars\//);

@@ -30,20 +30,24 @@ export class SessionError extends Error {
   }
 }
 
-let signingKey: Promise<Uint8Array> | null = null;
+let signingKey: Promise<CryptoKey> | null = null;
 
 /**
  * AUTH_SECRET where set (every replica the same), else a key the platform makes once and keeps in
  * the database, so replicas agree and a restart does not sign everyone out.
  */
-function key(): Promise<Uint8Array> {
+function key(): Promise<CryptoKey> {
   signingKey ??= (async () => {
     const fromEnv = process.env.AUTH_SECRET;
-    if (fromEnv && fromEnv.length >= 32) return new TextEncoder().encode(fromEnv);
-    const db = await getDb();
-    await db.insert(platformSecrets).values({ name: SECRET_NAME, value: randomBytes(48).toString('base64url') }).onConflictDoNothing();
-    const [row] = await db.select({ value: platformSecrets.value }).from(platformSecrets).where(eq(platformSecrets.name, SECRET_NAME));
-    return new TextEncoder().encode(row.value);
+    let secret = fromEnv && fromEnv.length >= 32 ? fromEnv : null;
+    if (!secret) {
+      const db = await getDb();
+      await db.insert(platformSecrets).values({ name: SECRET_NAME, value: randomBytes(48).toString('base64url') }).onConflictDoNothing();
+      const [row] = await db.select({ value: platformSecrets.value }).from(platformSecrets).where(eq(platformSecrets.name, SECRET_NAME));
+      secret = row.value;
+    }
+    // Imported once: given bytes, jose would import the key again on every sign and verify.
+    return crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   })();
   signingKey.catch(() => (signingKey = null));
   return signingKey;

@@ -68,7 +68,7 @@ export function CarCard({ car, config, now, priority = false, sizes = CAR_CARD_S
         </div>
       </Link>
       {/* Outside the link: a button may not sit inside one. */}
-      {config.garage.enabled ? <SaveCarButton carId={car.id} carName={car.name} className="absolute right-3 top-3" /> : null}
+      {config.garage.enabled ? <SaveCarButton carId={car.id} carName={car.name} offerSignIn={config.phoneSignIn.enabled} className="absolute right-3 top-3" /> : null}
     </article>
   );
 }
