@@ -79,6 +79,9 @@ describe('phone sign-in sessions', () => {
     expect(((await response.json()) as { user: { first_name: string } }).user.first_name).toBe('Mia');
     expect((await me(jar)).user?.phone).toMatch(/^\+614/);
     expect((await me({})).user).toBeNull();
+    // Private and revalidated, but not no-store: that would keep every car page out of the back/forward cache.
+    const answer = await call(authRoute as unknown as typeof signInRoute, { jar, host: w.hostA, method: 'GET' });
+    expect(answer.headers.get('cache-control')).toBe('private, no-cache');
     const claims = await verifyAccessToken(tenantA, jar.dp_access);
     expect(claims.customerId).toMatch(/^[0-9a-f-]{36}$/);
     expect(claims.familyId).toMatch(/^[0-9a-f-]{36}$/);

@@ -97,6 +97,13 @@ export function loadGarage(force = false): Promise<void> {
   return loading;
 }
 
+// A page restored from the back/forward cache shows what was saved when it was left: ask again.
+if (typeof window !== 'undefined') {
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted && loading) void loadGarage(true);
+  });
+}
+
 /** Saves or removes a car: in the account when signed in, in this browser otherwise. */
 export async function toggleSaved(carId: number): Promise<void> {
   await loadGarage();

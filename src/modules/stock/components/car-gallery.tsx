@@ -136,7 +136,7 @@ export function CarGallery({ id, images, name, make, quality, banner }: Props) {
                   data-srcset={large.srcSet}
                   data-alt={alt(image, i)}
                 >
-                  <img {...thumb} alt="" loading="lazy" decoding="async" className="aspect-[3/2] h-auto w-full object-cover" />
+                  <img {...thumb} alt="" loading="lazy" decoding="async" fetchPriority="low" className="aspect-[3/2] h-auto w-full object-cover" />
                 </a>
               </li>
             );
