@@ -129,7 +129,7 @@ async function carPageUrl(tenant: string): Promise<string> {
 
 type NetworkItem = { resourceType?: string; transferSize?: number };
 
-async function measure(url: string, port: number): Promise<Figures> {
+async function measure(url: string, port: number, attempt = 1): Promise<Figures> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
@@ -138,7 +138,11 @@ async function measure(url: string, port: number): Promise<Figures> {
   });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
-  if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  if (lhr.runtimeError) {
+    // Chromium now and then records no navigation start in its trace: Lighthouse asks to run again.
+    if (lhr.runtimeError.code === 'NO_NAVSTART' && attempt < 3) return measure(url, port, attempt + 1);
+    throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  }
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   const items = ((lhr.audits['network-requests']?.details as { items?: NetworkItem[] } | undefined)?.items ?? []) as NetworkItem[];

@@ -6,3 +6,4 @@ export * from '../modules/leads/leads.schema';
 export * from '../modules/identity/identity.schema';
 export * from '../modules/widgets/widgets.schema';
 export * from '../modules/content/content.schema';
+export * from '../modules/finance/finance.schema';

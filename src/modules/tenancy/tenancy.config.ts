@@ -39,6 +39,9 @@ export const VEHICLE_PATHS = ['cars', 'motorcycles', 'campers'] as const;
 export const CHAT_PROVIDERS = ['podium', 'livechat', 'zendesk'] as const;
 
 const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour');
+export const FINANCE_PARTNERS = ['local', 'youx', 'carclarity'] as const;
+const financeRate = z.number().min(0).max(40);
+
 const sitePath = z.string().regex(/^\/[a-z0-9\-_/]*$/i, 'must be a path starting with /');
 const slugSegment = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lowercase letters, digits and hyphens');
 
@@ -190,6 +193,33 @@ export const websiteConfigSchema = z.object({
       /** Where 'finance pre-approval' links go on this template. */
       preApprovalPath: sitePath.default('/finance-pre-approval'),
       instantQuote: z.boolean().default(true),
+      /** Annual rates (%) the instant quote gives per self-assessed credit history. */
+      rates: z
+        .object({ GREAT: financeRate.default(8.99), DECENT: financeRate.default(12.99), POOR: financeRate.default(17.99) })
+        .prefault({}),
+      /** Credit fees the comparison rate includes (NCCP Regulations reg 100). */
+      establishmentFee: z.number().min(0).max(5000).default(400),
+      monthlyFee: z.number().min(0).max(100).default(10),
+      /** The rate of the 'from $X/week' estimates and the disclaimer's example. */
+      calculatorInterest: financeRate.default(10),
+      secured: z.boolean().default(true),
+      /** 'from $X/week' beside prices (AU sites; NZ and US sites hide the estimate, see finance.display.ts). */
+      showRepayments: z.boolean().default(true),
+      /** Replaces the standard disclaimer text; the worked example and warning are always shown. */
+      disclaimer: z.string().max(4000).nullable().default(null),
+      /** Finance partner per dealership slug (default: the platform's own local partner). */
+      partners: z
+        .record(
+          z.string().max(100),
+          z.object({
+            partner: z.enum(FINANCE_PARTNERS).default('local'),
+            /** The dealer's code at the partner (YouX: the hosted application's path). */
+            partnerCode: z.string().max(100).nullable().default(null),
+            /** YouX: send the visitor to YouX's hosted application page instead of creating the customer here. */
+            hostedApplication: z.boolean().default(false),
+          }),
+        )
+        .default({}),
     })
     .prefault({}),
 

@@ -1,0 +1,147 @@
+import { describe, it, expect } from 'vitest';
+import {
+  COMPARISON_RATE_WARNING,
+  DEFAULT_FINANCE_SETTINGS,
+  clampLoanTermYears,
+  clampPurchasePrice,
+  comparisonRate,
+  disclaimerText,
+  financeSettings,
+  instantQuote,
+  monthlyFromWeekly,
+  parseCreditHistory,
+  repayment,
+} from './finance.calc';
+
+const loan = { principal: 30_000, annualRatePercent: 10, termMonths: 60 } as const;
+
+describe('repayment', () => {
+  it('amortises $30,000 at 10 % over 5 years', () => {
+    expect(repayment({ ...loan, frequency: 'monthly' })).toBeCloseTo(637.41, 2);
+    expect(repayment({ ...loan, frequency: 'fortnightly' })).toBeCloseTo(293.68, 2); // 130 fortnights
+    expect(repayment({ ...loan, frequency: 'weekly' })).toBeCloseTo(146.73, 2); // 260 weeks
+  });
+
+  it('takes the present value of a balloon off the principal', () => {
+    expect(repayment({ ...loan, frequency: 'monthly', balloon: 9_000 })).toBeCloseTo(521.19, 2);
+    expect(repayment({ ...loan, principal: 27_000, frequency: 'weekly', balloon: 9_000 })).toBeCloseTo(105.35, 2);
+  });
+
+  it('divides straight through at a zero rate', () => {
+    expect(repayment({ ...loan, annualRatePercent: 0, frequency: 'monthly' })).toBe(500);
+    expect(repayment({ ...loan, annualRatePercent: 0, frequency: 'weekly' })).toBeCloseTo(115.38, 2);
+    expect(repayment({ ...loan, annualRatePercent: 0, frequency: 'monthly', balloon: 6_000 })).toBe(400);
+  });
+});
+
+describe('comparisonRate', () => {
+  it('gives about 10.25 % for $30,000 over 5 years at 8.99 % with $400 and $10 monthly fees', () => {
+    const rate = comparisonRate({ annualRatePercent: 8.99, establishmentFee: 400, monthlyFee: 10 });
+    expect(Math.abs(rate - 10.25)).toBeLessThanOrEqual(0.05);
+    expect(rate).toBeCloseTo(10.2531, 3); // 632.79 a month against $30,000 less the $400 fee
+  });
+
+  it('equals the advertised rate when there are no fees', () => {
+    expect(comparisonRate({ annualRatePercent: 8.99, establishmentFee: 0, monthlyFee: 0 })).toBeCloseTo(8.99, 8);
+    expect(comparisonRate({ annualRatePercent: 0, establishmentFee: 0, monthlyFee: 0 })).toBe(0);
+  });
+
+  it('rises with fees on a shorter, smaller loan', () => {
+    const rate = comparisonRate({ amount: 10_000, termMonths: 12, annualRatePercent: 8.99, establishmentFee: 400, monthlyFee: 10 });
+    expect(rate).toBeGreaterThan(17);
+  });
+});
+
+describe('input rules', () => {
+  it('clamps the purchase price to 10,000–200,000, digits only, default 30,000', () => {
+    expect(clampPurchasePrice(9_999)).toBe(10_000);
+    expect(clampPurchasePrice(10_000)).toBe(10_000);
+    expect(clampPurchasePrice(200_000)).toBe(200_000);
+    expect(clampPurchasePrice(200_001)).toBe(200_000);
+    expect(clampPurchasePrice('$35,000')).toBe(35_000);
+    expect(clampPurchasePrice('')).toBe(30_000);
+    expect(clampPurchasePrice('abc')).toBe(30_000);
+    expect(clampPurchasePrice(undefined)).toBe(30_000);
+    expect(clampPurchasePrice(Number.NaN)).toBe(30_000);
+  });
+
+  it('clamps the loan term to 1–7 years, default 5', () => {
+    expect(clampLoanTermYears(0)).toBe(1);
+    expect(clampLoanTermYears(1)).toBe(1);
+    expect(clampLoanTermYears(7)).toBe(7);
+    expect(clampLoanTermYears(8)).toBe(7);
+    expect(clampLoanTermYears('3')).toBe(3);
+    expect(clampLoanTermYears('')).toBe(5);
+    expect(clampLoanTermYears('abc')).toBe(5);
+  });
+
+  it('reads the credit history, default GREAT', () => {
+    expect(parseCreditHistory('POOR')).toBe('POOR');
+    expect(parseCreditHistory('decent')).toBe('DECENT');
+    expect(parseCreditHistory('excellent')).toBe('GREAT');
+    expect(parseCreditHistory(undefined)).toBe('GREAT');
+  });
+
+  it('converts weekly to monthly at 4.33 weeks a month', () => {
+    expect(monthlyFromWeekly(100)).toBe(433);
+    expect(monthlyFromWeekly(146.73)).toBe(635.34);
+  });
+});
+
+describe('financeSettings', () => {
+  it('fills in the defaults and merges rates per credit history', () => {
+    expect(financeSettings()).toEqual(DEFAULT_FINANCE_SETTINGS);
+    const s = financeSettings({ rates: { POOR: 19.5 }, monthlyFee: 0, establishmentFee: undefined });
+    expect(s.rates).toEqual({ GREAT: 8.99, DECENT: 12.99, POOR: 19.5 });
+    expect(s.monthlyFee).toBe(0);
+    expect(s.establishmentFee).toBe(400);
+    expect(s.calculatorInterest).toBe(10);
+  });
+});
+
+describe('instantQuote', () => {
+  it('quotes the default loan: $30,000 over 5 years, great credit, fees included', () => {
+    // $145.26 a week on $30,400 (fee financed) at 8.99 % over 260 weeks, + $10 × 12 / 52 = $2.31
+    expect(instantQuote({ purchasePrice: 30_000, loanTermYears: 5, credit: 'GREAT' })).toEqual({
+      weeklyRepaymentAmount: 147.57,
+      advertisedRate: 8.99,
+      comparisonRate: 10.25,
+    });
+  });
+
+  it('uses the rate for the credit history and the clamped inputs', () => {
+    const q = instantQuote({ purchasePrice: '$50,000', loanTermYears: 3, credit: 'POOR', settings: financeSettings() });
+    // The comparison rate is the benchmark loan's ($30,000 over 5 years), not this one's.
+    expect(q).toEqual({ weeklyRepaymentAmount: 420.92, advertisedRate: 17.99, comparisonRate: 19.23 });
+    expect(instantQuote({ purchasePrice: 500, loanTermYears: 0, credit: 'x' })).toEqual(
+      instantQuote({ purchasePrice: 10_000, loanTermYears: 1, credit: 'GREAT' }),
+    );
+  });
+
+  it('follows the website settings', () => {
+    const settings = financeSettings({ rates: { GREAT: 6 }, establishmentFee: 0, monthlyFee: 0 });
+    const q = instantQuote({ purchasePrice: 30_000, loanTermYears: 5, credit: 'GREAT', settings });
+    expect(q.advertisedRate).toBe(6);
+    expect(q.comparisonRate).toBe(6);
+  });
+});
+
+describe('disclaimerText', () => {
+  it('works the example: 5 years, 10 % deposit, 30 % final payment at 10 %, then the warning', () => {
+    const text = disclaimerText(financeSettings());
+    // $27,400 financed (incl. $400 fee), $9,000 balloon, 260 weeks at 10 %: 107.30 + 2.31
+    expect(text).toContain('$30,000 with a 10% deposit ($3,000)');
+    expect(text).toContain('30% final payment ($9,000)');
+    expect(text).toContain('5 year term');
+    expect(text).toContain('at 10.00% p.a. is $109.61 per week ($474.61 per month)');
+    expect(text).toContain('Comparison rate 11.26% p.a. based on a secured loan of $30,000 over 5 years.');
+    expect(text.endsWith(COMPARISON_RATE_WARNING)).toBe(true);
+  });
+
+  it("keeps the example and warning under a website's own text", () => {
+    const text = disclaimerText(financeSettings({ disclaimer: 'Finance by Example Credit.', secured: false }));
+    expect(text.startsWith('Finance by Example Credit. Example:')).toBe(true);
+    expect(text).toContain('unsecured loan');
+    expect(text).toContain(COMPARISON_RATE_WARNING);
+  });
+});
