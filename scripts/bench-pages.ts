@@ -1,5 +1,6 @@
 // `npm run bench:pages`: Lighthouse 12.8 (its default mobile preset: Moto G Power emulation,
-// simulated slow 4G and 4× CPU slowdown) on one car page each of three demo dealers, against the
+// simulated slow 4G and 4× CPU slowdown) on one car page each of three demo dealers (and harbour-city-motors'
+// search and finance pages), against the
 // production build served on 127.0.0.1:3440 with the demo data.
 //   1. builds (or reuses) the production bundle in NEXT_DIST_DIR (default .next-bench-pages);
 //   2. starts `next start` on port 3440 with DATA_DIR / MEDIA_DIR (default .bench-data/pages, made
@@ -37,6 +38,10 @@ const DIST_DIR = process.env.NEXT_DIST_DIR ?? '.next-bench-pages';
 const DATA_DIR = path.resolve(ROOT, process.env.DATA_DIR ?? '.bench-data/pages/data');
 const MEDIA_DIR = path.resolve(ROOT, process.env.MEDIA_DIR ?? '.bench-data/pages/media');
 const RUNS = Math.max(1, Number(args.runs) || 3);
+const EXTRA_PAGES = [
+  { tenant: 'harbour-city-motors', path: '/search/used-cars' },
+  { tenant: 'harbour-city-motors', path: '/finance' },
+];
 
 export const BUDGETS = { performance: 95, accessibility: 100, bestPractices: 95, seo: 100, lcpMs: 2000, cls: 0.02, jsKb: 170 };
 
@@ -208,8 +213,12 @@ async function main(): Promise<void> {
   const results: { tenant: string; url: string; runs: Figures[]; median: Figures }[] = [];
   try {
     await waitForServer(`http://127.0.0.1:${PORT}/`, `${TENANTS[0]}.localhost`, server);
-    for (const tenant of TENANTS) {
-      const url = await carPageUrl(tenant);
+    const pages = [
+      ...(await Promise.all(TENANTS.map(async (tenant) => ({ tenant, url: await carPageUrl(tenant) })))),
+      // The search page with the garage's hearts and the finance page (issues 14 and 15).
+      ...EXTRA_PAGES.map(({ tenant, path: pagePath }) => ({ tenant, url: `http://${tenant}.localhost:${PORT}${pagePath}` })),
+    ];
+    for (const { tenant, url } of pages) {
       console.log(`\n${tenant}: ${url}`);
       // One unmeasured pass warms the server's caches and the image optimiser.
       await measure(url, chrome.port);
@@ -232,7 +241,7 @@ async function main(): Promise<void> {
 
   const date = new Date();
   const section = [
-    '## Car pages under Lighthouse (`npm run bench:pages`)',
+    '## Car, search and finance pages under Lighthouse (`npm run bench:pages`)',
     '',
     `Measured ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC${args.label ? ` (${args.label})` : ''}. Lighthouse 12.8.2 through its Node API, default mobile preset (simulated slow 4G, 4× CPU slowdown, Moto G Power screen), Chromium \`${CHROME_PATH}\` headless; production build served by \`next start\` on 127.0.0.1:${PORT} with the demo data. One unmeasured Lighthouse pass per page first, then ${RUNS} measured runs; the table gives the median of each figure. JS is the transfer size (compressed) of every script the page loaded.`,
     '',
@@ -240,7 +249,7 @@ async function main(): Promise<void> {
     '',
     `Budgets: performance ≥ ${BUDGETS.performance}, accessibility ${BUDGETS.accessibility}, best practices ≥ ${BUDGETS.bestPractices}, SEO ${BUDGETS.seo}, LCP ≤ ${BUDGETS.lcpMs / 1000} s, CLS ≤ ${BUDGETS.cls}, JS ≤ ${BUDGETS.jsKb} KB compressed.`,
     '',
-    '| car page | performance | accessibility | best practices | SEO | LCP | TBT | CLS | JS |',
+    '| page | performance | accessibility | best practices | SEO | LCP | TBT | CLS | JS |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
     ...results.map((r) => row(`${r.tenant} \`${new URL(r.url).pathname}\``, r.median)),
     '',

@@ -109,6 +109,15 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
 }
 
 /** The request body parsed as JSON, refused over MAX_BODY_BYTES (413) or when not UTF-8 JSON (400). */
+/** A plain form post's fields (application/x-www-form-urlencoded), at most maxBytes; a repeated name keeps its first value. */
+export async function readFormFields(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Record<string, string>> {
+  const fields: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(new TextDecoder().decode(await readBodyBytes(request, maxBytes)))) {
+    if (!(key in fields)) fields[key] = value;
+  }
+  return fields;
+}
+
 export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
   const body = await readBodyBytes(request, maxBytes);
   let text: string;

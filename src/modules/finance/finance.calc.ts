@@ -226,28 +226,37 @@ const DEFAULT_DISCLAIMER_INTRO =
  * 5 year term, 10 % deposit, 30 % final payment at the default calculator interest), the
  * comparison rate for the standard $30,000 over 5 years, and the statutory warning.
  */
-export function disclaimerText(settings: FinanceSettings = DEFAULT_FINANCE_SETTINGS): string {
-  const price = settings.examplePurchasePrice;
+/**
+ * The 'from $X/week' estimate beside a price: the disclaimer's example terms (deposit, term, final
+ * payment, calculator rate, fees) applied to this price, so the figure and its disclaimer agree.
+ */
+export function weeklyEstimate(price: number, settings: FinanceSettings = DEFAULT_FINANCE_SETTINGS): number {
   const deposit = roundCents((price * settings.exampleDepositPercent) / 100);
   const balloon = roundCents((price * settings.exampleBalloonPercent) / 100);
-  const termMonths = settings.exampleTermYears * 12;
-  const rate = settings.calculatorInterest;
-  const fees = settings.establishmentFee > 0 || settings.monthlyFee > 0;
-  const weekly = roundCents(
+  return roundCents(
     repayment({
       principal: price - deposit + settings.establishmentFee,
-      annualRatePercent: rate,
-      termMonths,
+      annualRatePercent: settings.calculatorInterest,
+      termMonths: settings.exampleTermYears * 12,
       frequency: 'weekly',
       balloon,
     }) +
       (settings.monthlyFee * 12) / 52,
   );
-  const comparison = comparisonRate({
-    annualRatePercent: rate,
-    establishmentFee: settings.establishmentFee,
-    monthlyFee: settings.monthlyFee,
-  });
+}
+
+/** The comparison rate shown beside the calculator's estimates, rounded to 2 decimals. */
+export function calculatorComparisonRate(settings: FinanceSettings = DEFAULT_FINANCE_SETTINGS): number {
+  return roundCents(comparisonRate({ annualRatePercent: settings.calculatorInterest, establishmentFee: settings.establishmentFee, monthlyFee: settings.monthlyFee }));
+}
+
+export function disclaimerText(settings: FinanceSettings = DEFAULT_FINANCE_SETTINGS): string {
+  const price = settings.examplePurchasePrice;
+  const deposit = roundCents((price * settings.exampleDepositPercent) / 100);
+  const balloon = roundCents((price * settings.exampleBalloonPercent) / 100);
+  const rate = settings.calculatorInterest;
+  const fees = settings.establishmentFee > 0 || settings.monthlyFee > 0;
+  const weekly = weeklyEstimate(price, settings);
   const security = settings.secured ? 'secured' : 'unsecured';
 
   const example =
@@ -257,6 +266,6 @@ export function disclaimerText(settings: FinanceSettings = DEFAULT_FINANCE_SETTI
     (fees
       ? `, including a ${formatMoney(settings.establishmentFee, false)} establishment fee and a ${formatMoney(settings.monthlyFee, false)} monthly fee.`
       : '.');
-  const comparisonSentence = `Comparison rate ${roundCents(comparison).toFixed(2)}% p.a. based on a ${security} loan of $30,000 over 5 years.`;
+  const comparisonSentence = `Comparison rate ${calculatorComparisonRate(settings).toFixed(2)}% p.a. based on a ${security} loan of $30,000 over 5 years.`;
   return [settings.disclaimer?.trim() || DEFAULT_DISCLAIMER_INTRO, example, comparisonSentence, COMPARISON_RATE_WARNING].join(' ');
 }

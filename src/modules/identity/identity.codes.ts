@@ -204,6 +204,15 @@ export async function phoneVerifiedRecently(tenant: Tenant, phone: string, withi
   return row !== undefined;
 }
 
+/** A code verification stands for the phone this long (the finance hand-over, SPEC §4). */
+export const VERIFIED_PHONE_WINDOW_MS = 15 * 60 * 1000;
+
+/** Whether a phone as a form sent it was verified by a code on this website in the last 15 minutes. */
+export async function formPhoneVerified(tenant: Tenant, raw: string | null | undefined, now = Date.now()): Promise<boolean> {
+  const phone = raw ? codePhone(tenant, raw) : null;
+  return phone ? phoneVerifiedRecently(tenant, phone, VERIFIED_PHONE_WINDOW_MS, now) : false;
+}
+
 /** Contact lookups per client address per hour: the answer tells whether a number is a customer. */
 export const CONTACT_LOOKUPS_PER_IP_PER_HOUR = 30;
 

@@ -16,6 +16,8 @@ import { normaliseCategory } from './leads.rules';
 import { leadDeliveries, leadFiles, leads, type OutboxPayload } from './leads.schema';
 import { scoreLead } from './leads.spam';
 import { HONEYPOT_FIELD, LEAD_MESSAGES, leadName, type LeadPayload } from './leads.validation';
+import { formPhoneVerified } from '../identity/identity.codes';
+import { FINANCE_CATEGORY as FINANCE_ENQUIRY } from '../finance/finance.enquiry';
 
 /**
  * Lead commands (SPEC §7 POST/PUT /api/leads). A lead, its analytics event and its outbox rows are
@@ -126,8 +128,20 @@ function checkRefs(tenant: Tenant, lead: LeadPayload, context: Context, current?
   return { car, locationId: location?.id ?? car?.locationId ?? null, dealership, leadEmail };
 }
 
+/** Set by the platform only (below), never taken from the visitor. */
+const SERVER_ATTRIBUTES = new Set(['phone_verified']);
+
 function attributesOf(lead: LeadPayload): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(lead).filter(([key, value]) => !COLUMN_KEYS.has(key) && value !== undefined));
+  return Object.fromEntries(Object.entries(lead).filter(([key, value]) => !COLUMN_KEYS.has(key) && !SERVER_ATTRIBUTES.has(key) && value !== undefined));
+}
+
+/**
+ * A finished finance enquiry says whether its phone passed a code on this website in the last 15
+ * minutes (the instant finance popup verifies it before applying), so the dealer knows it is real.
+ */
+async function verifiedPhoneAttribute(tenant: Tenant, category: string, phone: string | null, complete: boolean): Promise<Record<string, boolean>> {
+  if (!complete || category !== FINANCE_ENQUIRY) return {};
+  return { phone_verified: await formPhoneVerified(tenant, phone) };
 }
 
 function isComplete(lead: { lead_status?: string; form_completed?: boolean }): boolean {
@@ -162,6 +176,7 @@ export async function createLead(tenant: Tenant, lead: LeadPayload, meta: Submit
     sameMessageCount: context.sameMessageCount,
   });
   const complete = isComplete(lead);
+  const verified = await verifiedPhoneAttribute(tenant, category, lead.phone ?? null, complete);
   const now = new Date();
   const editToken = newEditToken();
   const row: LeadRow = {
@@ -190,7 +205,7 @@ export async function createLead(tenant: Tenant, lead: LeadPayload, meta: Submit
     formCompleted: complete,
     skippedSteps: lead.skipped_steps ?? [],
     stepNumber: lead.step_number ?? null,
-    attributes: attributesOf(lead),
+    attributes: { ...attributesOf(lead), ...verified },
     spam: verdict.spam,
     spamReasons: verdict.reasons,
     idempotencyKey: meta.idempotencyKey,
@@ -248,6 +263,8 @@ async function replayLead(db: Db, tenant: Tenant, id: string): Promise<LeadResul
 export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPayload, meta: SubmitMeta): Promise<LeadResult> {
   const db = await getDb();
   await consumeLimits(db, leadStepLimits(tenant.id, meta.ip));
+  // Before the transaction: the embedded database runs one statement at a time.
+  const verified = lead.category ? await verifiedPhoneAttribute(tenant, normaliseCategory(lead.category, lead.subcategory).category, lead.phone ?? null, isComplete(lead)) : {};
   let delivered = false;
   await db.transaction(async (tx) => {
     const [current] = await tx
@@ -291,7 +308,7 @@ export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPaylo
         formCompleted: complete,
         skippedSteps: lead.skipped_steps ?? current.skippedSteps,
         stepNumber: lead.step_number ?? current.stepNumber,
-        attributes: { ...current.attributes, ...attributesOf(lead) },
+        attributes: { ...current.attributes, ...attributesOf(lead), ...verified },
         spam,
         spamReasons: spam && !current.spam ? ['honeypot'] : current.spamReasons,
         updatedAt: new Date(),

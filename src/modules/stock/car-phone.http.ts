@@ -6,8 +6,8 @@ import { clientAddress } from '@/lib/client-address';
 import { logger } from '@/lib/logger';
 import { consumeLimits, HOUR_MS, waitPhrase, type RateLimit } from '@/lib/rate-limit';
 import { assertSameSiteWrite } from '@/lib/same-site';
-import { BadRequestError, DashboardError, NotFoundError, PayloadTooLargeError } from '@/modules/dashboard/dashboard.errors';
-import { errorResponse, jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { BadRequestError, DashboardError, NotFoundError } from '@/modules/dashboard/dashboard.errors';
+import { errorResponse, jsonResponse, readFormFields, readJsonBody } from '@/modules/dashboard/dashboard.http';
 import { carPath } from '@/modules/tenancy/tenancy.paths';
 import { normalizeHost } from '@/modules/tenancy/tenancy.host';
 import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
@@ -53,12 +53,8 @@ function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
 
 /** A form post (no JavaScript): its id fields as numbers where they are whole numbers. */
 async function readFormBody(request: Request): Promise<Record<string, unknown>> {
-  const declared = request.headers.get('content-length');
-  if (declared && /^\d+$/.test(declared) && Number(declared) > MAX_BODY_BYTES) throw new PayloadTooLargeError();
-  const text = new TextDecoder().decode(await request.arrayBuffer().then((b) => b.slice(0, MAX_BODY_BYTES)));
-  const body: Record<string, unknown> = {};
-  for (const [key, value] of new URLSearchParams(text)) body[key] = /^\d{1,10}$/.test(value) ? Number(value) : value;
-  return body;
+  const fields = await readFormFields(request, MAX_BODY_BYTES);
+  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, /^\d{1,10}$/.test(value) ? Number(value) : value]));
 }
 
 async function handle(request: Request, run: () => Promise<Response>, what: string): Promise<Response> {

@@ -4,6 +4,7 @@ import { clsx as cn } from 'clsx';
 import { EXTERNAL_LINK_REL } from '@/modules/tenancy/tenancy.links';
 import { EnquiryDialog, RequestPhotosDialog, TestDriveDialog } from '@/modules/leads/components/car-form-dialogs';
 import type { LeadCar, LeadSite } from '@/modules/leads/leads.fields';
+import { InstantFinanceDialog, type InstantFinanceCar } from '@/modules/finance/components/finance-dialogs';
 import type { CarAction, CarActionKind } from '../car-page.rules';
 
 /**
@@ -21,7 +22,7 @@ const quiet = `${base} border border-slate-300 text-slate-900 hover:border-slate
 export const CAR_ACTION_CLASSES = { primary, secondary, quiet } as const;
 
 /** What the lead forms need to open in place: the website's form settings and the car. */
-export type CarForms = { site: LeadSite; car: LeadCar; submitLabel: string };
+export type CarForms = { site: LeadSite; car: LeadCar; submitLabel: string; finance?: InstantFinanceCar | null };
 
 type ActionProps = { action: CarAction; className?: string; forms?: CarForms | null };
 
@@ -70,8 +71,9 @@ export function RequestPhotosAction({ action, className = quiet, forms }: Action
   if (!forms) return <ActionLink action={action} className={className} />;
   return <RequestPhotosDialog site={forms.site} car={forms.car} trigger={<DialogLink action={action} className={className} />} />;
 }
-export function FinanceAction({ action, className = secondary }: ActionProps) {
-  return <ActionLink action={action} className={className} />;
+export function FinanceAction({ action, className = secondary, forms }: ActionProps) {
+  if (!forms?.finance) return <ActionLink action={action} className={className} />;
+  return <InstantFinanceDialog car={forms.finance} site={forms.site} trigger={<DialogLink action={action} className={className} />} />;
 }
 export function TradeInAction({ action, className = quiet }: ActionProps) {
   return <ActionLink action={action} className={className} />;

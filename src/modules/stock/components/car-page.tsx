@@ -24,6 +24,7 @@ import { getLeadCarById, getLeadSite } from '@/modules/leads/leads.form-context'
 import { CarGallery } from './car-gallery';
 import { PhoneReveal } from './phone-reveal';
 import { PriceBlock } from './price-block';
+import { RepaymentsDisclaimer } from '@/modules/finance/components/finance-disclaimer';
 import { requestTime } from './request-time';
 import { TagBanner } from './tag-banner';
 
@@ -241,7 +242,7 @@ export async function CarPage({
   const banner = tagBanner(car, config, now);
   const market = marketIndicator(await marketAveragesFor(tenant, car, isPriceComparisonEligible(car, config)), config);
   const actions = carActions(car, config, tenant.template, { year: new Date(now).getUTCFullYear(), pageUrl });
-  const forms = await carForms(tenant, car.id);
+  const forms = await carForms(tenant, car);
   const revealToken = (await searchParams)[SHOW_PHONE_PARAM];
   if (revealToken !== undefined) skipPageCache();
   const showPhone = revealToken !== undefined && (await wasPhoneRevealed(tenant, car.id, revealToken));
@@ -357,6 +358,7 @@ export async function CarPage({
       ) : null}
 
       <VehicleLocation tenant={tenant} car={car} />
+      <RepaymentsDisclaimer config={config} className="mt-10 max-w-4xl" />
     </div>
   );
 }
@@ -386,7 +388,12 @@ function SoldCarPage({ tenant, car }: { tenant: Tenant; car: SoldCar }) {
 }
 
 /** The lead forms' settings and the car as they need it; null when the car takes no leads (not listed). */
-async function carForms(tenant: Tenant, carId: number): Promise<CarForms | null> {
-  const [site, car] = await Promise.all([getLeadSite(tenant), getLeadCarById(tenant, carId)]);
-  return car ? { site, car, submitLabel: tenant.config.leads.enquirySubmitLabel } : null;
+async function carForms(tenant: Tenant, detail: CarDetail): Promise<CarForms | null> {
+  const [site, car] = await Promise.all([getLeadSite(tenant), getLeadCarById(tenant, detail.id)]);
+  if (!car) return null;
+  // The instant finance popup where the website offers it; elsewhere Get Finance is the finance page.
+  const finance = tenant.config.finance.instantQuote
+    ? { id: detail.id, name: detail.name, price: detail.price, vin: detail.vin, nvic: detail.nvic, year: detail.year, carType: detail.carType, dealershipSlug: detail.dealershipSlug }
+    : null;
+  return { site, car, submitLabel: tenant.config.leads.enquirySubmitLabel, finance };
 }

@@ -5,6 +5,7 @@ import { spell } from '@/lib/format';
 import { getFeaturedCars } from '../stock.queries';
 import { conditionLabel, vehicleNoun } from '../stock.rules';
 import { CarGrid } from './car-grid';
+import { RepaymentsDisclaimer } from '@/modules/finance/components/finance-disclaimer';
 import { requestTime } from './request-time';
 
 /**
@@ -33,6 +34,7 @@ export async function FeaturedCars({ tenant }: { tenant: Tenant }) {
         </Link>
       </div>
       <CarGrid cars={cars} config={config} now={requestTime()} />
+      <RepaymentsDisclaimer config={config} className="mt-6" />
     </section>
   );
 }

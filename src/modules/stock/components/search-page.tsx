@@ -18,6 +18,7 @@ import { activeFilterCount, parseSearchParams, searchHref, searchParamsFor, type
 import { engineFilters, facetGroups, facetsForSidebar, filterChips, isIndexable, visitorState } from '../search/search.view';
 import { isDatabaseUnavailable } from '@/db/errors';
 import { CarGrid } from './car-grid';
+import { RepaymentsDisclaimer } from '@/modules/finance/components/finance-disclaimer';
 import { Pagination } from './pagination';
 import { requestTime } from './request-time';
 import { FILTER_DRAWER_ID, FILTER_FORM_ID, SearchFilters } from './search-filters';
@@ -196,6 +197,7 @@ export async function SearchPage({ tenant, listing, raw }: { tenant: Tenant; lis
             <div className="mt-6">
               <CarGrid cars={response.hits} config={config} now={requestTime()} priorityCount={2} headingLevel={3} label={listing.heading} />
               <Pagination page={page} pages={pages} hrefFor={(p) => searchHref(listing.path, { ...state, page: p }, config.search.defaultSort)} />
+              <RepaymentsDisclaimer config={config} className="mt-8" />
             </div>
           ) : (
             <div className="mt-8 rounded-site border border-dashed border-slate-300 p-8 text-center">

@@ -10,6 +10,7 @@ import { requireSearchListing, SearchPage, searchMetadata } from '@/modules/stoc
 import { hostFromParams, requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { GARAGE_METADATA, GaragePage, isGaragePath } from '@/modules/identity/components/garage-page';
+import { FINANCE_METADATA, FinancePage } from '@/modules/finance/components/finance-page';
 
 /**
  * Top-level content pages: /about-us, /terms-and-conditions, /privacy-policy, … and, on websites
@@ -35,6 +36,8 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
   const tenant = await requireTenant(params);
   const { page: slug } = await params;
   if (isGaragePath(tenant, `/${slug}`)) return GARAGE_METADATA;
+  // A template's own pre-approval path (the SPEC §2 finance paths have routes of their own).
+  if (tenant.config.finance.preApprovalPath === `/${slug}`) return FINANCE_METADATA;
   if (isAllStockPath(tenant, slug)) {
     return searchMetadata(tenant, await hostFromParams(params), await allStockListing(tenant, slug), await searchParams);
   }
@@ -54,6 +57,7 @@ export default async function TopLevelContentPage({ params, searchParams }: Prop
   const tenant = await requireTenant(params);
   const { page: slug } = await params;
   if (isGaragePath(tenant, `/${slug}`)) return <GaragePage tenant={tenant} />;
+  if (tenant.config.finance.preApprovalPath === `/${slug}`) return <FinancePage tenant={tenant} query={await searchParams} />;
 
   if (isAllStockPath(tenant, slug)) {
     return <SearchPage tenant={tenant} listing={await allStockListing(tenant, slug)} raw={await searchParams} />;

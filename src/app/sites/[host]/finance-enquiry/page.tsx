@@ -1,0 +1,9 @@
+import { FINANCE_METADATA, FinancePage, type FinanceQuery } from '@/modules/finance/components/finance-page';
+import { requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
+
+/** /finance-enquiry: the finance page (SPEC §2). */
+export const metadata = { ...FINANCE_METADATA, alternates: { canonical: '/finance-enquiry' } };
+
+export default async function Page({ params, searchParams }: { params: HostParams; searchParams: Promise<FinanceQuery> }) {
+  return <FinancePage tenant={await requireTenant(params)} query={await searchParams} />;
+}

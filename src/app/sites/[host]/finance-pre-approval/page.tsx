@@ -1,0 +1,17 @@
+import { permanentRedirect } from 'next/navigation';
+import { FINANCE_METADATA, FinancePage, type FinanceQuery } from '@/modules/finance/components/finance-page';
+import { requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
+
+/** /finance-pre-approval: the finance page, or where the website's template sends pre-approval (SPEC §2: /finance on some). */
+export const metadata = { ...FINANCE_METADATA, alternates: { canonical: '/finance-pre-approval' } };
+
+export default async function Page({ params, searchParams }: { params: HostParams; searchParams: Promise<FinanceQuery> }) {
+  const tenant = await requireTenant(params);
+  const query = await searchParams;
+  const target = tenant.config.finance.preApprovalPath;
+  if (target !== '/finance-pre-approval') {
+    const search = new URLSearchParams(Object.entries(query).flatMap(([key, value]) => (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((v) => [key, v])));
+    permanentRedirect(`${target}${search.size ? `?${search.toString()}` : ''}`);
+  }
+  return <FinancePage tenant={tenant} query={query} />;
+}
