@@ -1,7 +1,6 @@
 'use client';
 
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { cn } from '@/components/ui/cn';
 import { loadGarage, serverSnapshot, snapshot, subscribe, toggleSaved } from './garage-store';
 
 const OFFER_SECONDS = 8;
@@ -13,7 +12,18 @@ const OFFER_SECONDS = 8;
  * and, where the website has phone sign-in, a note under the heart offers it (over the page, so
  * nothing moves).
  */
-export function SaveCarButton({ carId, carName, offerSignIn, className }: { carId: number; carName: string; offerSignIn: boolean; className?: string }) {
+export function SaveCarButton({
+  carId,
+  carName,
+  offerSignIn,
+  className,
+}: {
+  carId: number;
+  carName: string;
+  offerSignIn: boolean;
+  /** Places the heart; it must position it (absolute or relative), the sign-in note hangs from it. */
+  className: string;
+}) {
   const state = useSyncExternalStore(subscribe, snapshot, serverSnapshot);
   const [offered, setOffered] = useState(false);
   useEffect(() => {
@@ -34,7 +44,7 @@ export function SaveCarButton({ carId, carName, offerSignIn, className }: { carI
 
   const next = typeof window === 'undefined' ? '/' : window.location.pathname + window.location.search;
   return (
-    <div className={cn('relative', className)}>
+    <div className={className}>
       <button
         type="button"
         aria-pressed={saved}

@@ -288,7 +288,7 @@ export async function CarPage({
           </p>
           <div className="mt-1 flex items-start justify-between gap-3">
             <h1 className="text-2xl font-bold leading-tight text-slate-900 sm:text-3xl">{car.name}</h1>
-            {config.garage.enabled ? <SaveCarButton carId={car.id} carName={car.name} offerSignIn={config.phoneSignIn.enabled} className="shrink-0" /> : null}
+            {config.garage.enabled ? <SaveCarButton carId={car.id} carName={car.name} offerSignIn={config.phoneSignIn.enabled} className="relative shrink-0" /> : null}
           </div>
           {subtitle ? <p className="mt-1 text-lg text-slate-700">{subtitle}</p> : null}
           <p className="mt-2 text-slate-700">
