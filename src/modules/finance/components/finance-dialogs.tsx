@@ -1,14 +1,26 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import { useState, type ReactElement } from 'react';
+import { useState } from 'react';
 import { DeferredDialog } from '@/components/ui/deferred-dialog';
 import type { LeadSite } from '@/modules/leads/leads.fields';
 
 /**
  * The finance page's and the car page's dialogs. Each trigger is a link that works without
- * JavaScript; the dialog and the instant finance form load only when first opened.
+ * JavaScript; the dialog and the instant finance form load only when first opened. The trigger is
+ * described as data and made here: an element sent from a server component may arrive as a lazy
+ * reference, which DeferredDialog's cloneElement cannot take (it rendered as an undefined type).
  */
+
+export type TriggerLink = { href: string; label: string; className?: string; action?: string };
+
+function TriggerAnchor({ href, label, className, action }: TriggerLink) {
+  return (
+    <a href={href} className={className} data-action={action}>
+      {label}
+    </a>
+  );
+}
 
 export const INSTANT_FINANCE_TITLE = 'Instant Finance pre-approval with no impact on your credit score.';
 
@@ -19,13 +31,13 @@ const loading = () => <p className="py-6 text-center text-slate-600">Loading</p>
 const InstantFinanceForm = dynamic(() => import('./instant-finance-form').then((m) => m.InstantFinanceForm), { loading });
 
 export function InstantFinanceDialog({
-  trigger,
+  link,
   car,
   site,
   initialPrice,
   whoIsHelping,
 }: {
-  trigger: ReactElement;
+  link: TriggerLink;
   car: InstantFinanceCar | null;
   site: LeadSite;
   initialPrice?: number;
@@ -33,7 +45,7 @@ export function InstantFinanceDialog({
 }) {
   const [open, setOpen] = useState(false);
   return (
-    <DeferredDialog open={open} onOpenChange={setOpen} trigger={trigger} title={INSTANT_FINANCE_TITLE} description={car ? car.name : 'Your personalised quote in a minute.'}>
+    <DeferredDialog open={open} onOpenChange={setOpen} trigger={<TriggerAnchor {...link} />} title={INSTANT_FINANCE_TITLE} description={car ? car.name : 'Your personalised quote in a minute.'}>
       <div className="px-5 py-5">
         <InstantFinanceForm car={car} site={site} initialPrice={initialPrice ?? (car && car.price > 0 ? car.price : undefined)} whoIsHelping={whoIsHelping ?? null} />
       </div>
@@ -41,10 +53,11 @@ export function InstantFinanceDialog({
   );
 }
 
-export function FinanceDisclaimerDialog({ trigger, text }: { trigger: ReactElement; text: string }) {
+/** 'View disclaimer' (SPEC §2): without JavaScript the link goes to the text on the page. */
+export function FinanceDisclaimerDialog({ link, text }: { link: TriggerLink; text: string }) {
   const [open, setOpen] = useState(false);
   return (
-    <DeferredDialog open={open} onOpenChange={setOpen} trigger={trigger} title="Finance Disclaimer" description="How the estimates on this website are worked out.">
+    <DeferredDialog open={open} onOpenChange={setOpen} trigger={<TriggerAnchor {...link} />} title="Finance Disclaimer" description="How the estimates on this website are worked out.">
       <p className="px-5 py-5 text-sm leading-relaxed text-slate-700">{text}</p>
     </DeferredDialog>
   );

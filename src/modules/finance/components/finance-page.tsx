@@ -113,11 +113,11 @@ export async function FinancePage({ tenant, query }: { tenant: Tenant; query: Fi
                   site={site}
                   initialPrice={clampPurchasePrice(budget)}
                   whoIsHelping={hidden.whoIsHelping}
-                  trigger={
-                    <a href="#finance-form" className="mt-4 inline-flex min-h-11 items-center rounded-site bg-brand px-5 font-semibold text-brand-foreground hover:brightness-110">
-                      Get Instant Pre-approval
-                    </a>
-                  }
+                  link={{
+                    href: '#finance-form',
+                    label: 'Get Instant Pre-approval',
+                    className: 'mt-4 inline-flex min-h-11 items-center rounded-site bg-brand px-5 font-semibold text-brand-foreground hover:brightness-110',
+                  }}
                 />
               </div>
             ) : null}
@@ -131,7 +131,7 @@ export async function FinancePage({ tenant, query }: { tenant: Tenant; query: Fi
             </section>
             <p className="mt-4 text-sm text-slate-600">
               Estimates are indicative only.{' '}
-              <FinanceDisclaimerDialog text={disclaimer} trigger={<a href="#finance-disclaimer-text" className="font-semibold text-slate-900 underline">View disclaimer</a>} />
+              <FinanceDisclaimerDialog text={disclaimer} link={{ href: '#finance-disclaimer-text', label: 'View disclaimer', className: 'font-semibold text-slate-900 underline' }} />
             </p>
             <p id="finance-disclaimer-text" className="mt-4 text-xs leading-relaxed text-slate-600">
               {disclaimer}

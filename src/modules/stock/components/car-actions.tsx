@@ -73,7 +73,7 @@ export function RequestPhotosAction({ action, className = quiet, forms }: Action
 }
 export function FinanceAction({ action, className = secondary, forms }: ActionProps) {
   if (!forms?.finance) return <ActionLink action={action} className={className} />;
-  return <InstantFinanceDialog car={forms.finance} site={forms.site} trigger={<DialogLink action={action} className={className} />} />;
+  return <InstantFinanceDialog car={forms.finance} site={forms.site} link={{ href: action.href, label: action.label, className, action: action.kind }} />;
 }
 export function TradeInAction({ action, className = quiet }: ActionProps) {
   return <ActionLink action={action} className={className} />;
