@@ -37,6 +37,11 @@ const envSchema = z.object({
   /** Valuations (Autograb); unset: estimates from the platform's own comparable listings. */
   AUTOGRAB_API_URL: z.url().optional(),
   AUTOGRAB_API_KEY: z.string().optional(),
+  /** Finance partners (issue 15); unset: the platform's own calculator and applications. */
+  YOUX_BASE_URL: z.url().optional(),
+  YOUX_API_KEY: z.string().optional(),
+  CARCLARITY_BASE_URL: z.url().optional(),
+  CARCLARITY_API_KEY: z.string().optional(),
   /** SMS through Twilio's Messages API (phone codes); unset: messages stay in the outbox (/dev/outbox in demo mode). */
   TWILIO_ACCOUNT_SID: z.string().optional(),
   TWILIO_AUTH_TOKEN: z.string().optional(),
@@ -66,6 +71,8 @@ export type Env = {
   nevdis: { url: string; key: string } | null;
   twilio: { accountSid: string; authToken: string; from: string | null; messagingServiceSid: string | null } | null;
   autograb: { url: string; key: string } | null;
+  youx: { url: string; key: string } | null;
+  carclarity: { url: string; key: string } | null;
 };
 
 let cached: Env | undefined;
@@ -106,6 +113,8 @@ export function env(): Env {
         : null,
     nevdis: e.NEVDIS_API_URL && e.NEVDIS_API_KEY ? { url: e.NEVDIS_API_URL, key: e.NEVDIS_API_KEY } : null,
     autograb: e.AUTOGRAB_API_URL && e.AUTOGRAB_API_KEY ? { url: e.AUTOGRAB_API_URL, key: e.AUTOGRAB_API_KEY } : null,
+    youx: e.YOUX_BASE_URL && e.YOUX_API_KEY ? { url: e.YOUX_BASE_URL.replace(/\/+$/, ''), key: e.YOUX_API_KEY } : null,
+    carclarity: e.CARCLARITY_BASE_URL && e.CARCLARITY_API_KEY ? { url: e.CARCLARITY_BASE_URL.replace(/\/+$/, ''), key: e.CARCLARITY_API_KEY } : null,
   };
   return cached;
 }

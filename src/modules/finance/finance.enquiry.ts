@@ -12,6 +12,7 @@ export const FINANCE_MESSAGES = {
   leadFailed: 'Lead submission failed',
   noRedirect: 'Failed to create customer or no redirect URL received.',
   codeTimeout: 'The code could not be sent just now. Please try again.',
+  unverified: 'Please verify your mobile number with the code we sent before applying.',
 } as const;
 export const CREDIT_LABELS: Record<CreditHistory, string> = { GREAT: 'Great', DECENT: 'Decent', POOR: 'Poor' };
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookupNevdis } from './adapters/nevdis-http';
 import { valuationFromAutograb } from './adapters/autograb-http';
-import { postJson } from './adapters/http-json';
+import { postJson } from '@/lib/http-json';
 
 /** The provider adapters against a local stand-in on 127.0.0.1: what they send, what they read, and failures. */
 describe('vehicle provider adapters', () => {

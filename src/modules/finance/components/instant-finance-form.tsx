@@ -40,8 +40,8 @@ const detailFields: FieldDef[] = contactFields();
 const digitsOnly = (value: string) => value.replace(/\D/g, '').slice(0, 7);
 const money = (value: number) => new Intl.NumberFormat('en-AU', { style: 'currency', currency: 'AUD', minimumFractionDigits: 2 }).format(value);
 
-async function postJson(url: string, body: unknown, signal?: AbortSignal): Promise<{ ok: boolean; status: number; body: Record<string, unknown> }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body), signal });
+async function postJson(url: string, body: unknown, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<{ ok: boolean; status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers }, body: JSON.stringify(body), signal });
   let parsed: Record<string, unknown> = {};
   try {
     parsed = (await response.json()) as Record<string, unknown>;
@@ -234,7 +234,8 @@ export function InstantFinanceForm({ car, site, initialPrice, whoIsHelping }: Pr
       // SPEC §7: the lead and the customer in parallel; either failing stops here with its message.
       const [leadResult, customer] = await Promise.all([
         sendLead({ method: 'PUT', leadId: lead.current?.id, editToken: lead.current?.token, lead: leadPayload(true), idempotencyKey: newIdempotencyKey() }),
-        postJson('/api/youx/create-customer', { data, additionalData }).catch(() => null),
+        // One key per attempt: a retried request hands the applicant over once.
+        postJson('/api/youx/create-customer', { data, additionalData }, undefined, { 'Idempotency-Key': newIdempotencyKey() }).catch(() => null),
       ]);
       if (!leadResult.ok) return setAlert(FINANCE_MESSAGES.leadFailed);
       if (!customer) return setAlert(FINANCE_MESSAGES.customerFailed);

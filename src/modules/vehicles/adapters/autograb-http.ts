@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { Estimate } from '../vehicles.estimate';
-import { postJson } from './http-json';
+import { postJson } from '@/lib/http-json';
 
 /**
  * Valuations from Autograb (AUTOGRAB_API_URL, AUTOGRAB_API_KEY): POST {url} with the vehicle,

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { VehicleIdentity } from '../vehicles.types';
-import { postJson } from './http-json';
+import { postJson } from '@/lib/http-json';
 
 /**
  * Registration lookups through an Australian NEVDIS reseller (NEVDIS_API_URL, NEVDIS_API_KEY):

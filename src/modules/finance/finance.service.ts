@@ -1,0 +1,112 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { getDb } from '@/db';
+import { consumeLimits, HOUR_MS } from '@/lib/rate-limit';
+import { logger } from '@/lib/logger';
+import { DashboardError, NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
+import { codePhone, phoneVerifiedRecently, VERIFIED_PHONE_WINDOW_MS } from '../identity/identity.codes';
+import { getLeadCarById } from '../leads/leads.form-context';
+import { parseWith } from '../leads/leads.http';
+import type { Tenant } from '../tenancy/tenancy.types';
+import { partnerFor } from './adapters';
+import { instantQuote, type InstantQuote } from './finance.calc';
+import { financeSettingsOf } from './finance.display';
+import { FINANCE_MESSAGES } from './finance.enquiry';
+import { financeApplications } from './finance.schema';
+import { createCustomerSchema, quoteRequestSchema } from './finance.validation';
+
+/**
+ * The instant quote and the hand-over to the finance partner (issue 15, SPEC §7). Both exist where
+ * the website offers instant finance; quotes are limited per client address (a partner's quote can
+ * cost money), hand-overs too, and a hand-over needs the phone verified by a code in the last 15
+ * minutes.
+ */
+
+export const QUOTES_PER_IP_PER_HOUR = 240;
+export const HAND_OVERS_PER_IP_PER_HOUR = 10;
+const TOO_MANY = () => 'Too many requests. Please try again later.';
+
+function requireInstantFinance(tenant: Tenant): void {
+  if (!tenant.config.finance.instantQuote) throw new NotFoundError();
+}
+
+export async function financeQuote(tenant: Tenant, body: unknown, ip: string | null): Promise<InstantQuote> {
+  requireInstantFinance(tenant);
+  const request = parseWith(quoteRequestSchema, body);
+  if (ip) await consumeLimits(await getDb(), [{ key: `finance-quote:${tenant.id}:${ip}`, max: QUOTES_PER_IP_PER_HOUR, durationMs: HOUR_MS, message: TOO_MANY }]);
+  const { partner } = partnerFor(tenant, null);
+  try {
+    return await partner.quote(request, financeSettingsOf(tenant.config));
+  } catch (error) {
+    logger.warn({ err: error, websiteId: tenant.id, partner: partner.name }, FINANCE_MESSAGES.quoteFailed);
+    throw new DashboardError(502, FINANCE_MESSAGES.quoteFailed);
+  }
+}
+
+type Options = { ip: string | null; idempotencyKey: string | null; only?: 'carclarity' };
+
+/** Stores the application, hands it to the dealership's partner and answers where the visitor goes next. */
+export async function createFinanceCustomer(tenant: Tenant, body: unknown, { ip, idempotencyKey, only }: Options): Promise<{ redirectUrl: string }> {
+  requireInstantFinance(tenant);
+  const { data, additionalData } = parseWith(createCustomerSchema, body);
+  const phone = codePhone(tenant, data.phoneNumber);
+  if (!phone) throw new ValidationError({ 'data.phoneNumber': 'Please enter a mobile number we can text.' });
+  const db = await getDb();
+  if (idempotencyKey) {
+    const [seen] = await db
+      .select({ status: financeApplications.status, redirectUrl: financeApplications.redirectUrl })
+      .from(financeApplications)
+      .where(and(eq(financeApplications.websiteId, tenant.id), eq(financeApplications.idempotencyKey, idempotencyKey)));
+    if (seen?.status === 'created' && seen.redirectUrl) return { redirectUrl: seen.redirectUrl };
+    if (seen) throw new DashboardError(409, FINANCE_MESSAGES.customerFailed);
+  }
+  if (ip) await consumeLimits(db, [{ key: `finance-hand-over:${tenant.id}:${ip}`, max: HAND_OVERS_PER_IP_PER_HOUR, durationMs: HOUR_MS, message: TOO_MANY }]);
+  if (!(await phoneVerifiedRecently(tenant, phone, VERIFIED_PHONE_WINDOW_MS))) throw new DashboardError(403, FINANCE_MESSAGES.unverified, { 'data.phoneNumber': 'is not verified' });
+
+  const carId = additionalData?.car_id ?? null;
+  const car = carId === null ? null : await getLeadCarById(tenant, carId);
+  if (carId !== null && !car) throw new ValidationError({ 'additionalData.car_id': 'is not a car of this website' });
+  const dealershipSlug = car?.dealershipSlug ?? additionalData?.dealership_slug ?? null;
+  const { partner, partnerCode } = partnerFor(tenant, dealershipSlug, only);
+  // The figures the visitor was shown, as the dealer's record of them (the partner quotes again itself).
+  const quote = instantQuote({ purchasePrice: data.purchasePrice, loanTermYears: data.loanTerm, credit: data.selfAssessedCreditScore, settings: financeSettingsOf(tenant.config) });
+  const id = randomUUID();
+  const application = {
+    id,
+    websiteSlug: tenant.slug,
+    dealershipSlug,
+    partnerCode,
+    phone,
+    firstName: data.firstName,
+    lastName: data.lastName ?? null,
+    email: data.email,
+    postcode: data.postCode ?? null,
+    subscribe: data.subscribe,
+    purchasePrice: data.purchasePrice,
+    loanTermYears: data.loanTerm,
+    selfAssessedCreditScore: data.selfAssessedCreditScore,
+    vin: data.vin,
+    nvic: data.nvic,
+    year: data.year ?? null,
+    car: car ? { id: car.id, name: car.name, carType: car.carType } : null,
+    quote,
+  };
+  const inserted = await db
+    .insert(financeApplications)
+    .values({ id, websiteId: tenant.id, dealershipSlug, carId: car?.id ?? null, partner: partner.name, phone, data: { ...application, quote: undefined }, quote, status: 'pending', idempotencyKey })
+    .onConflictDoNothing()
+    .returning({ id: financeApplications.id });
+  // The same key arrived twice at once: the first one hands over.
+  if (inserted.length === 0) throw new DashboardError(409, FINANCE_MESSAGES.customerFailed);
+
+  try {
+    const handOver = await partner.createCustomer(application);
+    await db.update(financeApplications).set({ status: 'created', redirectUrl: handOver.redirectUrl, partnerReference: handOver.reference }).where(eq(financeApplications.id, id));
+    return { redirectUrl: handOver.redirectUrl };
+  } catch (error) {
+    logger.warn({ err: error, websiteId: tenant.id, partner: partner.name, application: id }, FINANCE_MESSAGES.customerFailed);
+    await db.update(financeApplications).set({ status: 'failed', error: String((error as Error).message ?? error).slice(0, 500) }).where(eq(financeApplications.id, id));
+    throw new DashboardError(502, FINANCE_MESSAGES.customerFailed);
+  }
+}

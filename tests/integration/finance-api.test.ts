@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '@/db';
+import { useTestDatabase } from '../support/database';
+import { callLeadRoute, seedLeadWorld, type LeadWorld } from '@/modules/leads/leads.test-support';
+import { POST as quoteRoute } from '@/app/api/youx/quote/route';
+import { POST as customerRoute } from '@/app/api/youx/create-customer/route';
+import { POST as carClarityRoute } from '@/app/api/carClarityCustomer/route';
+import { sendPhoneCode, verifyPhoneCode } from '@/modules/identity/identity.codes';
+import { verifications } from '@/modules/identity/identity.schema';
+import { financeApplications } from '@/modules/finance/finance.schema';
+import { instantQuote, financeSettings } from '@/modules/finance/finance.calc';
+import { FINANCE_MESSAGES } from '@/modules/finance/finance.enquiry';
+import { websites } from '@/modules/tenancy/tenancy.schema';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
+
+let counter = 0;
+const mobile = () => `0414 ${String(300 + (counter += 1)).padStart(3, '0')} ${String(700 + counter).slice(-3)}`;
+const e164 = (local: string) => `+61${local.replace(/\s/g, '').slice(1)}`;
+
+describe('finance quote and hand-over', () => {
+  let db: Db;
+  let w: LeadWorld;
+
+  beforeAll(async () => {
+    ({ db } = await useTestDatabase());
+    w = await seedLeadWorld(db);
+    // Website A quotes with rates of its own.
+    await db.execute(sql`update websites set config = jsonb_set(config, '{finance}', '{"rates": {"GREAT": 7.49, "DECENT": 11.5, "POOR": 16}}'::jsonb) where id = ${w.a.websiteId}`);
+  });
+  afterAll(async () => {
+    await db.execute(sql`update websites set config = config - 'finance' where id in (${w.a.websiteId}, ${w.b.websiteId})`);
+  });
+
+  const call = (handler: typeof quoteRoute, body: unknown, options: { host?: string; headers?: Record<string, string> } = {}) =>
+    callLeadRoute(handler, { host: options.host ?? w.hostA, body, headers: { [CLIENT_ADDRESS_HEADER]: `198.19.0.${counter % 250}`, ...options.headers } });
+
+  async function verify(phone: string, tenant = w.a.tenant): Promise<void> {
+    let code = '';
+    await sendPhoneCode(tenant, { phone }, '198.19.1.1', async (message) => {
+      code = message.body.slice(0, 6);
+      return 'test';
+    });
+    await verifyPhoneCode(tenant, { phone, code });
+  }
+
+  const customer = (phone: string, extra: Record<string, unknown> = {}) => ({
+    data: { selfAssessedCreditScore: 'GREAT', purchasePrice: 32000, loanTerm: 5, phoneNumber: phone, firstName: 'Ava', lastName: 'Lee', email: 'ava.lee@example.com', subscribe: false, postCode: '2000', ...extra },
+    additionalData: { car_id: w.carA, category: 'Finance Enquiry', lead_attributes: {} },
+  });
+
+  it('quotes from the website’s rates: the calculator’s figures, clamped inputs', async () => {
+    const response = await call(quoteRoute, { selfAssessedCreditScore: 'decent', purchasePrice: '$45,000', loanTerm: 4, year: 2021 });
+    expect(response.status).toBe(200);
+    const settings = financeSettings({ rates: { GREAT: 7.49, DECENT: 11.5, POOR: 16 } });
+    expect(await response.json()).toEqual(instantQuote({ purchasePrice: 45000, loanTermYears: 4, credit: 'DECENT', settings }));
+    const clamped = await (await call(quoteRoute, { purchasePrice: 5, loanTerm: 12 })).json();
+    expect(clamped).toEqual(instantQuote({ purchasePrice: 10000, loanTermYears: 7, credit: 'GREAT', settings }));
+  });
+
+  it('refuses malformed quote requests with the field', async () => {
+    const cases: [unknown, string][] = [
+      [{ selfAssessedCreditScore: 'EXCELLENT' }, 'selfAssessedCreditScore'],
+      [{ purchasePrice: 'lots' }, 'purchasePrice'],
+      [{ purchasePrice: -5 }, 'purchasePrice'],
+      [{ year: 'soon' }, 'year'],
+      [{ vin: 'x'.repeat(40) }, 'vin'],
+    ];
+    for (const [body, field] of cases) {
+      const response = await call(quoteRoute, body);
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect(Object.keys(((await response.json()) as { fields: Record<string, string> }).fields)).toContain(field);
+    }
+  });
+
+  it('hands over only a phone verified by a code on this website in the last 15 minutes', async () => {
+    const phone = mobile();
+    const refused = await call(customerRoute, customer(phone));
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: string }).error).toBe(FINANCE_MESSAGES.unverified);
+
+    // Verified 16 minutes ago: too old.
+    await db.insert(verifications).values({ websiteId: w.a.websiteId, phone: e164(phone), verificationType: 'verify', createdAt: new Date(Date.now() - 16 * 60 * 1000) });
+    expect((await call(customerRoute, customer(phone))).status).toBe(403);
+
+    // Verified on another website: not here.
+    await verify(phone, w.b.tenant);
+    expect((await call(customerRoute, customer(phone))).status).toBe(403);
+
+    await verify(phone);
+    const accepted = await call(customerRoute, customer(phone));
+    expect(accepted.status).toBe(200);
+    const { redirectUrl } = (await accepted.json()) as { redirectUrl: string };
+    expect(redirectUrl).toMatch(/^\/success\?category=finance-enquiry&application=[0-9a-f-]{36}$/);
+    const [row] = await db.select().from(financeApplications).where(eq(financeApplications.phone, e164(phone)));
+    expect(row).toMatchObject({ websiteId: w.a.websiteId, carId: w.carA, partner: 'local', status: 'created', redirectUrl });
+    expect(row.quote).toMatchObject({ advertisedRate: 7.49 });
+  });
+
+  it('refuses another website’s car, and hands over once per Idempotency-Key', async () => {
+    const phone = mobile();
+    await verify(phone);
+    const foreign = await call(customerRoute, { ...customer(phone), additionalData: { car_id: w.carB } });
+    expect(foreign.status).toBe(422);
+    expect(((await foreign.json()) as { fields: Record<string, string> }).fields).toHaveProperty('additionalData.car_id');
+
+    const headers = { 'idempotency-key': 'finance-key-0001' };
+    const first = await call(customerRoute, customer(phone), { headers });
+    const again = await call(customerRoute, customer(phone), { headers });
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual(await first.json());
+    const rows = await db.select().from(financeApplications).where(and(eq(financeApplications.websiteId, w.a.websiteId), eq(financeApplications.idempotencyKey, 'finance-key-0001')));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('takes CarClarity hand-overs at /api/carClarityCustomer (the local partner where CarClarity has no keys)', async () => {
+    const phone = mobile();
+    await verify(phone);
+    const response = await call(carClarityRoute, customer(phone));
+    expect(response.status).toBe(200);
+    const [row] = await db.select().from(financeApplications).where(eq(financeApplications.phone, e164(phone)));
+    expect(row.status).toBe('created');
+  });
+
+  it('answers hostile bodies with 4xx, never 5xx', async () => {
+    const hostile: unknown[] = [
+      null,
+      [],
+      'text',
+      { data: [] },
+      { data: { phoneNumber: { $ne: 1 } } },
+      { data: { ...customer(mobile()).data, firstName: '<script>alert(1)</script>' } },
+      { data: { ...customer(mobile()).data, purchasePrice: 1e308 * 10 } },
+      { data: { ...customer(mobile()).data, loanTerm: 'x'.repeat(10_000) } },
+      { __proto__: { admin: true }, data: { ...customer(mobile()).data } },
+      { data: customer(mobile()).data, additionalData: { car_id: "1 OR 1=1", lead_attributes: { ['x'.repeat(500)]: 1 } } },
+      JSON.parse('{"constructor":{"prototype":{"polluted":1}},"selfAssessedCreditScore":"GREAT"}'),
+    ];
+    for (const body of hostile) {
+      const label = JSON.stringify(body)?.slice(0, 80);
+      // A quote ignores what it does not know and defaults what is missing: never a server error.
+      expect((await call(quoteRoute, body)).status, label).toBeLessThan(500);
+      const handOver = await call(customerRoute, body);
+      expect(handOver.status, label).toBeGreaterThanOrEqual(400);
+      expect(handOver.status, label).toBeLessThan(500);
+    }
+    const notJson = await callLeadRoute(quoteRoute, { host: w.hostA, rawBody: '{"purchasePrice":', headers: { 'content-type': 'application/json' } });
+    expect(notJson.status).toBe(400);
+    const form = await callLeadRoute(customerRoute, { host: w.hostA, rawBody: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.status).toBe(415);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('is not there where the website offers no instant finance', async () => {
+    await db.execute(sql`update websites set config = jsonb_set(config, '{finance}', '{"instantQuote": false}'::jsonb) where id = ${w.b.websiteId}`);
+    expect((await call(quoteRoute, {}, { host: w.hostB })).status).toBe(404);
+    expect((await call(customerRoute, customer(mobile()), { host: w.hostB })).status).toBe(404);
+    const [site] = await db.select({ config: websites.config }).from(websites).where(eq(websites.id, w.b.websiteId));
+    expect((site.config as { finance: { instantQuote: boolean } }).finance.instantQuote).toBe(false);
+  });
+});
