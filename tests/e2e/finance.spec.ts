@@ -62,6 +62,8 @@ test('instant finance from a car page: quote, requote once after the pause, code
   await page.goto(siteUrl(SITE, `/cars/${car.slug}`));
   // The repayment estimate beside the price, with its comparison rate and the disclaimer link.
   await expect(page.locator('[data-finance-estimate]').first()).toContainText(/from \$[\d,]+\/week · comparison rate \d+\.\d\d% p\.a\./);
+  // A click before hydration follows the link to /finance, as it should without JavaScript.
+  await page.waitForLoadState('networkidle');
   await page.getByRole('link', { name: 'Get Finance' }).click();
   const dialog = page.getByRole('dialog', { name: 'Instant Finance pre-approval with no impact on your credit score.' });
   await expect(dialog).toBeVisible();

@@ -14,7 +14,8 @@ import type { LeadSite } from '@/modules/leads/leads.fields';
 
 export type TriggerLink = { href: string; label: string; className?: string; action?: string };
 
-function TriggerAnchor({ href, label, className, action }: TriggerLink) {
+/** A plain <a> element, so DeferredDialog's cloneElement can give it the click handler, ref and ARIA state. */
+function triggerAnchor({ href, label, className, action }: TriggerLink) {
   return (
     <a href={href} className={className} data-action={action}>
       {label}
@@ -45,7 +46,7 @@ export function InstantFinanceDialog({
 }) {
   const [open, setOpen] = useState(false);
   return (
-    <DeferredDialog open={open} onOpenChange={setOpen} trigger={<TriggerAnchor {...link} />} title={INSTANT_FINANCE_TITLE} description={car ? car.name : 'Your personalised quote in a minute.'}>
+    <DeferredDialog open={open} onOpenChange={setOpen} trigger={triggerAnchor(link)} title={INSTANT_FINANCE_TITLE} description={car ? car.name : 'Your personalised quote in a minute.'}>
       <div className="px-5 py-5">
         <InstantFinanceForm car={car} site={site} initialPrice={initialPrice ?? (car && car.price > 0 ? car.price : undefined)} whoIsHelping={whoIsHelping ?? null} />
       </div>
@@ -57,7 +58,7 @@ export function InstantFinanceDialog({
 export function FinanceDisclaimerDialog({ link, text }: { link: TriggerLink; text: string }) {
   const [open, setOpen] = useState(false);
   return (
-    <DeferredDialog open={open} onOpenChange={setOpen} trigger={<TriggerAnchor {...link} />} title="Finance Disclaimer" description="How the estimates on this website are worked out.">
+    <DeferredDialog open={open} onOpenChange={setOpen} trigger={triggerAnchor(link)} title="Finance Disclaimer" description="How the estimates on this website are worked out.">
       <p className="px-5 py-5 text-sm leading-relaxed text-slate-700">{text}</p>
     </DeferredDialog>
   );
