@@ -168,6 +168,9 @@ async function otherApiBodies() {
     ['POST', '/api/phone-codes', { phone: '\u0000' }], ['POST', '/api/phone-codes', { phone: '+44 7700 900123' }], ['POST', '/api/phone-codes/verify', { phone: '0412345678', code: { $ne: 1 } }],
     ['POST', '/api/rate-limit', { phone: ['x'] }], ['POST', '/api/rate-limit', {}],
     ['POST', '/api/nevdis', { vin: '\u0000' }], ['POST', '/api/nevdis', { rego: 'x'.repeat(1000), state: 'NSW' }], ['POST', '/api/simple-autograb-lookup', { make: '__proto__', model: 'x', year: 2020, km: 1 }],
+    ['POST', '/api/youx/quote', { purchasePrice: '1e309', loanTerm: [], selfAssessedCreditScore: { $gt: '' } }], ['POST', '/api/youx/quote', { year: '\u0000' }],
+    ['POST', '/api/youx/create-customer', { data: { phoneNumber: '0412345678', firstName: 'x'.repeat(10_000) }, additionalData: { car_id: '1 or 1=1' } }],
+    ['POST', '/api/youx/create-customer', { data: [], additionalData: 'x' }], ['POST', '/api/carClarityCustomer', { constructor: { prototype: { x: 1 } } }],
   ];
   await all(cases, async ([method, requestPath, body]) => {
     const answer = await send({ method, path: requestPath, headers: jsonHeaders, body: json(body) });
@@ -192,6 +195,7 @@ async function crossSite() {
     ['POST', '/api/phone-reveal', json({ car_id: 1, dealership_id: 1, website_id: 1 })], ['POST', '/api/events/car_phone_call', json({ car_id: 1, dealership_id: 1, website_id: 1 })],
     ['POST', '/api/nevdis', json({ vin: '1HGCM82633A004352' })], ['POST', '/api/phone-codes', json({ phone: '0412345678' })],
     ['POST', '/api/phone-codes/verify', json({ phone: '0412345678', code: '123456' })], ['POST', '/api/rate-limit', json({ phone: '0412345678' })], ['POST', '/api/simple-autograb-lookup', json({ make: 'Mazda', model: 'CX-5', year: 2020, km: 1 })],
+    ['POST', '/api/youx/quote', json({ purchasePrice: 30000 })], ['POST', '/api/youx/create-customer', json({ data: {} })], ['POST', '/api/carClarityCustomer', json({ data: {} })],
   ];
   const foreign: Record<string, string>[] = [
     { 'content-type': 'text/plain' },

@@ -1,8 +1,10 @@
+import { Button } from '@/components/ui/button';
 import { contactFields, messageField, optInField, type FieldDef, type LeadSite } from '@/modules/leads/leads.fields';
-import { LeadForm } from '@/modules/leads/components/lead-form';
+import { FieldControl, Honeypot } from '@/modules/leads/components/form-controls';
 import { CREDIT_HISTORIES, LOAN_TERM_MAX_YEARS, LOAN_TERM_MIN_YEARS } from '../finance.calc';
 import { CREDIT_LABELS, FINANCE_CATEGORY } from '../finance.enquiry';
-/** The plain form's endpoint without JavaScript (it answers with the success page or the form again). */
+
+/** The plain form's endpoint: it stores the lead and answers with the success page or the form again. */
 export const FINANCE_ENQUIRY_ACTION = '/api/finance-enquiry';
 
 const years = Array.from({ length: LOAN_TERM_MAX_YEARS - LOAN_TERM_MIN_YEARS + 1 }, (_, i) => String(LOAN_TERM_MIN_YEARS + i));
@@ -19,19 +21,46 @@ export function financeFields(site: LeadSite): FieldDef[] {
 }
 
 /**
- * The finance enquiry (SPEC §3 finance form) on the lead form engine: with JavaScript it sends like
- * every lead form; without it, it posts to FINANCE_ENQUIRY_ACTION.
+ * The finance enquiry (SPEC §3 finance form): a plain HTML form the server renders, with the
+ * browser's own checks, posting to FINANCE_ENQUIRY_ACTION. No JavaScript: the finance page's
+ * script budget goes to the instant finance popup, which loads when opened.
  */
-export function FinanceEnquiryForm({ site, hidden, initialValues }: { site: LeadSite; hidden: Record<string, string | number | null>; initialValues: Record<string, string> }) {
+export function FinanceEnquiryForm({
+  site,
+  hidden,
+  initialValues,
+  invalid,
+}: {
+  site: LeadSite;
+  hidden: Record<string, string | number | null>;
+  initialValues: Record<string, string>;
+  /** Field names the last post got back (?invalid=…). */
+  invalid: string[];
+}) {
+  const fields = financeFields(site);
+  const invalidLabels = fields.filter((field) => invalid.includes(field.name) || (field.name === 'name' && invalid.includes('first_name'))).map((field) => field.label);
   return (
-    <LeadForm
-      site={site}
-      steps={[{ heading: 'Finance enquiry', description: 'Tell us what you would like to finance and we will come back to you with options.', fields: financeFields(site) }]}
-      category={FINANCE_CATEGORY}
-      hidden={hidden}
-      initialValues={initialValues}
-      submitLabel="Send Finance Enquiry"
-      action={FINANCE_ENQUIRY_ACTION}
-    />
+    <form method="post" action={FINANCE_ENQUIRY_ACTION} aria-labelledby="finance-enquiry-heading" className="relative">
+      <h2 id="finance-enquiry-heading" className="text-xl font-bold text-gray-900">
+        Finance enquiry
+      </h2>
+      <p className="mb-5 mt-1 text-gray-700">Tell us what you would like to finance and we will come back to you with options.</p>
+      {invalid.length > 0 ? (
+        <p role="alert" className="mb-5 rounded-site border border-red-300 bg-red-50 px-4 py-3 font-medium text-red-900">
+          Please check {invalidLabels.length > 0 ? invalidLabels.join(', ') : 'the form'} and send it again.
+        </p>
+      ) : null}
+      <input type="hidden" name="category" value={FINANCE_CATEGORY} />
+      {Object.entries(hidden).map(([name, value]) => (value === null ? null : <input key={name} type="hidden" name={name} value={String(value)} />))}
+      <Honeypot formId="finance-enquiry" />
+      <div className="grid gap-5 sm:grid-cols-2">
+        {fields.map((field) => (
+          <FieldControl key={field.name} formId="finance-enquiry" field={field} value={initialValues[field.name]} error={invalid.includes(field.name) ? 'Please check this field.' : undefined} />
+        ))}
+      </div>
+      <div className="mt-6">
+        <Button type="submit">Send Finance Enquiry</Button>
+      </div>
+    </form>
   );
 }

@@ -16,7 +16,7 @@ import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import type { CarDetail } from '@/modules/stock/stock.types';
 import { clampLoanTermYears, clampPurchasePrice, CREDIT_HISTORIES, parseCreditHistory } from '../finance.calc';
 import { financeDisclaimer } from '../finance.display';
-import { FinanceEnquiryForm, financeFields } from './finance-enquiry-form';
+import { FinanceEnquiryForm } from './finance-enquiry-form';
 import { FinanceDisclaimerDialog, InstantFinanceDialog, type InstantFinanceCar } from './finance-dialogs';
 
 /**
@@ -68,11 +68,8 @@ export async function FinancePage({ tenant, query }: { tenant: Tenant; query: Fi
     : null;
   const landing = !car && config.finance.getFinanceCta ? await getFeaturedCars(tenant) : [];
   const disclaimer = financeDisclaimer(config);
-  // Back from the form post without JavaScript: which fields to check.
-  const invalid = first(query.invalid).split(',').filter(Boolean);
-  const invalidLabels = financeFields(site)
-    .filter((field) => invalid.includes(field.name) || (field.name === 'name' && invalid.includes('first_name')))
-    .map((field) => field.label);
+  // Back from a form post the server refused: which fields to check.
+  const invalid = first(query.invalid).split(',').filter(Boolean).slice(0, 20);
 
   return (
     <>
@@ -122,12 +119,7 @@ export async function FinancePage({ tenant, query }: { tenant: Tenant; query: Fi
               </div>
             ) : null}
             <section id="finance-form" aria-label="Finance enquiry" className="scroll-mt-24 rounded-site border border-gray-200 bg-white p-5 shadow-sm sm:p-8">
-              {invalid.length > 0 ? (
-                <p role="alert" className="mb-5 rounded-site border border-red-300 bg-red-50 px-4 py-3 font-medium text-red-900">
-                  Please check {invalidLabels.length > 0 ? invalidLabels.join(', ') : 'the form'} and send it again.
-                </p>
-              ) : null}
-              <FinanceEnquiryForm site={site} hidden={hidden} initialValues={initialValues} />
+              <FinanceEnquiryForm site={site} hidden={hidden} initialValues={initialValues} invalid={invalid} />
             </section>
             <p className="mt-4 text-sm text-slate-600">
               Estimates are indicative only.{' '}

@@ -28,7 +28,8 @@ type FieldControlProps = {
   field: FieldDef;
   value: FieldValue | undefined;
   error: string | undefined;
-  onChange: (name: string, value: FieldValue) => void;
+  /** Without it the field is uncontrolled (value is its default): a plain form a server page renders. */
+  onChange?: (name: string, value: FieldValue) => void;
 };
 
 export function fieldId(formId: string, name: string): string {
@@ -46,10 +47,13 @@ export function FieldControl({ formId, field, value, error, onChange }: FieldCon
     'aria-invalid': error ? true : undefined,
     'aria-describedby': describedBy,
     'aria-required': field.required ? true : undefined,
+    // Checked by the browser only in a form without noValidate (the plain form without JavaScript).
+    required: field.required,
   } as const;
   const text = typeof value === 'string' ? value : '';
-  const onText = (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
-    onChange(field.name, event.target.value);
+  const textValue = onChange
+    ? { value: text, onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => onChange(field.name, event.target.value) }
+    : { defaultValue: text };
   const border = error ? 'border-red-600' : 'border-gray-300';
 
   if (field.kind === 'checkbox') {
@@ -59,8 +63,7 @@ export function FieldControl({ formId, field, value, error, onChange }: FieldCon
           <input
             {...shared}
             type="checkbox"
-            checked={value === true}
-            onChange={(event) => onChange(field.name, event.target.checked)}
+            {...(onChange ? { checked: value === true, onChange: (event: ChangeEvent<HTMLInputElement>) => onChange(field.name, event.target.checked) } : { defaultChecked: value === true })}
             className="mt-1 size-5 shrink-0 rounded border-gray-400 accent-brand"
           />
           <label htmlFor={id} className="text-gray-800">
@@ -74,10 +77,10 @@ export function FieldControl({ formId, field, value, error, onChange }: FieldCon
 
   let control;
   if (field.kind === 'textarea') {
-    control = <textarea {...shared} rows={4} value={text} onChange={onText} className={cn(inputClasses, border)} />;
+    control = <textarea {...shared} {...textValue} rows={4} className={cn(inputClasses, border)} />;
   } else if (field.kind === 'select' || field.kind === 'state') {
     control = (
-      <select {...shared} value={text} onChange={onText} className={cn(inputClasses, border, 'pr-8')}>
+      <select {...shared} {...textValue} className={cn(inputClasses, border, 'pr-8')}>
         <option value="">Please select</option>
         {(field.options ?? []).map((option) => (
           <option key={option.value} value={option.value}>
@@ -95,8 +98,8 @@ export function FieldControl({ formId, field, value, error, onChange }: FieldCon
         autoComplete={input.autoComplete}
         inputMode={input.inputMode}
         maxLength={field.kind === 'postcode' ? 4 : field.kind === 'year' ? 4 : field.kind === 'vin' ? 20 : undefined}
-        value={text}
-        onChange={onText}
+        pattern={field.kind === 'postcode' ? '\\d{4}' : undefined}
+        {...textValue}
         className={cn(inputClasses, border)}
       />
     );
@@ -165,7 +168,7 @@ export function StepProgress({ step, count, percent }: { step: number; count: nu
  * The honeypot: people never see or reach it (off-screen, out of the tab order, hidden from
  * assistive technology, no autofill); form-filling bots do.
  */
-export function Honeypot({ formId, value, onChange }: { formId: string; value: string; onChange: (value: string) => void }) {
+export function Honeypot({ formId, value, onChange }: { formId: string; value?: string; onChange?: (value: string) => void }) {
   return (
     <div aria-hidden="true" className="absolute -left-[10000px] top-auto h-px w-px overflow-hidden">
       <label htmlFor={`${formId}-favourite_color`}>Favourite colour</label>
@@ -175,8 +178,7 @@ export function Honeypot({ formId, value, onChange }: { formId: string; value: s
         type="text"
         tabIndex={-1}
         autoComplete="off"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
+        {...(onChange ? { value, onChange: (event: ChangeEvent<HTMLInputElement>) => onChange(event.target.value) } : { defaultValue: '' })}
       />
     </div>
   );

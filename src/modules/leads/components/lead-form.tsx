@@ -52,11 +52,6 @@ export type LeadFormProps = {
   initialValues?: Record<string, string>;
   /** Show the step heading and description (a page or dialog title may already say it). */
   showHeading?: boolean;
-  /**
-   * Where the form posts without JavaScript (an endpoint that takes a plain form post); the
-   * hidden values then go with it as hidden inputs. Without it the form needs JavaScript.
-   */
-  action?: string;
   className?: string;
 };
 
@@ -88,7 +83,6 @@ export function LeadForm({
   showHeading = true,
   initialValues,
   valuationFields,
-  action,
   className,
 }: LeadFormProps) {
   const router = useRouter();
@@ -325,18 +319,12 @@ export function LeadForm({
     <form
       noValidate
       method="post"
-      action={action}
       onSubmit={onSubmit}
       aria-labelledby={headingVisible ? headingId : undefined}
       aria-busy={busy || undefined}
       className={cn('relative', className)}
       data-step={stepIndex + 1}
     >
-      {action
-        ? Object.entries({ category, subcategory, ...hidden }).map(([name, value]) =>
-            value === null || value === undefined ? null : <input key={name} type="hidden" name={name} value={String(value)} />,
-          )
-        : null}
       {multiStep ? <StepProgress step={stepIndex + 1} count={steps.length} percent={percent} /> : null}
       {headingVisible ? (
         <div className="mb-5">
