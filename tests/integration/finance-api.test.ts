@@ -158,5 +158,10 @@ describe('finance quote and hand-over', () => {
     expect((await call(customerRoute, customer(mobile()), { host: w.hostB })).status).toBe(404);
     const [site] = await db.select({ config: websites.config }).from(websites).where(eq(websites.id, w.b.websiteId));
     expect((site.config as { finance: { instantQuote: boolean } }).finance.instantQuote).toBe(false);
+    // The partners lend in Australia: a New Zealand website has no instant finance either.
+    await db.execute(sql`update websites set config = (config - 'finance') || '{"currency": "NZD"}'::jsonb where id = ${w.b.websiteId}`);
+    expect((await call(quoteRoute, {}, { host: w.hostB })).status).toBe(404);
+    await db.execute(sql`update websites set config = config - 'currency' where id = ${w.b.websiteId}`);
+    expect((await call(quoteRoute, {}, { host: w.hostB })).status).toBe(200);
   });
 });

@@ -22,6 +22,11 @@ export function showsRepayments(config: WebsiteConfig): boolean {
   return config.finance.showRepayments && config.currency === 'AUD';
 }
 
+/** The instant quote and hand-over: the partners (YouX, CarClarity) lend in Australia only. */
+export function offersInstantFinance(config: WebsiteConfig): boolean {
+  return config.finance.instantQuote && config.currency === 'AUD';
+}
+
 export type RepaymentEstimate = { weekly: number; comparisonRate: number };
 
 /** The estimate for a car's price, or null where none is shown. */

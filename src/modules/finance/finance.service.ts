@@ -11,7 +11,7 @@ import { parseWith } from '../leads/leads.http';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { partnerFor } from './adapters';
 import { instantQuote, type InstantQuote } from './finance.calc';
-import { financeSettingsOf } from './finance.display';
+import { financeSettingsOf, offersInstantFinance } from './finance.display';
 import { FINANCE_MESSAGES } from './finance.enquiry';
 import { financeApplications } from './finance.schema';
 import { createCustomerSchema, quoteRequestSchema } from './finance.validation';
@@ -28,7 +28,7 @@ export const HAND_OVERS_PER_IP_PER_HOUR = 10;
 const TOO_MANY = () => 'Too many requests. Please try again later.';
 
 function requireInstantFinance(tenant: Tenant): void {
-  if (!tenant.config.finance.instantQuote) throw new NotFoundError();
+  if (!offersInstantFinance(tenant.config)) throw new NotFoundError();
 }
 
 export async function financeQuote(tenant: Tenant, body: unknown, ip: string | null): Promise<InstantQuote> {

@@ -15,7 +15,7 @@ import { carPath, carTypeSearchPath } from '@/modules/tenancy/tenancy.paths';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import type { CarDetail } from '@/modules/stock/stock.types';
 import { clampLoanTermYears, clampPurchasePrice, CREDIT_HISTORIES, parseCreditHistory } from '../finance.calc';
-import { financeDisclaimer } from '../finance.display';
+import { financeDisclaimer, offersInstantFinance, showsRepayments } from '../finance.display';
 import { FinanceEnquiryForm } from './finance-enquiry-form';
 import { FinanceDisclaimerDialog, InstantFinanceDialog, type InstantFinanceCar } from './finance-dialogs';
 
@@ -67,7 +67,8 @@ export async function FinancePage({ tenant, query }: { tenant: Tenant; query: Fi
     ? { id: car.id, name: car.name, price: car.price, vin: car.vin, nvic: car.nvic, year: car.year, carType: car.carType, dealershipSlug: car.dealershipSlug }
     : null;
   const landing = !car && config.finance.getFinanceCta ? await getFeaturedCars(tenant) : [];
-  const disclaimer = financeDisclaimer(config);
+  // Estimates and quotes come with their disclaimer; where neither is offered there is none.
+  const disclaimer = showsRepayments(config) || offersInstantFinance(config) ? financeDisclaimer(config) : null;
   // Back from a form post the server refused: which fields to check.
   const invalid = first(query.invalid).split(',').filter(Boolean).slice(0, 20);
 
@@ -101,7 +102,7 @@ export async function FinancePage({ tenant, query }: { tenant: Tenant; query: Fi
       <Container className="py-10 md:py-14">
         <div className={config.finance.showSideCard ? 'grid gap-10 lg:grid-cols-[minmax(0,1fr)_22rem]' : 'mx-auto max-w-3xl'}>
           <div className="min-w-0">
-            {config.finance.instantQuote ? (
+            {offersInstantFinance(config) ? (
               <div className="mb-8 rounded-site border border-emerald-200 bg-emerald-50 p-5 sm:p-6">
                 <h2 className="text-xl font-bold text-slate-900">Instant finance pre-approval</h2>
                 <p className="mt-2 text-slate-700">Get a personalised weekly repayment in seconds, with no impact on your credit score.</p>
@@ -121,13 +122,17 @@ export async function FinancePage({ tenant, query }: { tenant: Tenant; query: Fi
             <section id="finance-form" aria-label="Finance enquiry" className="scroll-mt-24 rounded-site border border-gray-200 bg-white p-5 shadow-sm sm:p-8">
               <FinanceEnquiryForm site={site} hidden={hidden} initialValues={initialValues} invalid={invalid} />
             </section>
-            <p className="mt-4 text-sm text-slate-600">
-              Estimates are indicative only.{' '}
-              <FinanceDisclaimerDialog text={disclaimer} link={{ href: '#finance-disclaimer-text', label: 'View disclaimer', className: 'font-semibold text-slate-900 underline' }} />
-            </p>
-            <p id="finance-disclaimer-text" className="mt-4 text-xs leading-relaxed text-slate-600">
-              {disclaimer}
-            </p>
+            {disclaimer ? (
+              <>
+                <p className="mt-4 text-sm text-slate-600">
+                  Estimates are indicative only.{' '}
+                  <FinanceDisclaimerDialog text={disclaimer} link={{ href: '#finance-disclaimer-text', label: 'View disclaimer', className: 'font-semibold text-slate-900 underline' }} />
+                </p>
+                <p id="finance-disclaimer-text" className="mt-4 text-xs leading-relaxed text-slate-600">
+                  {disclaimer}
+                </p>
+              </>
+            ) : null}
           </div>
           {config.finance.showSideCard ? <aside aria-label={car ? 'Your car' : 'How it works'}>{car ? <CarSideCard tenant={tenant} car={car} /> : <Explainer />}</aside> : null}
         </div>

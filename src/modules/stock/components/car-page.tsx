@@ -25,6 +25,7 @@ import { CarGallery } from './car-gallery';
 import { PhoneReveal } from './phone-reveal';
 import { PriceBlock } from './price-block';
 import { RepaymentsDisclaimer } from '@/modules/finance/components/finance-disclaimer';
+import { offersInstantFinance } from '@/modules/finance/finance.display';
 import { requestTime } from './request-time';
 import { TagBanner } from './tag-banner';
 
@@ -392,7 +393,7 @@ async function carForms(tenant: Tenant, detail: CarDetail): Promise<CarForms | n
   const [site, car] = await Promise.all([getLeadSite(tenant), getLeadCarById(tenant, detail.id)]);
   if (!car) return null;
   // The instant finance popup where the website offers it; elsewhere Get Finance is the finance page.
-  const finance = tenant.config.finance.instantQuote
+  const finance = offersInstantFinance(tenant.config)
     ? { id: detail.id, name: detail.name, price: detail.price, vin: detail.vin, nvic: detail.nvic, year: detail.year, carType: detail.carType, dealershipSlug: detail.dealershipSlug }
     : null;
   return { site, car, submitLabel: tenant.config.leads.enquirySubmitLabel, finance };
