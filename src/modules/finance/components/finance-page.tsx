@@ -76,7 +76,7 @@ export async function FinancePage({ tenant, query }: { tenant: Tenant; query: Fi
     <>
       <PageHeader
         title={spell(config, 'Car Finance')}
-        lead={car ? `Finance for the ${car.name}` : 'Apply online in about five minutes. A pre-approval does not affect your credit score.'}
+        lead={car ? `Finance for the ${car.name}` : offersInstantFinance(config) ? 'Apply online in about five minutes. A pre-approval does not affect your credit score.' : 'Tell us what you would like to finance and our team will come back to you with options.'}
         breadcrumbs={[{ label: 'Home', href: '/' }, { label: 'Finance' }]}
       />
       {landing.length > 0 ? (
