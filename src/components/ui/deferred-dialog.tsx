@@ -15,9 +15,26 @@ type TriggerProps = {
 };
 
 type Props = Omit<ComponentProps<typeof ControlledDialogType>, 'returnFocus'> & {
-  /** A link or button; a plain click opens the dialog instead (a link with a modifier key still navigates). */
+  /**
+   * A link or button made in a client component; a plain click opens the dialog instead (a link
+   * with a modifier key still navigates). A server page passes a TriggerLink to the dialogs below
+   * instead: an element it sends may reach the browser as a lazy reference, which cloneElement turns
+   * into an element of no type (the page then fails to render).
+   */
   trigger: ReactElement;
 };
+
+/** The trigger link as data, for dialogs a server page offers. */
+export type TriggerLink = { href: string; label: string; className?: string; action?: string };
+
+/** The <a> of a TriggerLink: without JavaScript it goes to the form's own page. */
+export function triggerAnchor({ href, label, className, action }: TriggerLink): ReactElement {
+  return (
+    <a href={href} className={className} data-action={action}>
+      {label}
+    </a>
+  );
+}
 
 /**
  * The Radix dialog (components/ui/dialog), loaded when it is first wanted rather than with the

@@ -2,26 +2,13 @@
 
 import dynamic from 'next/dynamic';
 import { useState } from 'react';
-import { DeferredDialog } from '@/components/ui/deferred-dialog';
+import { DeferredDialog, triggerAnchor, type TriggerLink } from '@/components/ui/deferred-dialog';
 import type { LeadSite } from '@/modules/leads/leads.fields';
 
 /**
  * The finance page's and the car page's dialogs. Each trigger is a link that works without
- * JavaScript; the dialog and the instant finance form load only when first opened. The trigger is
- * described as data and made here: an element sent from a server component may arrive as a lazy
- * reference, which DeferredDialog's cloneElement cannot take (it rendered as an undefined type).
+ * JavaScript; the dialog and the instant finance form load only when first opened.
  */
-
-export type TriggerLink = { href: string; label: string; className?: string; action?: string };
-
-/** A plain <a> element, so DeferredDialog's cloneElement can give it the click handler, ref and ARIA state. */
-function triggerAnchor({ href, label, className, action }: TriggerLink) {
-  return (
-    <a href={href} className={className} data-action={action}>
-      {label}
-    </a>
-  );
-}
 
 export const INSTANT_FINANCE_TITLE = 'Instant Finance pre-approval with no impact on your credit score.';
 

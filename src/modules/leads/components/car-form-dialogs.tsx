@@ -1,12 +1,12 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import { useState, type ReactElement, type ReactNode } from 'react';
-import { DeferredDialog } from '@/components/ui/deferred-dialog';
+import { useState, type ReactNode } from 'react';
+import { DeferredDialog, triggerAnchor, type TriggerLink } from '@/components/ui/deferred-dialog';
 import type { CarFormProps } from './car-forms';
 
 /**
- * The car page's forms as modals. `trigger` is a link to the form's own page: without JavaScript
+ * The car page's forms as modals. `link` is a link to the form's own page: without JavaScript
  * it goes there; with it, a plain click opens the dialog instead (a click with a modifier key still
  * opens the page in a new tab). The dialog traps focus, closes on Escape and returns focus to the
  * trigger. The dialog and the forms (validation, phone rules) load only when a dialog is first
@@ -18,36 +18,36 @@ const EnquiryForm = dynamic(() => import('./car-forms').then((m) => m.EnquiryFor
 const TestDriveForm = dynamic(() => import('./car-forms').then((m) => m.TestDriveForm), { loading });
 const RequestPhotosForm = dynamic(() => import('./car-forms').then((m) => m.RequestPhotosForm), { loading });
 
-type DialogProps = Omit<CarFormProps, 'showHeading'> & { trigger: ReactElement };
+type DialogProps = Omit<CarFormProps, 'showHeading'> & { link: TriggerLink };
 
-function FormDialog({ title, description, trigger, children }: { title: string; description: string; trigger: ReactElement; children: ReactNode }) {
+function FormDialog({ title, description, link, children }: { title: string; description: string; link: TriggerLink; children: ReactNode }) {
   const [open, setOpen] = useState(false);
   return (
-    <DeferredDialog open={open} onOpenChange={setOpen} trigger={trigger} title={title} description={description}>
+    <DeferredDialog open={open} onOpenChange={setOpen} trigger={triggerAnchor(link)} title={title} description={description}>
       <div className="px-5 py-5">{children}</div>
     </DeferredDialog>
   );
 }
 
-export function EnquiryDialog({ trigger, submitLabel, ...props }: DialogProps & { submitLabel: string }) {
+export function EnquiryDialog({ link, submitLabel, ...props }: DialogProps & { submitLabel: string }) {
   return (
-    <FormDialog title="Enquire Now" description={props.car.name} trigger={trigger}>
+    <FormDialog title="Enquire Now" description={props.car.name} link={link}>
       <EnquiryForm {...props} submitLabel={submitLabel} showHeading={false} />
     </FormDialog>
   );
 }
 
-export function TestDriveDialog({ trigger, ...props }: DialogProps) {
+export function TestDriveDialog({ link, ...props }: DialogProps) {
   return (
-    <FormDialog title="Book a Test Drive" description={props.car.name} trigger={trigger}>
+    <FormDialog title="Book a Test Drive" description={props.car.name} link={link}>
       <TestDriveForm {...props} showHeading={false} />
     </FormDialog>
   );
 }
 
-export function RequestPhotosDialog({ trigger, ...props }: DialogProps) {
+export function RequestPhotosDialog({ link, ...props }: DialogProps) {
   return (
-    <FormDialog title="Request Photos" description={props.car.name} trigger={trigger}>
+    <FormDialog title="Request Photos" description={props.car.name} link={link}>
       <RequestPhotosForm {...props} showHeading={false} />
     </FormDialog>
   );

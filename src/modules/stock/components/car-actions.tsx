@@ -5,6 +5,7 @@ import { EXTERNAL_LINK_REL } from '@/modules/tenancy/tenancy.links';
 import { EnquiryDialog, RequestPhotosDialog, TestDriveDialog } from '@/modules/leads/components/car-form-dialogs';
 import type { LeadCar, LeadSite } from '@/modules/leads/leads.fields';
 import { InstantFinanceDialog, type InstantFinanceCar } from '@/modules/finance/components/finance-dialogs';
+import type { TriggerLink } from '@/components/ui/deferred-dialog';
 import type { CarAction, CarActionKind } from '../car-page.rules';
 
 /**
@@ -26,14 +27,8 @@ export type CarForms = { site: LeadSite; car: LeadCar; submitLabel: string; fina
 
 type ActionProps = { action: CarAction; className?: string; forms?: CarForms | null };
 
-/** The action's link as a plain anchor, for a dialog to take over. */
-function DialogLink({ action, className }: ActionProps) {
-  return (
-    <a href={action.href} className={className} data-action={action.kind}>
-      {action.label}
-    </a>
-  );
-}
+/** The action's link as data, for a dialog to make and take over (see TriggerLink). */
+const dialogLink = ({ action, className }: ActionProps): TriggerLink => ({ href: action.href, label: action.label, className, action: action.kind });
 
 function ActionLink({ action, className, children }: ActionProps & { children?: ReactNode }) {
   const external = /^https?:\/\//.test(action.href);
@@ -61,19 +56,19 @@ function ActionLink({ action, className, children }: ActionProps & { children?: 
 
 export function EnquireAction({ action, className = primary, forms }: ActionProps) {
   if (!forms) return <ActionLink action={action} className={className} />;
-  return <EnquiryDialog {...forms} trigger={<DialogLink action={action} className={className} />} />;
+  return <EnquiryDialog site={forms.site} car={forms.car} submitLabel={forms.submitLabel} link={dialogLink({ action, className })} />;
 }
 export function TestDriveAction({ action, className = quiet, forms }: ActionProps) {
   if (!forms) return <ActionLink action={action} className={className} />;
-  return <TestDriveDialog site={forms.site} car={forms.car} trigger={<DialogLink action={action} className={className} />} />;
+  return <TestDriveDialog site={forms.site} car={forms.car} link={dialogLink({ action, className })} />;
 }
 export function RequestPhotosAction({ action, className = quiet, forms }: ActionProps) {
   if (!forms) return <ActionLink action={action} className={className} />;
-  return <RequestPhotosDialog site={forms.site} car={forms.car} trigger={<DialogLink action={action} className={className} />} />;
+  return <RequestPhotosDialog site={forms.site} car={forms.car} link={dialogLink({ action, className })} />;
 }
 export function FinanceAction({ action, className = secondary, forms }: ActionProps) {
   if (!forms?.finance) return <ActionLink action={action} className={className} />;
-  return <InstantFinanceDialog car={forms.finance} site={forms.site} link={{ href: action.href, label: action.label, className, action: action.kind }} />;
+  return <InstantFinanceDialog car={forms.finance} site={forms.site} link={dialogLink({ action, className })} />;
 }
 export function TradeInAction({ action, className = quiet }: ActionProps) {
   return <ActionLink action={action} className={className} />;
