@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db';
@@ -13,6 +15,7 @@ import { instantQuote, financeSettings } from '@/modules/finance/finance.calc';
 import { FINANCE_MESSAGES } from '@/modules/finance/finance.enquiry';
 import { websites } from '@/modules/tenancy/tenancy.schema';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
+import { env } from '@/lib/env';
 
 let counter = 0;
 const mobile = () => `0414 ${String(300 + (counter += 1)).padStart(3, '0')} ${String(700 + counter).slice(-3)}`;
@@ -95,6 +98,11 @@ describe('finance quote and hand-over', () => {
     const [row] = await db.select().from(financeApplications).where(eq(financeApplications.phone, e164(phone)));
     expect(row).toMatchObject({ websiteId: w.a.websiteId, carId: w.carA, partner: 'local', status: 'created', redirectUrl });
     expect(row.quote).toMatchObject({ advertisedRate: 7.49 });
+
+    // Verified 14 minutes ago: still fresh.
+    const earlier = mobile();
+    await db.insert(verifications).values({ websiteId: w.a.websiteId, phone: e164(earlier), verificationType: 'verify', createdAt: new Date(Date.now() - 14 * 60 * 1000) });
+    expect((await call(customerRoute, customer(earlier))).status).toBe(200);
   });
 
   it('refuses another website’s car, and hands over once per Idempotency-Key', async () => {
@@ -123,6 +131,72 @@ describe('finance quote and hand-over', () => {
     expect(row.status).toBe('created');
   });
 
+  it('hands over through the YouX API: its answer, 502 and a failed row when it fails, the same answer on a repeat, the hosted page', async () => {
+    const requests: { url: string; auth: string | undefined; body: Record<string, unknown> }[] = [];
+    let failing = false;
+    const server = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        requests.push({ url: request.url ?? '', auth: request.headers.authorization, body: JSON.parse(body) });
+        response.setHeader('content-type', 'application/json');
+        if (failing) return void response.writeHead(503).end('{"error":"maintenance"}');
+        if (request.url === '/quote') return void response.end(JSON.stringify({ weeklyRepaymentAmount: 171.05, advertisedRate: 9.45, comparisonRate: 10.61 }));
+        response.end(JSON.stringify({ redirectUrl: 'https://apply.youxpowered.com.au/continue/yx-1', id: 'yx-1' }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const saved = env().youx;
+    env().youx = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, key: 'test-youx-key' };
+    const setPartner = (partner: Record<string, unknown>) =>
+      db.execute(sql`update websites set config = jsonb_set(config, '{finance,partners}', ${JSON.stringify({ [`${w.a.tenant.slug}-dealer`]: partner })}::jsonb) where id = ${w.a.websiteId}`);
+    const ip = (n: number) => ({ headers: { [CLIENT_ADDRESS_HEADER]: `198.19.2.${n}` } });
+    try {
+      await setPartner({ partner: 'youx', partnerCode: 'ALPHA01' });
+
+      // The website's one dealership quotes through YouX.
+      const quote = await call(quoteRoute, { purchasePrice: 32000, loanTerm: 5 }, ip(1));
+      expect(await quote.json()).toEqual({ weeklyRepaymentAmount: 171.05, advertisedRate: 9.45, comparisonRate: 10.61 });
+      expect(requests.at(-1)).toMatchObject({ url: '/quote', auth: 'Bearer test-youx-key', body: { purchasePrice: 32000, loanTerm: 5, selfAssessedCreditScore: 'GREAT' } });
+
+      const phone = mobile();
+      await verify(phone);
+      const created = await call(customerRoute, customer(phone), { headers: { ...ip(2).headers, 'idempotency-key': 'youx-ok-1' } });
+      expect(await created.json()).toEqual({ redirectUrl: 'https://apply.youxpowered.com.au/continue/yx-1' });
+      expect(requests.at(-1)).toMatchObject({ url: '/customers', auth: 'Bearer test-youx-key', body: { dealerCode: 'ALPHA01', customer: { phoneNumber: e164(phone), email: 'ava.lee@example.com' }, loan: { purchasePrice: 32000, loanTerm: 5 } } });
+      const [ok] = await db.select().from(financeApplications).where(and(eq(financeApplications.websiteId, w.a.websiteId), eq(financeApplications.idempotencyKey, 'youx-ok-1')));
+      expect(ok).toMatchObject({ partner: 'youx', status: 'created', partnerReference: 'yx-1' });
+
+      failing = true;
+      const failedQuote = await call(quoteRoute, { purchasePrice: 32000 }, ip(3));
+      expect(failedQuote.status).toBe(502);
+      expect(await failedQuote.json()).toEqual({ error: FINANCE_MESSAGES.quoteFailed });
+
+      const headers = { ...ip(4).headers, 'idempotency-key': 'youx-down-1' };
+      const failed = await call(customerRoute, customer(phone), { headers });
+      expect(failed.status).toBe(502);
+      expect(await failed.json()).toEqual({ error: 'Failed to create customer with YouX' });
+      const calls = requests.length;
+      const repeat = await call(customerRoute, customer(phone), { headers });
+      expect(repeat.status).toBe(502);
+      expect(await repeat.json()).toEqual({ error: 'Failed to create customer with YouX' });
+      expect(requests.length).toBe(calls);
+      const [row] = await db.select().from(financeApplications).where(and(eq(financeApplications.websiteId, w.a.websiteId), eq(financeApplications.idempotencyKey, 'youx-down-1')));
+      expect(row).toMatchObject({ partner: 'youx', status: 'failed', redirectUrl: null });
+      expect(row.error).toContain('503');
+
+      // The hosted application page: no API call, YouX's page for the dealer with the amount.
+      await setPartner({ partner: 'youx', partnerCode: 'ALPHA01', hostedApplication: true });
+      const hosted = await call(customerRoute, customer(phone), ip(5));
+      expect(await hosted.json()).toEqual({ redirectUrl: 'https://apply.youxpowered.com.au/ALPHA01?amount=32000' });
+      expect(requests.length).toBe(calls);
+    } finally {
+      env().youx = saved;
+      await db.execute(sql`update websites set config = config #- '{finance,partners}' where id = ${w.a.websiteId}`);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('answers hostile bodies with 4xx, never 5xx', async () => {
     const hostile: unknown[] = [
       null,
@@ -145,6 +219,36 @@ describe('finance quote and hand-over', () => {
       expect(handOver.status, label).toBeGreaterThanOrEqual(400);
       expect(handOver.status, label).toBeLessThan(500);
     }
+    const valid = customer(mobile()).data;
+    const raw = [
+      '{"__proto__":{"polluted":1},"purchasePrice":30000}',
+      `{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}},"data":${JSON.stringify(valid)}}`,
+      '{"purchasePrice":1e309,"loanTerm":-1}',
+      '{"purchasePrice":-1e309,"loanTerm":1e309,"year":-2024}',
+      `{"data":${JSON.stringify({ ...valid, purchasePrice: 1e309 }).replace('"purchasePrice":null', '"purchasePrice":1e309')}}`,
+      '{"purchasePrice":NaN}',
+      '{"loanTerm":"NaN","purchasePrice":"Infinity","year":"NaN"}',
+      '[{"purchasePrice":30000}]',
+      '"just text"',
+      'null',
+      '0',
+      `{"data":${JSON.stringify(valid)},"additionalData":[1,2,3]}`,
+      `{"data":${JSON.stringify({ ...valid, phoneNumber: ['0414000000'] })}}`,
+      `{"data":${JSON.stringify({ ...valid, firstName: "Robert'); DROP TABLE finance_applications;--", email: "x' OR '1'='1@example.com" })}}`,
+      `{"vin":"' OR 1=1 --","nvic":"1; DELETE FROM websites","whoIsHelping":"\u0000\ud800"}`,
+      `{"data":${JSON.stringify(valid)},"additionalData":{"lead_attributes":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}}`,
+      `{"selfAssessedCreditScore":"${'G'.repeat(20_000)}"}`,
+      `{"data":{"firstName":"${'x'.repeat(40_000)}"}}`,
+    ];
+    for (const rawBody of raw) {
+      for (const handler of [quoteRoute, customerRoute]) {
+        const response = await callLeadRoute(handler, { host: w.hostA, rawBody, headers: { 'content-type': 'application/json', [CLIENT_ADDRESS_HEADER]: '198.19.3.1' } });
+        expect(response.status, rawBody.slice(0, 80)).toBeLessThan(500);
+        expect(((await response.json()) as { error?: string }).error ?? 'ok', rawBody.slice(0, 80)).toBeTypeOf('string');
+      }
+    }
+    expect((await db.select({ id: financeApplications.id }).from(financeApplications)).length).toBeGreaterThan(0);
+
     const notJson = await callLeadRoute(quoteRoute, { host: w.hostA, rawBody: '{"purchasePrice":', headers: { 'content-type': 'application/json' } });
     expect(notJson.status).toBe(400);
     const form = await callLeadRoute(customerRoute, { host: w.hostA, rawBody: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });

@@ -35,7 +35,7 @@ export async function financeQuote(tenant: Tenant, body: unknown, ip: string | n
   requireInstantFinance(tenant);
   const request = parseWith(quoteRequestSchema, body);
   if (ip) await consumeLimits(await getDb(), [{ key: `finance-quote:${tenant.id}:${ip}`, max: QUOTES_PER_IP_PER_HOUR, durationMs: HOUR_MS, message: TOO_MANY }]);
-  const { partner } = partnerFor(tenant, null);
+  const { partner } = partnerFor(tenant, request.dealership_slug);
   try {
     return await partner.quote(request, financeSettingsOf(tenant.config));
   } catch (error) {
@@ -58,7 +58,9 @@ export async function createFinanceCustomer(tenant: Tenant, body: unknown, { ip,
       .select({ status: financeApplications.status, redirectUrl: financeApplications.redirectUrl })
       .from(financeApplications)
       .where(and(eq(financeApplications.websiteId, tenant.id), eq(financeApplications.idempotencyKey, idempotencyKey)));
+    // A repeat gets the first answer; the partner is never asked twice for one key.
     if (seen?.status === 'created' && seen.redirectUrl) return { redirectUrl: seen.redirectUrl };
+    if (seen?.status === 'failed') throw new DashboardError(502, FINANCE_MESSAGES.customerFailed);
     if (seen) throw new DashboardError(409, FINANCE_MESSAGES.customerFailed);
   }
   if (ip) await consumeLimits(db, [{ key: `finance-hand-over:${tenant.id}:${ip}`, max: HAND_OVERS_PER_IP_PER_HOUR, durationMs: HOUR_MS, message: TOO_MANY }]);

@@ -37,6 +37,8 @@ export const quoteRequestSchema = z.object({
   vin: text(17),
   nvic: text(20),
   whoIsHelping: text(100),
+  /** Not in SPEC §7's request: a website with several dealerships may name the one whose partner quotes. */
+  dealership_slug: text(100),
 });
 export type QuoteRequest = z.output<typeof quoteRequestSchema>;
 

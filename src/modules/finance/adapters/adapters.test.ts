@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { financeSettings } from '../finance.calc';
+import { financeSettings, instantQuote } from '../finance.calc';
 import { carClarityPartner } from './carclarity-http';
 import { localPartner } from './local';
 import type { FinanceApplication } from './types';
@@ -52,12 +52,13 @@ describe('finance partner adapters', () => {
     car: { id: 9, name: '2024 Mazda CX-5', carType: 'used' },
     quote: { weeklyRepaymentAmount: 160, advertisedRate: 8.99, comparisonRate: 10.25 },
   };
-  const quoteRequest = { selfAssessedCreditScore: 'GREAT' as const, purchasePrice: 32_500, loanTerm: 5, year: 2024, vin: null, nvic: null, whoIsHelping: null };
+  const quoteRequest = { selfAssessedCreditScore: 'GREAT' as const, purchasePrice: 32_500, loanTerm: 5, year: 2024, vin: null, nvic: null, whoIsHelping: null, dealership_slug: 'harbour-city-mazda' };
 
   it('YouX: quotes and creates the customer with its key, reading the partner’s answer', async () => {
     const youx = youxPartner({ url: `${base}/youx`, key: 'yk' });
     expect(await youx.quote(quoteRequest, financeSettings())).toEqual({ weeklyRepaymentAmount: 151.2, advertisedRate: 9.1, comparisonRate: 10.4 });
-    expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/youx/quote', auth: 'Bearer yk', body: { purchasePrice: 32_500, loanTerm: 5 } });
+    expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/youx/quote', auth: 'Bearer yk' });
+    expect(seen.at(-1)?.body).toEqual({ selfAssessedCreditScore: 'GREAT', purchasePrice: 32_500, loanTerm: 5, year: 2024, vin: null, nvic: null, whoIsHelping: null });
     expect(await youx.createCustomer(application)).toEqual({ redirectUrl: 'https://apply.youxpowered.com.au/continue/abc', reference: '77' });
     expect(seen.at(-1)).toMatchObject({ url: '/youx/customers', body: { dealerCode: 'HCM01', reference: application.id, customer: { phoneNumber: '+61412000111', email: 'ava@example.com' } } });
   });
@@ -68,6 +69,11 @@ describe('finance partner adapters', () => {
     expect(await hosted.createCustomer(application)).toEqual({ redirectUrl: 'https://apply.youxpowered.com.au/HCM01?amount=32500', reference: null });
     expect(seen.length).toBe(calls);
     expect(hostedApplicationUrl('a b', 10_000.4)).toBe('https://apply.youxpowered.com.au/a%20b?amount=10000');
+    // Without API keys the hosted page still works, and quotes come from the calculator.
+    const keyless = youxPartner(null, { hostedApplication: true });
+    expect((await keyless.createCustomer(application)).redirectUrl).toBe('https://apply.youxpowered.com.au/HCM01?amount=32500');
+    expect(await keyless.quote(quoteRequest, financeSettings())).toEqual(await localPartner.quote(quoteRequest, financeSettings()));
+    await expect(youxPartner(null).createCustomer(application)).rejects.toThrow('not configured');
   });
 
   it('CarClarity: the customer and the lead in one call; quotes from the calculator', async () => {
@@ -85,6 +91,8 @@ describe('finance partner adapters', () => {
   });
 
   it('local: the calculator’s quote and the dealer’s confirmation page', async () => {
+    const settings = financeSettings({ rates: { GREAT: 6.5 } });
+    expect(await localPartner.quote(quoteRequest, settings)).toEqual(instantQuote({ purchasePrice: 32_500, loanTermYears: 5, credit: 'GREAT', settings }));
     expect((await localPartner.createCustomer(application)).redirectUrl).toBe(`/success?category=finance-enquiry&application=${application.id}`);
   });
 });
