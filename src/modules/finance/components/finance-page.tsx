@@ -9,6 +9,7 @@ import type { LeadCar } from '@/modules/leads/leads.fields';
 import { getCarBySlug, getFeaturedCars } from '@/modules/stock/stock.queries';
 import { CarGrid } from '@/modules/stock/components/car-grid';
 import { PriceBlock } from '@/modules/stock/components/price-block';
+import { priceView } from '@/modules/stock/components/price-view';
 import { isOptimizable } from '@/modules/stock/components/car-image';
 import { requestTime } from '@/modules/stock/components/request-time';
 import { carPath, carTypeSearchPath } from '@/modules/tenancy/tenancy.paths';
@@ -154,7 +155,7 @@ function CarSideCard({ tenant, car }: { tenant: Tenant; car: CarDetail }) {
             {car.name}
           </Link>
         </h2>
-        <PriceBlock car={car} config={tenant.config} className="mt-2" />
+        <PriceBlock view={priceView(car, tenant.config)} className="mt-2" />
       </div>
     </div>
   );

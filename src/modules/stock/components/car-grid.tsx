@@ -1,6 +1,7 @@
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import type { CarSummary } from '../stock.types';
 import { CarCard } from './car-card';
+import { carCardView } from './car-card-view';
 
 type Props = {
   cars: CarSummary[];
@@ -18,7 +19,7 @@ export function CarGrid({ cars, config, now, priorityCount = 0, headingLevel = 3
     <ul aria-label={label} className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
       {cars.map((car, index) => (
         <li key={car.id}>
-          <CarCard car={car} config={config} now={now} priority={index < priorityCount} headingLevel={headingLevel} />
+          <CarCard view={carCardView(car, config, now, { priority: index < priorityCount, headingLevel })} />
         </li>
       ))}
     </ul>

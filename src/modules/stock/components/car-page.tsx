@@ -24,6 +24,7 @@ import { getLeadCarById, getLeadSite } from '@/modules/leads/leads.form-context'
 import { CarGallery } from './car-gallery';
 import { PhoneReveal } from './phone-reveal';
 import { PriceBlock } from './price-block';
+import { priceView } from './price-view';
 import { RepaymentsDisclaimer } from '@/modules/finance/components/finance-disclaimer';
 import { offersInstantFinance } from '@/modules/finance/finance.display';
 import { requestTime } from './request-time';
@@ -297,7 +298,7 @@ export async function CarPage({
               .filter(Boolean)
               .join(' · ')}
           </p>
-          <PriceBlock car={car} config={config} size="page" className="mt-4" />
+          <PriceBlock view={priceView(car, config)} size="page" className="mt-4" />
           {market ? (
             <p className="mt-3 inline-flex flex-wrap items-center gap-x-2 rounded-site bg-emerald-50 px-3 py-2 text-sm text-emerald-900" data-testid="market-indicator">
               <span className="font-bold">{CAR_PAGE_MESSAGES.belowMarket}</span>

@@ -1,3 +1,5 @@
+'use client';
+
 import { buttonClasses } from '@/components/ui/button';
 import type { FacetGroup, FacetOption, RangeFacetGroup } from '../search/search.view';
 import { MAX_QUERY_LENGTH } from '../search/search.text';
@@ -7,36 +9,26 @@ export const FILTER_DRAWER_ID = 'search-filters-open';
 
 function Count({ n }: { n: number }) {
   return (
-    <span className="ml-auto pl-2 text-sm tabular-nums text-slate-500">
+    <span className="facet-count">
       <span aria-hidden="true">{n}</span>
       <span className="sr-only">, {n} results</span>
     </span>
   );
 }
 
-function Option({ name, option, nested = false }: { name: string; option: FacetOption; nested?: boolean }) {
-  const id = `f-${name}-${option.value}`.replace(/[^A-Za-z0-9_-]/g, '_');
+/** One checkbox, inside its label (no id needed); styles are the facet classes of globals.css. */
+function Option({ name, option }: { name: string; option: FacetOption }) {
   return (
     <li>
-      <label
-        htmlFor={id}
-        className={`flex min-h-9 cursor-pointer items-center gap-2 rounded px-1 text-slate-800 hover:bg-slate-100 ${nested ? 'text-sm' : ''}`}
-      >
-        <input
-          id={id}
-          type="checkbox"
-          name={name}
-          value={option.value}
-          defaultChecked={option.selected}
-          className="size-4 shrink-0 accent-[var(--brand)]"
-        />
-        <span className="min-w-0 truncate">{option.label}</span>
+      <label className="facet-option">
+        <input type="checkbox" name={name} value={option.value} defaultChecked={option.selected} />
+        <span>{option.label}</span>
         <Count n={option.count} />
       </label>
       {option.models && option.models.length > 0 ? (
-        <ul aria-label={`${option.label} models`} className="mb-1 ml-6 border-l border-slate-200 pl-2">
+        <ul aria-label={`${option.label} models`} className="facet-models">
           {option.models.map((model) => (
-            <Option key={model.value} name="make_model" option={model} nested />
+            <Option key={model.value} name="make_model" option={model} />
           ))}
         </ul>
       ) : null}
@@ -80,6 +72,8 @@ function RangeInputs({ group }: { group: RangeFacetGroup }) {
  * The filter sidebar: one GET form, so it works without JavaScript (the 'Show results' button
  * submits it); with JavaScript each change applies at once (SearchFormEnhancer). On phones it is a
  * drawer opened by the 'Filters' control, a checkbox so that it also opens without JavaScript.
+ * A client component only so that the page's RSC payload carries the facet data, not the markup
+ * of every option again; it has no state.
  */
 export function SearchFilters({
   action,

@@ -9,6 +9,12 @@ import { useRouter, useSearchParams } from 'next/navigation';
  * the sort box with a key per URL state, so after any navigation (back and forward included) they
  * are new elements showing that state; this puts the focus back on the control the visitor used.
  */
+/** Finds the control the visitor changed again once the form is re-rendered: its name, and for a checkbox its value. */
+function controlSelector(control: HTMLInputElement | HTMLSelectElement): string {
+  const name = `[name="${CSS.escape(control.name)}"]`;
+  return control instanceof HTMLInputElement && control.type === 'checkbox' ? `${name}[value="${CSS.escape(control.value)}"]` : name;
+}
+
 export function SearchFormEnhancer({ formId, drawerId, defaultSort }: { formId: string; drawerId: string; defaultSort: string }) {
   const router = useRouter();
   const searchParams = useSearchParams();
@@ -37,7 +43,7 @@ export function SearchFormEnhancer({ formId, drawerId, defaultSort }: { formId: 
       if (!form || target.form !== form || target.id === drawerId) return;
       // Text is applied on submit (Enter); choices and numbers as soon as they change.
       if (target instanceof HTMLInputElement && target.type === 'search') return;
-      lastControl.current = target.id || null;
+      lastControl.current = controlSelector(target);
       apply(form);
     };
     const onSubmit = (event: SubmitEvent) => {
@@ -64,7 +70,7 @@ export function SearchFormEnhancer({ formId, drawerId, defaultSort }: { formId: 
   }, [formId, drawerId, defaultSort, router]);
 
   useEffect(() => {
-    if (lastControl.current) document.getElementById(lastControl.current)?.focus({ preventScroll: true });
+    if (lastControl.current) document.querySelector<HTMLElement>(lastControl.current)?.focus({ preventScroll: true });
     lastControl.current = null;
   }, [searchParams]);
 
