@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { cachePageWhileVersionHolds, PageCache, pageCacheKey, recordBody } from './page-cache';
+import { cachePageUntil, cachePageWhileVersionHolds, PageCache, pageCacheKey, recordBody } from './page-cache';
 import { newRequestState, requestStorage } from './request-context';
 
 function request(headers: http.IncomingHttpHeaders, url = '/search/used-cars', method = 'GET'): http.IncomingMessage {
@@ -20,6 +20,13 @@ describe('pageCacheKey', () => {
     const filtered = pageCacheKey(request({}, '/search/used-cars?make=Toyota'));
     const otherSite = pageCacheKey(request({ host: 'kiwi-motors.localhost' }));
     expect(new Set([plain, gzip, filtered, otherSite]).size).toBe(4);
+  });
+
+  it('keys a website once however its host is spelt: case, port, trailing dot', () => {
+    const key = pageCacheKey(request({ host: 'harbour-city-motors.localhost' }));
+    for (const host of ['Harbour-City-Motors.LOCALHOST', 'harbour-city-motors.localhost:3000', 'harbour-city-motors.localhost.', 'HARBOUR-city-motors.localhost.:443']) {
+      expect(pageCacheKey(request({ host }))).toBe(key);
+    }
   });
 
   it.each([
@@ -60,6 +67,19 @@ describe('PageCache', () => {
     expect(await cache.current('k')).not.toBeNull();
     clock.now += 1;
     expect(await cache.current('k')).toBeNull();
+  });
+
+  it('expires an entry at the instant its page said it would read differently, before the maximum age', async () => {
+    const clock = { now: 1_000 };
+    const cache = cacheAt(clock);
+    cache.store('k', { version: 'v', versionOf: async () => 'v' }, 200, {}, html('closed now'), 31_000);
+    clock.now = 30_999;
+    expect(await cache.current('k')).not.toBeNull();
+    clock.now = 31_000;
+    expect(await cache.current('k')).toBeNull();
+    // A page whose instant passed while it rendered is not kept at all.
+    cache.store('k', { version: 'v', versionOf: async () => 'v' }, 200, {}, html('closed now'), 31_000);
+    expect(cache.size.entries).toBe(0);
   });
 
   it('does not serve an entry whose version cannot be read', async () => {
@@ -133,5 +153,17 @@ describe('cachePageWhileVersionHolds', () => {
 
   it('does nothing outside a request', async () => {
     await expect(cachePageWhileVersionHolds(async () => 'v')).resolves.toBeUndefined();
+  });
+});
+
+describe('cachePageUntil', () => {
+  it('keeps the earliest instant named while the page renders', () => {
+    const state = newRequestState();
+    requestStorage().run(state, () => {
+      cachePageUntil(5_000);
+      cachePageUntil(3_000);
+      cachePageUntil(9_000);
+    });
+    expect(state.pageCacheUntil).toBe(3_000);
   });
 });

@@ -12,7 +12,8 @@ import { normalizeHost } from '@/modules/tenancy/tenancy.host';
  * change). The finished response is kept in memory; a later request for the same host, URL and
  * encoding is answered from it only after that version function returns the same version again,
  * so every replica serves what the database holds, never a page older than the last stock change.
- * Entries also expire after maxAgeMs, for what changes with time alone (the sold-car window).
+ * Entries also expire after maxAgeMs, for what changes with time alone (the sold-car window), and
+ * at the instant a page named with cachePageUntil() (the next opening or closing time it shows).
  *
  * Only anonymous document requests are cached: a request with a cookie, an RSC or router header,
  * or a method other than GET always renders, and only a 200 without Set-Cookie is kept.
@@ -28,7 +29,7 @@ type Entry = {
   status: number;
   headers: http.OutgoingHttpHeaders;
   body: Buffer;
-  storedAt: number;
+  expiresAt: number;
 };
 
 export type PageCacheOptions = { maxBytes: number; maxEntryBytes: number; maxAgeMs: number; now?: () => number };
@@ -58,7 +59,7 @@ export class PageCache {
   private readonly now: () => number;
 
   constructor(private readonly options: PageCacheOptions) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => Date.now());
   }
 
   get maxEntryBytes(): number {
@@ -73,7 +74,7 @@ export class PageCache {
   async current(key: string): Promise<Entry | null> {
     const entry = this.entries.get(key);
     if (!entry) return null;
-    if (this.now() - entry.storedAt > this.options.maxAgeMs) {
+    if (this.now() >= entry.expiresAt) {
       this.delete(key);
       return null;
     }
@@ -93,14 +94,18 @@ export class PageCache {
     return entry;
   }
 
-  store(key: string, mark: PageCacheMark, status: number, headers: http.OutgoingHttpHeaders, body: Buffer): void {
+  /** Keeps a response; `until` (ms) ends its life earlier than maxAgeMs (cachePageUntil). */
+  store(key: string, mark: PageCacheMark, status: number, headers: http.OutgoingHttpHeaders, body: Buffer, until: number | null = null): void {
     if (body.length > this.options.maxEntryBytes) return;
+    const now = this.now();
+    const expiresAt = Math.min(now + this.options.maxAgeMs + 1, until ?? Infinity);
+    if (expiresAt <= now) return;
     this.delete(key);
     const kept: http.OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(headers)) {
       if (value !== undefined && !NOT_REPLAYED.has(name.toLowerCase())) kept[name.toLowerCase()] = value;
     }
-    this.entries.set(key, { ...mark, status, headers: kept, body, storedAt: this.now() });
+    this.entries.set(key, { ...mark, status, headers: kept, body, expiresAt });
     this.bytes += body.length;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.options.maxBytes) break;
@@ -129,6 +134,16 @@ export async function cachePageWhileVersionHolds(versionOf: VersionOf): Promise<
   if (!state || state.pageCache) return;
   const version = await versionOf();
   state.pageCache ??= { version, versionOf };
+}
+
+/**
+ * The page being rendered reads differently from instantMs on the clock alone (a location turns
+ * 'open now' at 8:30, 'Today' moves at midnight): a cached copy is not served from then on. The
+ * earliest of several calls wins.
+ */
+export function cachePageUntil(instantMs: number): void {
+  const state = currentRequestState();
+  if (state) state.pageCacheUntil = Math.min(state.pageCacheUntil ?? Infinity, instantMs);
 }
 
 /** Writes a cached page as the response. */

@@ -11,6 +11,8 @@ export type RequestState = {
   serviceUnavailable: boolean;
   /** The page may be served again from the page cache while this version holds (page-cache.ts). */
   pageCache: PageCacheMark | null;
+  /** The instant (ms) from which a cached copy of this page would read wrong on the clock alone ('open now'). */
+  pageCacheUntil: number | null;
 };
 
 const STORAGE = Symbol.for('dealer-platform.request-state');
@@ -27,7 +29,7 @@ export function currentRequestState(): RequestState | undefined {
 }
 
 export function newRequestState(): RequestState {
-  return { serviceUnavailable: false, pageCache: null };
+  return { serviceUnavailable: false, pageCache: null, pageCacheUntil: null };
 }
 
 /** This response shows something for this request alone (e.g. a revealed phone number): never keep it in the page cache. */

@@ -120,7 +120,7 @@ function renderWithState(
       const mark = state.pageCache;
       if (!mark || sentStatus !== 200 || state.serviceUnavailable || sentHeaders['set-cookie'] !== undefined) return;
       const bytes = body();
-      if (bytes) cache.store(key, mark, sentStatus, sentHeaders, bytes);
+      if (bytes) cache.store(key, mark, sentStatus, sentHeaders, bytes, state.pageCacheUntil);
     });
   }
   return requestStorage().run(state, () => emit.call(server, 'request', ...args));

@@ -83,3 +83,36 @@ test('visitors with cookies, client-side navigations and other sites never get a
   expect(other.headers()['x-page-cache']).toBe('miss');
   expect(await other.text()).not.toContain('Harbour City');
 });
+
+test('the home, content, contact, location and finance pages and the sitemap are served from the page cache', async ({ request }) => {
+  const site = { host: host('harbour-city-motors') };
+  for (const path of ['/', '/about-us', '/contact', '/finance', '/sitemap.xml']) {
+    // A URL of this test's own, so parallel tests cannot have cached it.
+    const url = serverUrl(`${path}?utm_content=page-cache-${Date.now()}`);
+    const first = await request.get(url, { headers: site });
+    expect(first.status(), path).toBe(200);
+    expect(first.headers()['x-page-cache'], path).toBe('miss');
+    const again = await request.get(url, { headers: site });
+    expect(again.headers()['x-page-cache'], path).toBe('hit');
+    expect(await again.text()).toBe(await first.text());
+  }
+  const contact = await request.get(serverUrl('/contact'), { headers: site });
+  const location = /href="(\/our-locations\/[^"]+)"/.exec(await contact.text())?.[1];
+  expect(location).toBeTruthy();
+  await request.get(serverUrl(location!), { headers: site });
+  expect((await request.get(serverUrl(location!), { headers: site })).headers()['x-page-cache']).toBe('hit');
+});
+
+test('the home page renders again once the dealer changes stock', async ({ request }) => {
+  const home = () => request.get(serverUrl('/?utm_content=page-cache-home'), { headers: { host: host('harbour-city-motors') } });
+  await home();
+  expect((await home()).headers()['x-page-cache']).toBe('hit');
+  const car = serverUrl(`/websites/${WEBSITE_ID}/cars/e2e-cache-home-${Date.now()}.json`);
+  const put = await request.put(car, {
+    headers: { authorization: dashboardAuth(), 'content-type': 'application/json' },
+    data: { name: '2021 Mazda 3 G20', make: 'Mazda', model: '3', year: 2021, km: 30000, price: 24990, car_type: 'used', status: 'in_stock', stocknum: 'E2E2004C' },
+  });
+  expect(put.status()).toBe(201);
+  expect((await home()).headers()['x-page-cache']).toBe('miss');
+  expect((await request.delete(car, { headers: { authorization: dashboardAuth() } })).status()).toBe(204);
+});

@@ -2,6 +2,8 @@ import 'server-only';
 import { siteOrigin, garagePath } from '@/modules/tenancy/tenancy.paths';
 import { DATABASE_UNAVAILABLE, lookupTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
+import { cachePageWhileVersionHolds } from '@/lib/page-cache';
+import { stockListingVersion } from '@/modules/stock/stock.queries';
 import { parsePartName, partEntries, partPath, singleFileEntries, sitemapPlan } from './sitemap.queries';
 import { sitemapIndexXml, urlsetChunks, xmlStream } from './sitemap.xml';
 
@@ -29,6 +31,9 @@ async function withTenant(host: string, respond: (tenant: Tenant) => Promise<Res
   const tenant = await lookupTenant(host);
   if (tenant === DATABASE_UNAVAILABLE) return unavailable();
   if (!tenant) return notFound();
+  // Route handlers run inside the same request hooks as pages: served from the page cache until
+  // the website's data or cars change (a sitemap lists both).
+  await cachePageWhileVersionHolds(() => stockListingVersion(tenant));
   return respond(tenant);
 }
 

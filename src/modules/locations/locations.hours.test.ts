@@ -3,6 +3,7 @@ import { weeklyHours } from '@/db/seed/hours';
 import {
   formatClock12,
   holidayRows,
+  nextHoursChange,
   openingHoursRows,
   openStatus,
   openStatusText,
@@ -358,6 +359,40 @@ describe('time zone from the state', () => {
       for (const state of states) {
         for (const zone of zonesForState(country, state)) expect(() => new Intl.DateTimeFormat('en', { timeZone: zone })).not.toThrow();
       }
+    }
+  });
+});
+
+describe('the next instant the hours may read differently (how long a cached page may live)', () => {
+  const at = (iso: string) => ({ timeZone: SYDNEY, now: new Date(iso) });
+  const next = (iso: string, specialHours: SpecialHoursEntry[] = [], hours = SALES) =>
+    new Date(nextHoursChange(hours, { ...at(iso), specialHours })).toISOString();
+
+  it("is the next opening or closing time today, else the location's next midnight", () => {
+    // Monday 2 March 2026 in Sydney (+11:00).
+    expect(next('2026-03-01T20:00:00Z')).toBe('2026-03-01T21:30:00.000Z'); // 7:00 am → opens 8:30 am
+    expect(next('2026-03-01T21:30:00Z')).toBe('2026-03-02T06:30:00.000Z'); // 8:30 am → closes 5:30 pm
+    expect(next('2026-03-02T07:00:00Z')).toBe('2026-03-02T13:00:00.000Z'); // 6:00 pm → midnight
+    expect(next('2026-03-07T23:00:00Z')).toBe('2026-03-08T13:00:00.000Z'); // Sunday 10:00 am, closed → midnight
+    // Special hours replace the day's hours.
+    expect(next('2026-03-01T22:00:00Z', [special('2026-03-02', 'Open', '10:00', '14:00')])).toBe('2026-03-01T23:00:00.000Z');
+  });
+
+  it('falls on the end of the skipped hour when daylight saving skips the time', () => {
+    // Sunday 4 October 2026: Sydney's clocks go from 2:00 to 3:00 am; a 2:30 am opening happens at 3:00 am AEDT.
+    const early = weeklyHours({ weekdays: null, saturday: null, sunday: ['02:30', '16:00'] });
+    expect(next('2026-10-03T15:00:00Z', [], early)).toBe('2026-10-03T16:00:00.000Z');
+  });
+
+  it('leaves nothing on the page changing before it, through a week and a daylight-saving change', () => {
+    const render = (now: Date, specialHours: SpecialHoursEntry[]) =>
+      JSON.stringify([openStatus(SALES, { timeZone: SYDNEY, now, specialHours }), openingHoursRows(SALES, { timeZone: SYDNEY, now, specialHours })]);
+    const holidays = [special('2026-10-05', 'Closed', null, null, 'Labour Day'), special('2026-10-07', 'Open', '10:00', '14:00')];
+    for (let t = Date.parse('2026-10-01T00:00:00Z'); t < Date.parse('2026-10-09T00:00:00Z'); t += 7 * 60_000 + 13_000) {
+      const now = new Date(t);
+      const change = nextHoursChange(SALES, { timeZone: SYDNEY, now, specialHours: holidays });
+      expect(change).toBeGreaterThan(t);
+      expect(render(new Date(change - 1), holidays)).toBe(render(now, holidays));
     }
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addDays, isoDate, wallTimeAt } from '@/lib/time-zone';
+import { addDays, instantOfWallTime, isoDate, wallTimeAt } from '@/lib/time-zone';
 import type { LocationSettings, OpeningHoursEntry, SpecialHoursEntry } from './locations.types';
 
 /**
@@ -259,6 +259,30 @@ export function openStatus(openingHours: readonly OpeningHoursEntry[], options: 
 export function openStatusText(status: OpenStatus): string {
   if (status.open) return `${HOURS_TEXT.openNow} · closes at ${status.closesAt}`;
   return status.opensAt ? `${HOURS_TEXT.closedNow} · opens ${status.opensAt.day} at ${status.opensAt.time}` : HOURS_TEXT.closedNow;
+}
+
+/**
+ * The first instant after `now` at which the location's hours may read differently: its next
+ * opening or closing time today, else its next local midnight ('Today' moves, 'tomorrow' becomes
+ * 'today', a holiday passes). 'Open now', the week's rows and the holiday list all follow from the
+ * local date and from where the minute falls among today's intervals, so nothing changes before.
+ */
+export function nextHoursChange(openingHours: readonly OpeningHoursEntry[], options: Omit<RowOptions, 'settings'>): number {
+  const { specialHours = [], timeZone } = options;
+  const wall = wallTimeAt(options.now.getTime(), timeZone);
+  const minute = wall.hour * 60 + wall.minute;
+  const today = addDays(wall, 0);
+  const special = specialHours.find((s) => s.date === isoDate(today));
+  const boundaries = intervalsOn(openingHours, today.weekday, special).flatMap((i) => [i.open, i.close]);
+  const next = Math.min(24 * 60, ...boundaries.filter((m) => m > minute));
+  // A wall time the clocks skip (daylight saving starts) happens when the skipped hour ends.
+  for (let late = 0; late <= 180; late += 15) {
+    const day = addDays(today, Math.floor((next + late) / 1440));
+    const inDay = (next + late) % 1440;
+    const instant = instantOfWallTime({ ...day, hour: Math.floor(inDay / 60), minute: inDay % 60 }, timeZone);
+    if (instant !== null) return instant;
+  }
+  return options.now.getTime() + 3_600_000;
 }
 
 // ---- holiday hours dialog ----

@@ -2,7 +2,7 @@ import 'server-only';
 import { cache } from 'react';
 import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db } from '@/db';
-import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
+import { dealerships, websiteGenerations, websites } from '@/modules/tenancy/tenancy.schema';
 import { locations } from '@/modules/locations/locations.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { carGenerations, carImages, carPaymentProcessors, cars } from './stock.schema';
@@ -25,18 +25,20 @@ export function visibleCarsWhere(tenant: Tenant, now: Date): SQL {
 }
 
 /**
- * What a rendered stock list depends on, as one string: the website's car generation (bumped by
- * triggers with every change to its cars) and its configuration's last change. A cached page is
- * served only while this is unchanged (src/lib/page-cache.ts).
+ * What a page showing the website's cars depends on, as one string: its car generation (bumped by
+ * triggers with every change to its cars) and its website generation (every change to what else
+ * its pages show: websiteVersion). A cached page is served only while this is unchanged
+ * (src/lib/page-cache.ts).
  */
 export async function stockListingVersion(tenant: Tenant): Promise<string> {
   const db = await getDb();
   const [row] = await db
-    .select({ generation: carGenerations.generation, configuredAt: websites.updatedAt })
+    .select({ cars: carGenerations.generation, website: websiteGenerations.generation })
     .from(websites)
     .leftJoin(carGenerations, eq(carGenerations.websiteId, websites.id))
+    .leftJoin(websiteGenerations, eq(websiteGenerations.websiteId, websites.id))
     .where(eq(websites.id, tenant.id));
-  return row ? `${row.generation ?? 0}:${row.configuredAt.getTime()}` : 'gone';
+  return row ? `${row.cars ?? 0}:${row.website ?? 0}` : 'gone';
 }
 
 /** The primary image, else the first photo in order. */

@@ -2,7 +2,7 @@ import 'server-only';
 import { cache } from 'react';
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db } from '@/db';
-import { manufacturers, navigationItems, websiteDomains, websites } from './tenancy.schema';
+import { manufacturers, navigationItems, websiteDomains, websiteGenerations, websites } from './tenancy.schema';
 import { parseWebsiteConfig } from './tenancy.config';
 import { devHostForSlug, slugFromDevHost } from './tenancy.host';
 import type { DemoSite, Navigation, NavigationItem, Tenant } from './tenancy.types';
@@ -64,6 +64,23 @@ export const findTenantByHost = cache(async (host: string): Promise<Tenant | nul
 export async function findTenantById(websiteId: number): Promise<Tenant | null> {
   const [row] = await tenantQuery(await getDb(), eq(websites.id, websiteId));
   return row ? toTenant(row) : null;
+}
+
+/**
+ * What a website's pages show apart from its cars, as one string: its website generation, bumped
+ * by triggers with every change to its settings, domains, dealerships, navigation, search pages,
+ * locations, special hours and content (migration 0014). A cached page is served only while this
+ * is unchanged (src/lib/page-cache.ts); pages that show cars use stockListingVersion, which
+ * includes it.
+ */
+export async function websiteVersion(tenant: Tenant): Promise<string> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ generation: websiteGenerations.generation })
+    .from(websites)
+    .leftJoin(websiteGenerations, eq(websiteGenerations.websiteId, websites.id))
+    .where(eq(websites.id, tenant.id));
+  return row ? String(row.generation ?? 0) : 'gone';
 }
 
 /** Header and footer menus with their dropdowns, in position order. */

@@ -2,8 +2,9 @@ import 'server-only';
 import { notFound } from 'next/navigation';
 import { isDatabaseUnavailable } from '@/db/errors';
 import { logger } from '@/lib/logger';
+import { cachePageWhileVersionHolds } from '@/lib/page-cache';
 import { markServiceUnavailable } from '@/lib/service-unavailable';
-import { findTenantByHost } from './tenancy.queries';
+import { findTenantByHost, websiteVersion } from './tenancy.queries';
 import type { Tenant } from './tenancy.types';
 
 export const DATABASE_UNAVAILABLE = 'database-unavailable' as const;
@@ -38,6 +39,15 @@ export async function requireTenant(params: HostParams): Promise<Tenant> {
   if (tenant === DATABASE_UNAVAILABLE) throw new DatabaseUnavailableError();
   if (!tenant) notFound();
   return tenant;
+}
+
+/**
+ * For a page that shows the website's data and nothing about the visitor or its cars (content,
+ * contact, locations): served again from the page cache until that data changes (websiteVersion;
+ * pages showing cars pass stockListingVersion instead). Call it before reading the data.
+ */
+export function cachePageWhileWebsiteHolds(tenant: Tenant): Promise<void> {
+  return cachePageWhileVersionHolds(() => websiteVersion(tenant));
 }
 
 export class DatabaseUnavailableError extends Error {

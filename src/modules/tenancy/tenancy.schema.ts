@@ -1,6 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   foreignKey,
   index,
@@ -45,6 +46,18 @@ export const websites = pgTable('websites', {
   stockVersion: integer('stock_version').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Bumped by triggers (migration 0014) in the same transaction as every change to what a website's
+ * pages show apart from its cars (those bump car_generations): the website row, its domains,
+ * dealerships, navigation, search pages, locations, special hours and content. Keys the page cache.
+ */
+export const websiteGenerations = pgTable('website_generations', {
+  websiteId: integer('website_id')
+    .primaryKey()
+    .references(() => websites.id, { onDelete: 'cascade' }),
+  generation: bigint('generation', { mode: 'number' }).notNull().default(0),
 });
 
 export const websiteDomains = pgTable(

@@ -12,15 +12,18 @@ import { SkipLink } from '@/modules/tenancy/components/skip-link';
 import { VisitRecorder } from '@/modules/leads/components/visit-recorder';
 import { themeStyle } from '@/modules/tenancy/components/site-theme';
 import { siteOrigin } from '@/modules/tenancy/tenancy.paths';
+import { cachePageUntil } from '@/lib/page-cache';
+import { instantOfWallTime, isValidTimeZone, wallTimeAt } from '@/lib/time-zone';
 
 type LayoutProps = { children: ReactNode; params: HostParams };
 
+/** The year in the website's zone; a cached page does not outlive it (the footer's copyright line). */
 function currentYear(timeZone: string): number {
-  try {
-    return Number(new Intl.DateTimeFormat('en-AU', { year: 'numeric', timeZone }).format(new Date()));
-  } catch {
-    return new Date().getUTCFullYear();
-  }
+  const now = Date.now();
+  const zone = isValidTimeZone(timeZone) ? timeZone : 'UTC';
+  const year = wallTimeAt(now, zone).year;
+  cachePageUntil(instantOfWallTime({ year: year + 1, month: 1, day: 1, hour: 0, minute: 0 }, zone) ?? now + 3_600_000);
+  return year;
 }
 
 export async function generateMetadata({ params }: { params: HostParams }): Promise<Metadata> {

@@ -12,6 +12,8 @@ import { buildNavEntries, carTypeQuickLinks } from '@/modules/tenancy/components
 import { isLoopbackHost } from '@/modules/tenancy/tenancy.host';
 import { findTenantByHost, getNavigation, listDemoSites } from '@/modules/tenancy/tenancy.queries';
 import { hostFromParams, type HostParams } from '@/modules/tenancy/tenancy.request';
+import { cachePageWhileVersionHolds } from '@/lib/page-cache';
+import { stockListingVersion } from '@/modules/stock/stock.queries';
 
 type Props = { params: HostParams };
 
@@ -40,6 +42,8 @@ export default async function HomePage({ params }: Props) {
     notFound();
   }
 
+  // The same for every visitor: served from the page cache until the website's data or cars change.
+  await cachePageWhileVersionHolds(() => stockListingVersion(tenant));
   const [navigation, posts] = await Promise.all([getNavigation(tenant), listContent(tenant, 'blog', { limit: 3 })]);
   const quickLinks = carTypeQuickLinks(buildNavEntries(tenant, [...navigation.header, ...navigation.footer]));
 

@@ -6,7 +6,8 @@ import { PageHeader } from '@/components/ui/page-header';
 import { spell } from '@/lib/format';
 import { getLeadCar, getLeadCarById, getLeadSite } from '@/modules/leads/leads.form-context';
 import type { LeadCar } from '@/modules/leads/leads.fields';
-import { getCarBySlug, getFeaturedCars } from '@/modules/stock/stock.queries';
+import { getCarBySlug, getFeaturedCars, stockListingVersion } from '@/modules/stock/stock.queries';
+import { cachePageWhileVersionHolds } from '@/lib/page-cache';
 import { CarGrid } from '@/modules/stock/components/car-grid';
 import { PriceBlock } from '@/modules/stock/components/price-block';
 import { priceView } from '@/modules/stock/components/price-view';
@@ -48,6 +49,8 @@ async function chosenCar(tenant: Tenant, raw: string): Promise<{ car: CarDetail;
 
 export async function FinancePage({ tenant, query }: { tenant: Tenant; query: FinanceQuery }) {
   const { config } = tenant;
+  // The same for every visitor at one URL (the query prefills the form): cached until the website's data or cars change.
+  await cachePageWhileVersionHolds(() => stockListingVersion(tenant));
   const [site, chosen] = await Promise.all([getLeadSite(tenant), chosenCar(tenant, first(query.car_id))]);
   const car = chosen?.car ?? null;
   const budget = first(query.vehiclePriceBudget) || first(query.price) || (car && car.price > 0 ? String(car.price) : '');

@@ -4,7 +4,8 @@ import { formatDistance, spell } from '@/lib/format';
 import { telHref } from '@/modules/tenancy/tenancy.links';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { LOCATION_TYPE_LABELS } from '../locations.grouping';
-import { holidayRows, openingHoursRows, openStatus, openStatusText } from '../locations.hours';
+import { cachePageUntil } from '@/lib/page-cache';
+import { holidayRows, nextHoursChange, openingHoursRows, openStatus, openStatusText } from '../locations.hours';
 import { mapLinkUrl } from '../locations.maps';
 import type { LocationSummary, SpecialHoursEntry } from '../locations.types';
 import { HolidayHoursDialog } from './holiday-hours-dialog';
@@ -36,6 +37,8 @@ export function LocationCard({ tenant, location, specialHours, now, distanceKm, 
   const rows = openingHoursRows(location.openingHours, { timeZone: location.timeZone, now, specialHours, settings: location.settings });
   const status = openStatus(location.openingHours, { timeZone: location.timeZone, now, specialHours });
   const holidays = holidayRows(specialHours, { timeZone: location.timeZone, now, locale: config.locale, settings: location.settings });
+  // Rendered on the server at `now`: a cached copy of the page must not outlive what it says.
+  cachePageUntil(nextHoursChange(location.openingHours, { timeZone: location.timeZone, now, specialHours }));
   const phones = [
     { label: 'Phone', number: location.phone },
     { label: 'Landline', number: location.landlinePhone },

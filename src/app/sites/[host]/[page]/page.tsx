@@ -7,7 +7,7 @@ import { CareersListing } from '@/modules/content/components/careers-listing';
 import { ContentPageView } from '@/modules/content/components/content-page-view';
 import { CareersEnquirySection } from '@/modules/leads/components/careers-enquiry';
 import { requireSearchListing, SearchPage, searchMetadata } from '@/modules/stock/components/search-page';
-import { hostFromParams, requireTenant } from '@/modules/tenancy/tenancy.request';
+import { cachePageWhileWebsiteHolds, hostFromParams, requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { GARAGE_METADATA, GaragePage, isGaragePath } from '@/modules/identity/components/garage-page';
 import { FINANCE_METADATA, FinancePage } from '@/modules/finance/components/finance-page';
@@ -41,6 +41,8 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
   if (isAllStockPath(tenant, slug)) {
     return searchMetadata(tenant, await hostFromParams(params), await allStockListing(tenant, slug), await searchParams);
   }
+  // Content and careers pages (the stock list and the finance page opt in themselves; the garage is the visitor's own).
+  await cachePageWhileWebsiteHolds(tenant);
   if (isCareerListingSlug(slug)) {
     const intro = await getContentPage(tenant, slug);
     return contentMetadata(
@@ -63,6 +65,7 @@ export default async function TopLevelContentPage({ params, searchParams }: Prop
     return <SearchPage tenant={tenant} listing={await allStockListing(tenant, slug)} raw={await searchParams} />;
   }
 
+  await cachePageWhileWebsiteHolds(tenant);
   if (isCareerListingSlug(slug)) {
     const [intro, positions] = await Promise.all([getContentPage(tenant, slug), listContent(tenant, 'career')]);
     return (

@@ -3,7 +3,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Container } from '@/components/ui/container';
 import { listContent } from '@/modules/content/content.queries';
 import { ContentList } from '@/modules/content/components/content-list';
-import { requireTenant } from '@/modules/tenancy/tenancy.request';
+import { cachePageWhileWebsiteHolds, requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { HostParams } from '@/modules/tenancy/tenancy.request';
 
 /** /blog: the dealer's blog posts, newest first. */
@@ -21,6 +21,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function BlogIndexPage({ params }: Props) {
   const tenant = await requireTenant(params);
+  await cachePageWhileWebsiteHolds(tenant);
   const posts = await listContent(tenant, 'blog');
   return (
     <>

@@ -8,7 +8,7 @@ import { LocationsDirectory, postcodeParam } from '@/modules/locations/component
 import { requestNow } from '@/modules/locations/components/request-now';
 import { sessionSpecialHours } from '@/modules/locations/components/session-special-hours';
 import { listVisibleLocations } from '@/modules/locations/locations.queries';
-import { hostFromParams, requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
+import { cachePageWhileWebsiteHolds, hostFromParams, requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
 
 /** /contact: every visible location with hours, the postcode finder and the contact form's place. */
 
@@ -25,6 +25,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function ContactPage({ params, searchParams }: Props) {
   const tenant = await requireTenant(params);
+  await cachePageWhileWebsiteHolds(tenant);
   const now = requestNow();
   const [locations, specialHours, host] = await Promise.all([listVisibleLocations(tenant), sessionSpecialHours(tenant, now), hostFromParams(params)]);
   return (

@@ -3,7 +3,7 @@ import { notFound, permanentRedirect } from 'next/navigation';
 import { resolveContentRequest } from '@/modules/content/content.queries';
 import { contentMetadata, NOT_FOUND_METADATA, withQuery, type SearchParams } from '@/modules/content/content.route';
 import { ContentPageView } from '@/modules/content/components/content-page-view';
-import { requireTenant } from '@/modules/tenancy/tenancy.request';
+import { cachePageWhileWebsiteHolds, requireTenant } from '@/modules/tenancy/tenancy.request';
 
 /** /blog/{slug}: one blog post. A slug of another kind of page redirects to that page's path. */
 
@@ -12,6 +12,7 @@ type Props = { params: Promise<{ host: string; post: string }>; searchParams: Se
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const tenant = await requireTenant(params);
   const { post } = await params;
+  await cachePageWhileWebsiteHolds(tenant);
   const result = await resolveContentRequest(tenant, post, `/blog/${post}`);
   if (result.status === 'not-found') return NOT_FOUND_METADATA;
   if (result.status !== 'found') return {};
@@ -24,6 +25,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function BlogPostPage({ params, searchParams }: Props) {
   const tenant = await requireTenant(params);
   const { post } = await params;
+  await cachePageWhileWebsiteHolds(tenant);
   const result = await resolveContentRequest(tenant, post, `/blog/${post}`);
   if (result.status === 'not-found') notFound();
   if (result.status === 'redirect') permanentRedirect(await withQuery(result.location, searchParams));

@@ -11,7 +11,7 @@ import { LocationsDirectory, postcodeParam } from '@/modules/locations/component
 import { requestNow } from '@/modules/locations/components/request-now';
 import { sessionSpecialHours } from '@/modules/locations/components/session-special-hours';
 import { contactUsPath, findDealershipContact } from '@/modules/locations/locations.queries';
-import { hostFromParams, requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
+import { cachePageWhileWebsiteHolds, hostFromParams, requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
 
 /** /contact-us/{dealer-slug}: one dealership of the website, its locations and the contact form's place. */
 
@@ -22,6 +22,7 @@ type Props = {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const tenant = await requireTenant(params as HostParams);
+  await cachePageWhileWebsiteHolds(tenant);
   const dealership = await findDealershipContact(tenant, (await params).dealer);
   if (!dealership) return NOT_FOUND_METADATA;
   return {
@@ -33,6 +34,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function ContactDealershipPage({ params, searchParams }: Props) {
   const tenant = await requireTenant(params as HostParams);
+  await cachePageWhileWebsiteHolds(tenant);
   const dealership = await findDealershipContact(tenant, (await params).dealer);
   if (!dealership) notFound();
   const now = requestNow();

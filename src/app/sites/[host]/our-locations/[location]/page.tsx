@@ -10,7 +10,7 @@ import { LocationMap } from '@/modules/locations/components/location-map';
 import { requestNow } from '@/modules/locations/components/request-now';
 import { sessionSpecialHours } from '@/modules/locations/components/session-special-hours';
 import { findVisibleLocation, getMapsKey } from '@/modules/locations/locations.queries';
-import { hostFromParams, requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
+import { cachePageWhileWebsiteHolds, hostFromParams, requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
 
 /** /our-locations/{location}: one visible location with hours, holiday hours and its map. */
 
@@ -18,6 +18,7 @@ type Props = { params: Promise<{ host: string; location: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const tenant = await requireTenant(params as HostParams);
+  await cachePageWhileWebsiteHolds(tenant);
   const location = await findVisibleLocation(tenant, (await params).location);
   if (!location) return NOT_FOUND_METADATA;
   return {
@@ -29,6 +30,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function LocationPage({ params }: Props) {
   const tenant = await requireTenant(params as HostParams);
+  await cachePageWhileWebsiteHolds(tenant);
   const location = await findVisibleLocation(tenant, (await params).location);
   if (!location) notFound();
   const now = requestNow();

@@ -4,7 +4,7 @@ import { resolveContentRequest } from '@/modules/content/content.queries';
 import { contentMetadata, NOT_FOUND_METADATA, withQuery, type SearchParams } from '@/modules/content/content.route';
 import { isCareerListingSlug } from '@/modules/content/content.routing';
 import { ContentPageView } from '@/modules/content/components/content-page-view';
-import { requireTenant } from '@/modules/tenancy/tenancy.request';
+import { cachePageWhileWebsiteHolds, requireTenant } from '@/modules/tenancy/tenancy.request';
 
 /**
  * /pages/{slug}: the canonical form of content pages on websites that use a pages path (except
@@ -17,6 +17,7 @@ type Props = { params: Promise<{ host: string; page: string }>; searchParams: Se
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const tenant = await requireTenant(params);
   const { page: slug } = await params;
+  await cachePageWhileWebsiteHolds(tenant);
   const result = await resolveContentRequest(tenant, slug, `/pages/${slug}`);
   if (result.status === 'not-found') return NOT_FOUND_METADATA;
   return result.status === 'found' ? contentMetadata(result.page, result.canonicalPath) : {};
@@ -26,6 +27,7 @@ export default async function PagesContentPage({ params, searchParams }: Props) 
   const tenant = await requireTenant(params);
   const { page: slug } = await params;
   if (isCareerListingSlug(slug)) permanentRedirect(await withQuery(`/${slug}`, searchParams));
+  await cachePageWhileWebsiteHolds(tenant);
 
   const result = await resolveContentRequest(tenant, slug, `/pages/${slug}`);
   if (result.status === 'not-found') notFound();
