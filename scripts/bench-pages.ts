@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { ROOT, startServer, waitForServer } from './bench/http';
+import { measurePageThroughput, pageThroughputTable, type ThroughputRow } from './bench/page-throughput';
 import { writeSection } from './bench/report';
 
 const { values: args } = parseArgs({
@@ -38,6 +39,7 @@ const DIST_DIR = process.env.NEXT_DIST_DIR ?? '.next-bench-pages';
 const DATA_DIR = path.resolve(ROOT, process.env.DATA_DIR ?? '.bench-data/pages/data');
 const MEDIA_DIR = path.resolve(ROOT, process.env.MEDIA_DIR ?? '.bench-data/pages/media');
 const RUNS = Math.max(1, Number(args.runs) || 3);
+const THROUGHPUT_SECONDS = 10;
 const EXTRA_PAGES = [
   { tenant: 'harbour-city-motors', path: '/search/used-cars' },
   { tenant: 'harbour-city-motors', path: '/finance' },
@@ -211,6 +213,7 @@ async function main(): Promise<void> {
   });
   const loadStart = os.loadavg()[0];
   const results: { tenant: string; url: string; runs: Figures[]; median: Figures }[] = [];
+  let throughput: ThroughputRow[] = [];
   try {
     await waitForServer(`http://127.0.0.1:${PORT}/`, `${TENANTS[0]}.localhost`, server);
     const pages = [
@@ -234,6 +237,8 @@ async function main(): Promise<void> {
       console.log(missed.length ? `  budget MISSED: ${missed.join(', ')}` : '  budgets met');
       results.push({ tenant, url, runs, median: med });
     }
+    // Requests per second under autocannon (issue 18): pages from the page cache and a search that misses it.
+    throughput = await measurePageThroughput(`http://127.0.0.1:${PORT}`, { durationS: THROUGHPUT_SECONDS, log: (line) => console.log(line) });
   } finally {
     chrome.kill();
     await server.stop();
@@ -257,6 +262,10 @@ async function main(): Promise<void> {
       const missed = misses(r.median);
       return `- ${r.tenant}: ${missed.length ? `**missed** ${missed.join(', ')}` : 'every budget met'} (runs: ${r.runs.map((f) => `${f.performance}/${(f.lcpMs / 1000).toFixed(2)} s/${Math.round(f.tbtMs)} ms`).join(', ')} as performance/LCP/TBT).`;
     }),
+    '',
+    `### Requests per second (harbour-city-motors, autocannon, ${THROUGHPUT_SECONDS} s per page)`,
+    '',
+    pageThroughputTable(throughput),
   ].join('\n');
   if (!args['no-write']) console.log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, 'pages'))}`);
   if (results.some((r) => misses(r.median).length > 0)) process.exitCode = 1;

@@ -69,7 +69,7 @@ export async function findTenantById(websiteId: number): Promise<Tenant | null> 
 /**
  * What a website's pages show apart from its cars, as one string: its website generation, bumped
  * by triggers with every change to its settings, domains, dealerships, navigation, search pages,
- * locations, special hours and content (migration 0014). A cached page is served only while this
+ * locations, special hours and content (migration 0013). A cached page is served only while this
  * is unchanged (src/lib/page-cache.ts); pages that show cars use stockListingVersion, which
  * includes it.
  */

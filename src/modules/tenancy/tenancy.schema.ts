@@ -49,7 +49,7 @@ export const websites = pgTable('websites', {
 });
 
 /**
- * Bumped by triggers (migration 0014) in the same transaction as every change to what a website's
+ * Bumped by triggers (migration 0013) in the same transaction as every change to what a website's
  * pages show apart from its cars (those bump car_generations): the website row, its domains,
  * dealerships, navigation, search pages, locations, special hours and content. Keys the page cache.
  */
