@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { enquiryPhone, formatPhoneForSubmit, normalizePhone, PHONE_MESSAGES, phoneError, toAustralianE164, toUsE164, type PhoneRule } from './phone';
+import { parsePhoneNumberFromString as parseWithMax } from 'libphonenumber-js/max';
+import { installedMaxMetadata, phoneMetadataFor } from '../../scripts/build-phone-metadata';
+import {
+  enquiryPhone,
+  formatPhoneForSubmit,
+  normalizePhone,
+  parsePhone,
+  PHONE_MESSAGES,
+  phoneError,
+  toAustralianE164,
+  toUsE164,
+  type PhoneCountry,
+  type PhoneRule,
+} from './phone';
+import { PHONE_COUNTRIES } from './phone-countries';
+import committedMetadata from './phone-metadata.json';
 
 const AU: PhoneRule = { country: 'AU', mobileOnly: false, format: 'local', testNumber: null };
 const AU_MOBILE: PhoneRule = { ...AU, mobileOnly: true };
@@ -97,5 +112,48 @@ describe('enquiryPhone and formatPhoneForSubmit', () => {
   it('local rule submits the national number without spaces or brackets', () => {
     expect(formatPhoneForSubmit('+61 (411) 222-333', AU)).toBe('0411222333');
     expect(formatPhoneForSubmit('+64 21 123 4567', NZ)).toBe('0211234567');
+  });
+});
+
+describe('phone metadata (AU, NZ and US only)', () => {
+  it('is what scripts/build-phone-metadata.ts makes from the installed libphonenumber-js (run npm run phone-metadata:build after an upgrade)', () => {
+    expect(committedMetadata).toEqual(phoneMetadataFor(installedMaxMetadata(), PHONE_COUNTRIES));
+  });
+
+  // Numbers around each country's real ranges (mobiles, landlines, shared-code territories such as
+  // Cocos Islands on +61 8 9162 and Canada on +1) and random digits: the subset must classify each
+  // exactly as the whole 'max' metadata does.
+  function corpus(country: PhoneCountry): string[] {
+    const prefixes = {
+      AU: ['04', '02', '03', '07', '08', '0891', '089162', '089164', '1300', '1800', '13', '05', '0'],
+      NZ: ['02', '021', '022', '027', '03', '04', '06', '07', '09', '0800', '0508', '0'],
+      US: ['212', '415', '416', '604', '242', '876', '800', '900', '555', '1', '0'],
+    }[country];
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const numbers: string[] = [];
+    for (const prefix of prefixes) {
+      for (let i = 0; i < 150; i++) {
+        const length = 6 + Math.floor(random() * 7);
+        let digits = prefix;
+        while (digits.length < length) digits += Math.floor(random() * 10);
+        numbers.push(digits);
+      }
+    }
+    return numbers;
+  }
+
+  it.each(PHONE_COUNTRIES)('classifies %s numbers as the whole metadata does', (country) => {
+    const describeWith = (parsed: ReturnType<typeof parsePhone>) =>
+      parsed ? `${parsed.country} ${parsed.isValid()} ${parsed.getType()} ${parsed.number}` : 'none';
+    const differences = corpus(country)
+      .map((national) => ({ national, subset: describeWith(parsePhone(national, country)), whole: describeWith(parseWithMax(national, country)) }))
+      .filter(({ subset, whole }) => {
+        // Where the whole metadata places a number in another country, the rules refuse it; the
+        // subset must refuse it too (not valid in this country).
+        if (!whole.startsWith(country) && whole !== 'none') return subset.includes(' true ') && subset.startsWith(country);
+        return subset !== whole;
+      });
+    expect(differences).toEqual([]);
   });
 });

@@ -1,9 +1,12 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString, type MetadataJson, type PhoneNumber } from 'libphonenumber-js/core';
+import type { PhoneCountry } from './phone-countries';
+import metadata from './phone-metadata.json';
 
 /**
  * Phone numbers by tenant locale (SPEC §5). Client-safe: the forms and the API use the same rules
- * and messages. `libphonenumber-js/max` because the small metadata accepts invalid NZ numbers and
- * cannot tell an Australian mobile from a landline.
+ * and messages. libphonenumber-js's 'max' metadata because the small one accepts invalid NZ numbers
+ * and cannot tell an Australian mobile from a landline; only its AU, NZ and US part
+ * (scripts/build-phone-metadata.ts), as no rule accepts another country's number.
  */
 
 export const PHONE_MESSAGES = {
@@ -16,7 +19,12 @@ export const PHONE_MESSAGES = {
   usE164: 'Invalid US phone number format (E.164 required). For example, (123) 456-7890 is valid.',
 } as const;
 
-export type PhoneCountry = 'AU' | 'NZ' | 'US';
+export type { PhoneCountry } from './phone-countries';
+
+/** A national number of `country` parsed against the platform's metadata; undefined when it cannot be parsed. */
+export function parsePhone(national: string, country: PhoneCountry): PhoneNumber | undefined {
+  return parsePhoneNumberFromString(national, country, metadata as MetadataJson);
+}
 
 export type PhoneRule = {
   country: PhoneCountry;
@@ -95,7 +103,7 @@ export function phoneError(raw: string, rule: PhoneRule): string | null {
   }
   if (rule.country === 'NZ' && raw.trim().length > NZ_PHONE_MAX_LENGTH) return PHONE_MESSAGES.newZealandTooLong;
   const national = normalizePhone(raw, rule.country);
-  const parsed = /^\+?\d{3,17}$/.test(national) ? parsePhoneNumberFromString(national, rule.country) : undefined;
+  const parsed = /^\+?\d{3,17}$/.test(national) ? parsePhone(national, rule.country) : undefined;
   const valid = parsed !== undefined && parsed.country === rule.country && parsed.isValid();
   if (rule.country === 'NZ') return valid ? null : PHONE_MESSAGES.newZealand;
   if (rule.country === 'US') return valid ? null : PHONE_MESSAGES.us;

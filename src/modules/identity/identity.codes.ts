@@ -1,11 +1,10 @@
 import 'server-only';
 import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { getDb } from '@/db';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logger';
-import { normalizePhone, phoneError } from '@/lib/phone';
+import { normalizePhone, parsePhone, phoneError } from '@/lib/phone';
 import { consumeLimits, DAY_MS, HOUR_MS, peekLimits, RateLimitedError, throwIfRefused, type RateLimit } from '@/lib/rate-limit';
 import { DashboardError } from '../dashboard/dashboard.errors';
 import { leadDeliveries } from '../leads/leads.schema';
@@ -66,7 +65,7 @@ export function defaultSmsSender(): SmsSender {
 export function codePhone(tenant: Tenant, raw: string): string | null {
   const rule = { ...phoneRuleFor(tenant.config), mobileOnly: true, format: 'local' as const, testNumber: null };
   if (phoneError(raw, rule)) return null;
-  const parsed = parsePhoneNumberFromString(normalizePhone(raw, rule.country), rule.country);
+  const parsed = parsePhone(normalizePhone(raw, rule.country), rule.country);
   if (!parsed || parsed.country !== rule.country || !parsed.isValid()) return null;
   const type = parsed.getType();
   if (type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE') return null;
