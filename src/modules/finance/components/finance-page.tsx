@@ -1,6 +1,6 @@
 import Image from 'next/image';
 import Link from 'next/link';
-import type { Metadata } from 'next';
+import type { FinanceQuery } from '../finance.route';
 import { Container } from '@/components/ui/container';
 import { PageHeader } from '@/components/ui/page-header';
 import { spell } from '@/lib/format';
@@ -26,13 +26,6 @@ import { FinanceDisclaimerDialog, InstantFinanceDialog, type InstantFinanceCar }
  * path): the form prefilled from the query, the chosen car or the 3-step explainer beside it, the
  * 'Get Finance Now' landing when there is no car, and the instant pre-approval popup.
  */
-
-export type FinanceQuery = Record<string, string | string[] | undefined>;
-
-export const FINANCE_METADATA: Metadata = {
-  title: 'Car Finance',
-  description: 'Apply for car finance online in about five minutes, with an instant estimate and no impact on your credit score.',
-};
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 

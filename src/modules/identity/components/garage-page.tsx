@@ -1,15 +1,7 @@
-import type { Metadata } from 'next';
 import { Container } from '@/components/ui/container';
 import { PageHeader } from '@/components/ui/page-header';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { GarageList } from './garage-list';
-
-/** Whether `path` is this website's garage page (/my-garage, or a path of its own such as /mymotorama/saved). */
-export function isGaragePath(tenant: Tenant, path: string): boolean {
-  return tenant.config.garage.enabled && tenant.config.garage.path === path;
-}
-
-export const GARAGE_METADATA: Metadata = { title: 'My garage', robots: { index: false, follow: false } };
 
 /** The garage page: the same for everyone; the visitor's cars load in the browser. */
 export function GaragePage({ tenant }: { tenant: Tenant }) {

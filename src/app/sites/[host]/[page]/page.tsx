@@ -5,12 +5,10 @@ import { contentMetadata, NOT_FOUND_METADATA, withQuery, type SearchParams } fro
 import { isCareerListingSlug } from '@/modules/content/content.routing';
 import { CareersListing } from '@/modules/content/components/careers-listing';
 import { ContentPageView } from '@/modules/content/components/content-page-view';
-import { CareersEnquirySection } from '@/modules/leads/components/careers-enquiry';
-import { requireSearchListing, SearchPage, searchMetadata } from '@/modules/stock/components/search-page';
 import { cachePageWhileWebsiteHolds, hostFromParams, requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { GARAGE_METADATA, GaragePage, isGaragePath } from '@/modules/identity/components/garage-page';
-import { FINANCE_METADATA, FinancePage } from '@/modules/finance/components/finance-page';
+import { GARAGE_METADATA, isGaragePath } from '@/modules/identity/identity.route';
+import { FINANCE_METADATA } from '@/modules/finance/finance.route';
 
 /**
  * Top-level content pages: /about-us, /terms-and-conditions, /privacy-policy, … and, on websites
@@ -25,8 +23,16 @@ function isAllStockPath(tenant: Tenant, slug: string): boolean {
   return tenant.config.search.allStockPath === `/${slug}`;
 }
 
+/**
+ * This route serves content pages, the careers list, the garage, a finance page and the all-stock
+ * list: each branch loads its own page module, so a content page does not ship the search, garage
+ * or form islands of the others (decision 032).
+ */
+const searchPageModule = () => import('@/modules/stock/components/search-page');
+
 /** The all-stock path lists what /search/{that slug} lists, under its own URL. */
-function allStockListing(tenant: Tenant, slug: string) {
+async function allStockListing(tenant: Tenant, slug: string) {
+  const { requireSearchListing } = await searchPageModule();
   return requireSearchListing(tenant, [slug], `/${slug}`);
 }
 
@@ -39,6 +45,7 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
   // A template's own pre-approval path (the SPEC §2 finance paths have routes of their own).
   if (tenant.config.finance.preApprovalPath === `/${slug}`) return FINANCE_METADATA;
   if (isAllStockPath(tenant, slug)) {
+    const { searchMetadata } = await searchPageModule();
     return searchMetadata(tenant, await hostFromParams(params), await allStockListing(tenant, slug), await searchParams);
   }
   // Content and careers pages (the stock list and the finance page opt in themselves; the garage is the visitor's own).
@@ -58,16 +65,27 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
 export default async function TopLevelContentPage({ params, searchParams }: Props) {
   const tenant = await requireTenant(params);
   const { page: slug } = await params;
-  if (isGaragePath(tenant, `/${slug}`)) return <GaragePage tenant={tenant} />;
-  if (tenant.config.finance.preApprovalPath === `/${slug}`) return <FinancePage tenant={tenant} query={await searchParams} />;
+  if (isGaragePath(tenant, `/${slug}`)) {
+    const { GaragePage } = await import('@/modules/identity/components/garage-page');
+    return <GaragePage tenant={tenant} />;
+  }
+  if (tenant.config.finance.preApprovalPath === `/${slug}`) {
+    const { FinancePage } = await import('@/modules/finance/components/finance-page');
+    return <FinancePage tenant={tenant} query={await searchParams} />;
+  }
 
   if (isAllStockPath(tenant, slug)) {
+    const { SearchPage } = await searchPageModule();
     return <SearchPage tenant={tenant} listing={await allStockListing(tenant, slug)} raw={await searchParams} />;
   }
 
   await cachePageWhileWebsiteHolds(tenant);
   if (isCareerListingSlug(slug)) {
-    const [intro, positions] = await Promise.all([getContentPage(tenant, slug), listContent(tenant, 'career')]);
+    const [intro, positions, { CareersEnquirySection }] = await Promise.all([
+      getContentPage(tenant, slug),
+      listContent(tenant, 'career'),
+      import('@/modules/leads/components/careers-enquiry'),
+    ]);
     return (
       <>
         <CareersListing tenant={tenant} title={intro?.title ?? LISTING_TITLES[slug]} intro={intro} positions={positions} />

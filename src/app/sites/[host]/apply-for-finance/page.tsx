@@ -1,4 +1,5 @@
-import { FINANCE_METADATA, FinancePage, type FinanceQuery } from '@/modules/finance/components/finance-page';
+import { FinancePage } from '@/modules/finance/components/finance-page';
+import { FINANCE_METADATA, type FinanceQuery } from '@/modules/finance/finance.route';
 import { requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
 
 /** /apply-for-finance: the finance page (SPEC §2). */

@@ -1,5 +1,6 @@
 import { permanentRedirect } from 'next/navigation';
-import { FINANCE_METADATA, FinancePage, type FinanceQuery } from '@/modules/finance/components/finance-page';
+import { FinancePage } from '@/modules/finance/components/finance-page';
+import { FINANCE_METADATA, type FinanceQuery } from '@/modules/finance/finance.route';
 import { requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
 
 /** /finance-pre-approval: the finance page, or where the website's template sends pre-approval (SPEC §2: /finance on some). */
