@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { NOT_FOUND_METADATA } from '@/modules/content/content.route';
 import { GARAGE_METADATA, isGaragePath } from '@/modules/identity/identity.route';
+import { GaragePage } from '@/modules/identity/components/garage-page';
 import { requireTenant } from '@/modules/tenancy/tenancy.request';
 
 /**
@@ -24,9 +25,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function UnmatchedPath({ params }: Props) {
   const tenant = await requireTenant(params);
-  if (isGaragePath(tenant, await pathOf(params))) {
-    const { GaragePage } = await import('@/modules/identity/components/garage-page');
-    return <GaragePage tenant={tenant} />;
-  }
+  if (isGaragePath(tenant, await pathOf(params))) return <GaragePage tenant={tenant} />;
   notFound();
 }
