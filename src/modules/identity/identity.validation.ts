@@ -1,18 +1,10 @@
 import { z } from 'zod';
-import { LEAD_MESSAGES } from '../leads/leads.validation';
+import { LEAD_MESSAGES } from '../leads/leads.checks';
+import { CODE_MESSAGES } from './identity.messages';
 
 /** Phone codes (SPEC §5, §8): one place for their messages and request bodies. Client-safe. */
 
-export const CODE_MESSAGES = {
-  invalid: 'The verification code is invalid. Please try again.',
-  required: LEAD_MESSAGES.codeRequired,
-  digits: LEAD_MESSAGES.code,
-  rateLimit: 'Too many verification attempts. Please try again later.',
-  sendFailed: 'We could not send the code just now. Please try again in a minute.',
-  phone: 'Please enter a mobile number we can text.',
-} as const;
-
-export const CODE_LENGTH = 6;
+export { CODE_LENGTH, CODE_MESSAGES } from './identity.messages';
 
 const phone = z.string({ error: LEAD_MESSAGES.required }).trim().min(1, LEAD_MESSAGES.required).max(40, CODE_MESSAGES.phone);
 const optionalText = (max: number) => z.string().trim().max(max).optional();

@@ -2,6 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { FieldDef, LeadSite } from './leads.fields';
 import { contactFields } from './leads.fields';
 import { fieldError, submitValue } from './leads.field-rules';
+import type { z } from 'zod';
+import {
+  choiceSchema,
+  emailSchema,
+  messageSchema,
+  nameSchema,
+  phoneSchema,
+  postcodeSchema,
+  requiredTextSchema,
+  stateSchema,
+  valuationSchema,
+} from './leads.validation';
 
 const site: LeadSite = {
   websiteSlug: 'harbour-city-motors',
@@ -70,5 +82,43 @@ describe('form field checks (the API schemas, SPEC §5 messages)', () => {
     expect(fieldError(km, '85k', site)).toBe('Please enter whole kilometres, digits only.');
     expect(fieldError(km, '-5', site)).toBe('Please enter whole kilometres, digits only.');
     expect(fieldError(km, '12345678', site)).toBe('Please enter whole kilometres, digits only.');
+  });
+});
+
+describe('the browser checks agree with the lead API schemas', () => {
+  // The forms check fields without zod (leads.checks.ts); the API parses with zod
+  // (leads.validation.ts). For every kind of field, both must give the same first message.
+  const options = [{ value: 'Sales', label: 'Sales' }, { value: 'Service', label: 'Service' }];
+  const schemas: [FieldDef, z.ZodType][] = [
+    [{ name: 'name', label: 'Name', kind: 'first_name', required: true }, nameSchema],
+    [{ name: 'email', label: 'Email', kind: 'email', required: true }, emailSchema],
+    [{ name: 'postcode', label: 'Postcode', kind: 'postcode', required: true }, postcodeSchema],
+    [{ name: 'phone', label: 'Phone', kind: 'phone', required: true }, phoneSchema(site.phoneRule)],
+    [{ name: 'state', label: 'State', kind: 'state', required: true }, stateSchema],
+    [{ name: 'category', label: 'Category', kind: 'select', required: true, options }, choiceSchema(['Sales', 'Service'])],
+    [{ name: 'message', label: 'Message', kind: 'textarea', required: true }, messageSchema],
+    [{ name: 'rego', label: 'Rego', kind: 'rego', required: true }, valuationSchema.shape.rego],
+    [{ name: 'vin', label: 'VIN', kind: 'vin', required: true }, valuationSchema.shape.vin],
+    [{ name: 'km', label: 'Kilometres', kind: 'km', required: true }, valuationSchema.shape.km],
+    [{ name: 'make', label: 'Make', kind: 'text', required: true }, requiredTextSchema],
+  ];
+  const inputs = [
+    'Ann', 'Zoë Anne', 'Ann2', 'ann@example.com', 'ann@example', 'a@b.co', '2000', '200', '20000', 'abcd',
+    '0411 222 333', '(02) 9999 1234', '12345', '+64 21 123 4567', 'NSW', 'QLD', 'nsw', 'Sales', 'Other',
+    'ABC123', 'ABC-12 3', 'ABC_123', '1HGCM82633A004352', '1HGCM8263', 'IOQ45678901', '120000', '5000000', '5000001',
+    'line one\nline two', 'tab\there', 'bell\u0007', '<script>alert(1)</script>', 'x'.repeat(21), 'x'.repeat(201), 'é'.repeat(101),
+    `${'a'.repeat(250)}@example.com`, 'a'.repeat(5001),
+  ];
+
+  it.each(schemas.map(([field, schema]) => [field.kind, field, schema] as const))('%s', (_kind, field, schema) => {
+    const disagreements = inputs
+      .map((input) => {
+        const api = schema.safeParse(input);
+        const apiMessage = api.success ? null : (api.error.issues[0]?.message ?? null);
+        return { input, form: fieldError(field, input, site), api: apiMessage };
+      })
+      // The form checks km as digits first (its own message); the API then takes the number.
+      .filter(({ input, form, api }) => !(field.kind === 'km' && !/^\d{1,7}$/.test(input)) && form !== api);
+    expect(disagreements).toEqual([]);
   });
 });

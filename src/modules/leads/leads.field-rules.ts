@@ -1,51 +1,60 @@
-import type { z } from 'zod';
 import { formatPhoneForSubmit } from '@/lib/phone';
 import type { FieldDef, LeadSite } from './leads.fields';
 import {
-  choiceSchema,
-  emailSchema,
+  choiceRule,
+  EMAIL_MAX,
+  EMAIL_RULE,
+  kmCheck,
   LEAD_MESSAGES,
-  messageSchema,
-  nameSchema,
-  phoneSchema,
-  postcodeSchema,
-  requiredTextSchema,
-  stateSchema,
-  valuationSchema,
-} from './leads.validation';
+  messageCheck,
+  NAME_MAX,
+  NAME_RULE,
+  phoneCheck,
+  POSTCODE_MAX,
+  POSTCODE_RULE,
+  REGO_MAX,
+  REGO_RULE,
+  stateCheck,
+  TEXT_MAX,
+  textCheck,
+  VIN_MAX,
+  VIN_RULE,
+  type TextCheck,
+} from './leads.checks';
 
 /**
- * A form field's check, run on submit: the message to show, or null. Each kind of field uses the
- * schema the lead API uses (leads.validation.ts), so the form and the server agree.
+ * A form field's check, run on submit: the message to show, or null. Each kind of field checks
+ * the rule the lead API's schema checks (leads.checks.ts, without zod in the browser), so the form
+ * and the server agree.
  */
 
 export type FieldValue = string | boolean;
 
-function schemaFor(field: FieldDef, site: LeadSite): z.ZodType {
+function checkFor(field: FieldDef, site: LeadSite): TextCheck {
   switch (field.kind) {
     case 'first_name':
     case 'last_name':
-      return nameSchema;
+      return textCheck(NAME_MAX, NAME_RULE);
     case 'email':
-      return emailSchema;
+      return textCheck(EMAIL_MAX, EMAIL_RULE);
     case 'postcode':
-      return postcodeSchema;
+      return textCheck(POSTCODE_MAX, POSTCODE_RULE);
     case 'phone':
-      return phoneSchema(site.phoneRule);
+      return phoneCheck(site.phoneRule);
     case 'state':
-      return stateSchema;
+      return stateCheck;
     case 'select':
-      return field.options ? choiceSchema(field.options.map((option) => option.value)) : requiredTextSchema;
+      return textCheck(TEXT_MAX, field.options ? choiceRule(field.options.map((option) => option.value)) : undefined);
     case 'textarea':
-      return messageSchema;
+      return messageCheck;
     case 'rego':
-      return valuationSchema.shape.rego;
+      return textCheck(REGO_MAX, REGO_RULE);
     case 'vin':
-      return valuationSchema.shape.vin;
+      return textCheck(VIN_MAX, VIN_RULE);
     case 'km':
-      return valuationSchema.shape.km;
+      return kmCheck;
     default:
-      return requiredTextSchema;
+      return textCheck(TEXT_MAX);
   }
 }
 
@@ -55,8 +64,7 @@ export function fieldError(field: FieldDef, value: FieldValue | undefined, site:
   if (!text) return field.required ? LEAD_MESSAGES.required : null;
   if (field.kind === 'year' && !/^\d{4}$/.test(text)) return 'Please enter a 4-digit year.';
   if (field.kind === 'km' && !/^\d{1,7}$/.test(text.replace(/[\s,]/g, ''))) return 'Please enter whole kilometres, digits only.';
-  const result = schemaFor(field, site).safeParse(field.kind === 'km' ? text.replace(/[\s,]/g, '') : text);
-  return result.success ? null : (result.error.issues[0]?.message ?? LEAD_MESSAGES.required);
+  return checkFor(field, site)(field.kind === 'km' ? text.replace(/[\s,]/g, '') : text);
 }
 
 /** The value as sent: trimmed text, the phone in its submit form, a year as an integer (SPEC §5). */

@@ -2,6 +2,29 @@ import { z } from 'zod';
 import { DEFAULT_PHONE_RULE, formatPhoneForSubmit, phoneError, type PhoneCountry, type PhoneRule } from '@/lib/phone';
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { cleanUntypedText, isCleanText } from '@/lib/clean-text';
+import {
+  AUSTRALIAN_STATES,
+  choiceRule,
+  EMAIL_MAX,
+  EMAIL_RULE,
+  KM_MAX,
+  LEAD_MESSAGES,
+  MESSAGE_MAX,
+  NAME_MAX,
+  NAME_RULE,
+  PHONE_MAX,
+  POSTCODE_MAX,
+  POSTCODE_RULE,
+  REGO_MAX,
+  REGO_RULE,
+  TEXT_MAX,
+  VALUATION_MESSAGES,
+  VIN_MAX,
+  VIN_RULE,
+  type TextRule,
+} from './leads.checks';
+
+export { AUSTRALIAN_STATES, EMAIL_MAX, LEAD_MESSAGES, MESSAGE_MAX, NAME_MAX, type AustralianState } from './leads.checks';
 
 /**
  * Lead and enquiry validation (SPEC §5), shared by the forms (react-hook-form + zod resolver) and
@@ -10,28 +33,6 @@ import { cleanUntypedText, isCleanText } from '@/lib/clean-text';
  * Empty strings (what an untouched input gives) count as absent for optional fields.
  */
 
-export const LEAD_MESSAGES = {
-  required: '*This is a required field.',
-  email: 'invalid email address',
-  name: 'Please use alphabetical characters only.',
-  postcode: 'Invalid postcode. Please enter a 4-digit number.',
-  postcodeNotFound: 'Invalid postcode',
-  codeRequired: 'This is a required field.',
-  code: 'Code must be 6 digits.',
-  state: 'Please choose an Australian state or territory.',
-  leadFailed: 'An unexpected error occured',
-  enquiryFailed: 'An error occurred when submitting this form',
-  /** SPEC §8: logged when a valuation cannot be saved; the visitor still sees success. */
-  valuationSaveFailed: 'Failed to save valuation data',
-  tooLong: (max: number) => `Please use at most ${max} characters.`,
-  invalidText: 'Please remove unusual characters.',
-  option: 'Please choose one of the options.',
-} as const;
-
-export const AUSTRALIAN_STATES = ['NSW', 'QLD', 'VIC', 'ACT', 'NT', 'SA', 'TAS', 'WA'] as const;
-export type AustralianState = (typeof AUSTRALIAN_STATES)[number];
-
-/** SPEC §3: each followed by ' Enquiry'. */
 export const ENQUIRY_TYPES = [
   'General Enquiry',
   'Service Enquiry',
@@ -49,15 +50,7 @@ export const LEAD_STATUSES = ['Incomplete', 'Complete'] as const;
 /** Hidden field a person never fills; a value means a bot (stored as spam, answered as success). */
 export const HONEYPOT_FIELD = 'favourite_color';
 
-export const NAME_MAX = 100;
-export const EMAIL_MAX = 254;
-export const MESSAGE_MAX = 5000;
 export const VISITED_PAGES_CAP = 50;
-
-const NAME_PATTERN = /^[\p{L}\p{M}]+(?: +[\p{L}\p{M}]+)*$/u;
-// The HTML living standard's e-mail pattern, with a dot required in the domain.
-const EMAIL_PATTERN =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /** A string, trimmed, '*This is a required field.' when missing or blank. */
 const requiredString = (max: number, multiline = false) =>
@@ -67,6 +60,9 @@ const requiredString = (max: number, multiline = false) =>
     .min(1, LEAD_MESSAGES.required)
     .max(max, LEAD_MESSAGES.tooLong(max))
     .refine((value) => isCleanText(value, multiline), LEAD_MESSAGES.invalidText);
+
+/** requiredString with a further rule of leads.checks.ts (the forms check the same rule in the browser). */
+const ruledString = (max: number, rule: TextRule) => requiredString(max).refine(rule.accepts, rule.message);
 
 /** An optional version of a field: '', null and absent all mean 'not given' (undefined). */
 export function optional<T extends z.ZodType>(schema: T) {
@@ -78,11 +74,10 @@ export function optional<T extends z.ZodType>(schema: T) {
 
 // ---- Field schemas --------------------------------------------------------------------------
 
-export const requiredTextSchema = requiredString(200);
-export const nameSchema = requiredString(NAME_MAX).refine((value) => NAME_PATTERN.test(value), LEAD_MESSAGES.name);
-export const emailSchema = requiredString(EMAIL_MAX).refine((value) => EMAIL_PATTERN.test(value), LEAD_MESSAGES.email);
-/** Max length 4 is the input's maxlength; anything else that is not 4 digits gets the postcode message. */
-export const postcodeSchema = requiredString(100).refine((value) => /^\d{4}$/.test(value), LEAD_MESSAGES.postcode);
+export const requiredTextSchema = requiredString(TEXT_MAX);
+export const nameSchema = ruledString(NAME_MAX, NAME_RULE);
+export const emailSchema = ruledString(EMAIL_MAX, EMAIL_RULE);
+export const postcodeSchema = ruledString(POSTCODE_MAX, POSTCODE_RULE);
 export const stateSchema = z.enum(AUSTRALIAN_STATES, { error: (issue) => (issue.input == null || issue.input === '' ? LEAD_MESSAGES.required : LEAD_MESSAGES.state) });
 /** Finance phone code (SPEC §5). */
 export const codeSchema = z
@@ -95,7 +90,7 @@ export const optionalMessageSchema = optional(messageSchema);
 
 /** A phone number checked by the tenant's rule and given back in the form it is submitted in. */
 export function phoneSchema(rule: PhoneRule = DEFAULT_PHONE_RULE) {
-  return requiredString(40)
+  return requiredString(PHONE_MAX)
     .superRefine((value, context) => {
       const message = phoneError(value, rule);
       if (message) context.addIssue({ code: 'custom', message });
@@ -105,7 +100,7 @@ export function phoneSchema(rule: PhoneRule = DEFAULT_PHONE_RULE) {
 
 /** A select whose value must be one of the given options (required when the select is shown). */
 export function choiceSchema(options: readonly string[]) {
-  return requiredString(200).refine((value) => options.includes(value), LEAD_MESSAGES.option);
+  return ruledString(TEXT_MAX, choiceRule(options));
 }
 
 /** Test-drive date (optional): day, month and year as the form's selects give them. */
@@ -381,13 +376,13 @@ export const valuationSchema = z
     id: optional(leadIdSchema),
     lead_id: optional(leadIdSchema),
     car_id: optional(dbIdSchema),
-    rego: optional(requiredString(20).refine((v) => /^[A-Za-z0-9 -]+$/.test(v), 'must be letters and digits')),
+    rego: optional(ruledString(REGO_MAX, REGO_RULE)),
     state: optional(stateSchema),
-    vin: optional(requiredString(17).refine((v) => /^[A-HJ-NPR-Za-hj-npr-z0-9]{11,17}$/.test(v), 'must be a VIN of 11 to 17 letters and digits')),
+    vin: optional(ruledString(VIN_MAX, VIN_RULE)),
     make: optional(requiredString(100)),
     model: optional(requiredString(100)),
     year: optional(z.coerce.number().int('must be a whole number').min(1900, 'must be 1900 or later').max(2100, 'must be 2100 or earlier')),
-    km: optional(z.coerce.number().int('must be a whole number').min(0, 'must not be negative').max(5_000_000, 'is too large')),
+    km: optional(z.coerce.number().int('must be a whole number').min(0, 'must not be negative').max(KM_MAX, VALUATION_MESSAGES.kmTooLarge)),
   })
   .catchall(attributeValue)
   .superRefine(extraFieldsCheck(VALUATION_KEYS));

@@ -6,7 +6,7 @@ import { googleGeocoder } from './adapters/google-geocoding';
 import { offlinePostcodeGeocoder } from './adapters/offline-postcodes';
 import { sortByDistance, type LatLng } from './locations.distance';
 import type { LocationSummary } from './locations.types';
-import { POSTCODE_MESSAGES, postcodeCountry, postcodeSchema, type PostcodeCountry } from './locations.validation';
+import { checkPostcode, POSTCODE_MESSAGES, postcodeCountry, type PostcodeCountry } from './locations.validation';
 
 export type { PostcodeCountry } from './locations.validation';
 export type GeoPoint = LatLng;
@@ -53,11 +53,11 @@ export async function nearestLocations(
   geocoder: Geocoder = configuredGeocoder(),
 ): Promise<NearestLocations> {
   const country = postcodeCountry(tenant.config.locale);
-  const parsed = postcodeSchema(country).safeParse(rawPostcode);
-  const postcode = rawPostcode.trim().slice(0, 10);
-  if (!parsed.success) return { status: 'invalid', postcode, message: parsed.error.issues[0].message };
-  const origin = await geocoder.geocodePostcode(country, parsed.data);
-  if (!origin) return { status: 'not-found', postcode: parsed.data, message: POSTCODE_MESSAGES.notFound };
+  const checked = checkPostcode(country, rawPostcode);
+  if (!checked.success) return { status: 'invalid', postcode: rawPostcode.trim().slice(0, 10), message: checked.message };
+  const { postcode } = checked;
+  const origin = await geocoder.geocodePostcode(country, postcode);
+  if (!origin) return { status: 'not-found', postcode, message: POSTCODE_MESSAGES.notFound };
   const sorted = sortByDistance(locations, origin, (l) => (l.address.lat != null && l.address.long != null ? { lat: l.address.lat, lng: l.address.long } : null));
-  return { status: 'found', postcode: parsed.data, results: sorted.map(({ item, km }) => ({ location: item, km })) };
+  return { status: 'found', postcode, results: sorted.map(({ item, km }) => ({ location: item, km })) };
 }

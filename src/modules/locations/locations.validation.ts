@@ -1,6 +1,4 @@
-import { z } from 'zod';
-
-/** Postcode rules and messages (SPEC §5, §8). Client-safe: the finder form and the server share them. */
+/** Postcode rules and messages (SPEC §5, §8). Client-safe and without zod: the finder form and the server share them. */
 
 export type PostcodeCountry = 'AU' | 'NZ' | 'US';
 
@@ -20,11 +18,11 @@ export function postcodeCountry(locale: string): PostcodeCountry {
   return locale === 'en-US' ? 'US' : locale === 'en-NZ' ? 'NZ' : 'AU';
 }
 
+export type PostcodeCheck = { success: true; postcode: string } | { success: false; message: string };
+
 /** Exactly 4 digits (5 for US ZIP codes); surrounding spaces are ignored. */
-export function postcodeSchema(country: PostcodeCountry) {
-  const length = POSTCODE_LENGTH[country];
-  return z
-    .string(country === 'US' ? POSTCODE_MESSAGES.malformedZip : POSTCODE_MESSAGES.malformed)
-    .trim()
-    .regex(new RegExp(`^\\d{${length}}$`), country === 'US' ? POSTCODE_MESSAGES.malformedZip : POSTCODE_MESSAGES.malformed);
+export function checkPostcode(country: PostcodeCountry, raw: string): PostcodeCheck {
+  const postcode = raw.trim();
+  if (new RegExp(`^\\d{${POSTCODE_LENGTH[country]}}$`).test(postcode)) return { success: true, postcode };
+  return { success: false, message: country === 'US' ? POSTCODE_MESSAGES.malformedZip : POSTCODE_MESSAGES.malformed };
 }

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { contactFields, type FieldDef, type LeadSite } from '@/modules/leads/leads.fields';
 import { fieldError, submitValue, type FieldValue } from '@/modules/leads/leads.field-rules';
-import { LEAD_MESSAGES } from '@/modules/leads/leads.validation';
+import { LEAD_MESSAGES } from '@/modules/leads/leads.checks';
 import { FieldControl, fieldId, FormAlert, Spinner } from '@/modules/leads/components/form-controls';
 import { newIdempotencyKey, sendLead } from '@/modules/leads/components/lead-client';
 import { storedTrailFields } from '@/modules/leads/components/visit-recorder';

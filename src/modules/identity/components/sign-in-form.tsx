@@ -2,7 +2,7 @@
 
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { CODE_MESSAGES } from '../identity.validation';
+import { CODE_MESSAGES } from '../identity.messages';
 import { mergeLocalSaved } from './garage-store';
 
 /**

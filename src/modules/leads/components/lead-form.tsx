@@ -7,7 +7,7 @@ import { cn } from '@/components/ui/cn';
 import type { FieldDef, LeadSite, StepDef } from '../leads.fields';
 import { fieldError, submitValue, type FieldValue } from '../leads.field-rules';
 import { normaliseCategory } from '../leads.rules';
-import { LEAD_MESSAGES } from '../leads.validation';
+import { LEAD_MESSAGES } from '../leads.checks';
 import { storedTrailFields } from './visit-recorder';
 import {
   advanceStep,

@@ -4,7 +4,7 @@ import { useId, useRef, useState, useTransition, type FormEvent } from 'react';
 import { useRouter } from 'next/navigation';
 import { Button } from '@/components/ui/button';
 import { SearchIcon } from '@/components/ui/icons';
-import { postcodeSchema, POSTCODE_LENGTH, type PostcodeCountry } from '../locations.validation';
+import { checkPostcode, POSTCODE_LENGTH, type PostcodeCountry } from '../locations.validation';
 
 type Props = {
   /** The page the form submits to (GET ?postcode=). */
@@ -32,14 +32,14 @@ export function PostcodeFinder({ action, country, postcode, error, label }: Prop
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const value = input.current?.value ?? '';
-    const parsed = postcodeSchema(country).safeParse(value);
-    if (!parsed.success) {
-      setClientError(parsed.error.issues[0].message);
+    const checked = checkPostcode(country, value);
+    if (!checked.success) {
+      setClientError(checked.message);
       input.current?.focus();
       return;
     }
     setClientError(null);
-    startTransition(() => router.push(`${action}?postcode=${encodeURIComponent(parsed.data)}`, { scroll: false }));
+    startTransition(() => router.push(`${action}?postcode=${encodeURIComponent(checked.postcode)}`, { scroll: false }));
   }
 
   return (

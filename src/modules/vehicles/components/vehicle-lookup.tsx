@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { Estimate } from '../vehicles.estimate';
-import { VEHICLE_MESSAGES } from '../vehicles.validation';
+import { VEHICLE_MESSAGES } from '../vehicles.messages';
 import { fetchEstimate, lookupVehicle, VEHICLE_CLIENT_MESSAGES } from './vehicle-client';
 
 /**

@@ -1,0 +1,98 @@
+import { isCleanText } from '@/lib/clean-text';
+import { phoneError, type PhoneRule } from '@/lib/phone';
+
+/**
+ * The messages, limits and patterns of lead fields (SPEC §5), and each field's check as a plain
+ * function. The forms run these in the browser; the lead API's zod schemas (leads.validation.ts)
+ * are built from the same patterns and messages, and a unit test checks both give the same first
+ * message for every kind of field. No zod here: it would add about 31 KB of compressed JavaScript
+ * to every page with a form.
+ */
+
+export const LEAD_MESSAGES = {
+  required: '*This is a required field.',
+  email: 'invalid email address',
+  name: 'Please use alphabetical characters only.',
+  postcode: 'Invalid postcode. Please enter a 4-digit number.',
+  postcodeNotFound: 'Invalid postcode',
+  codeRequired: 'This is a required field.',
+  code: 'Code must be 6 digits.',
+  state: 'Please choose an Australian state or territory.',
+  leadFailed: 'An unexpected error occured',
+  enquiryFailed: 'An error occurred when submitting this form',
+  /** SPEC §8: logged when a valuation cannot be saved; the visitor still sees success. */
+  valuationSaveFailed: 'Failed to save valuation data',
+  tooLong: (max: number) => `Please use at most ${max} characters.`,
+  invalidText: 'Please remove unusual characters.',
+  option: 'Please choose one of the options.',
+} as const;
+
+export const AUSTRALIAN_STATES = ['NSW', 'QLD', 'VIC', 'ACT', 'NT', 'SA', 'TAS', 'WA'] as const;
+export type AustralianState = (typeof AUSTRALIAN_STATES)[number];
+
+export const NAME_MAX = 100;
+export const EMAIL_MAX = 254;
+export const MESSAGE_MAX = 5000;
+export const TEXT_MAX = 200;
+export const PHONE_MAX = 40;
+export const POSTCODE_MAX = 100;
+export const REGO_MAX = 20;
+export const VIN_MAX = 17;
+export const KM_MAX = 5_000_000;
+
+export const NAME_PATTERN = /^[\p{L}\p{M}]+(?: +[\p{L}\p{M}]+)*$/u;
+// The HTML living standard's e-mail pattern, with a dot required in the domain.
+export const EMAIL_PATTERN =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+export const POSTCODE_PATTERN = /^\d{4}$/;
+export const REGO_PATTERN = /^[A-Za-z0-9 -]+$/;
+export const VIN_PATTERN = /^[A-HJ-NPR-Za-hj-npr-z0-9]{11,17}$/;
+
+export const VALUATION_MESSAGES = {
+  rego: 'must be letters and digits',
+  vin: 'must be a VIN of 11 to 17 letters and digits',
+  kmTooLarge: 'is too large',
+} as const;
+
+/** A field's check: the first message for the trimmed text, or null when it is acceptable. */
+export type TextCheck = (text: string) => string | null;
+
+/** A further rule of a text field: whether the text is acceptable, and the message when it is not. */
+export type TextRule = { accepts: (text: string) => boolean; message: string };
+
+/** Required text up to `max` characters of clean text (what every text field checks first), then `rule`. */
+export function textCheck(max: number, rule?: TextRule, multiline = false): TextCheck {
+  return (text) => {
+    if (!text) return LEAD_MESSAGES.required;
+    if (text.length > max) return LEAD_MESSAGES.tooLong(max);
+    if (!isCleanText(text, multiline)) return LEAD_MESSAGES.invalidText;
+    return !rule || rule.accepts(text) ? null : rule.message;
+  };
+}
+
+const matching = (pattern: RegExp, message: string): TextRule => ({ accepts: (text) => pattern.test(text), message });
+
+export const NAME_RULE = matching(NAME_PATTERN, LEAD_MESSAGES.name);
+export const EMAIL_RULE = matching(EMAIL_PATTERN, LEAD_MESSAGES.email);
+/** Max length 4 is the input's maxlength; anything else that is not 4 digits gets the postcode message. */
+export const POSTCODE_RULE = matching(POSTCODE_PATTERN, LEAD_MESSAGES.postcode);
+export const REGO_RULE = matching(REGO_PATTERN, VALUATION_MESSAGES.rego);
+export const VIN_RULE = matching(VIN_PATTERN, VALUATION_MESSAGES.vin);
+export const choiceRule = (options: readonly string[]): TextRule => ({ accepts: (text) => options.includes(text), message: LEAD_MESSAGES.option });
+
+export const messageCheck = textCheck(MESSAGE_MAX, undefined, true);
+
+export function stateCheck(text: string): string | null {
+  if (!text) return LEAD_MESSAGES.required;
+  return (AUSTRALIAN_STATES as readonly string[]).includes(text) ? null : LEAD_MESSAGES.state;
+}
+
+export function phoneCheck(rule: PhoneRule): TextCheck {
+  const text = textCheck(PHONE_MAX);
+  return (value) => text(value) ?? phoneError(value, rule);
+}
+
+/** Kilometres as digits (commas and spaces removed before): whole, at most KM_MAX. */
+export function kmCheck(digits: string): string | null {
+  return Number(digits) > KM_MAX ? VALUATION_MESSAGES.kmTooLarge : null;
+}
