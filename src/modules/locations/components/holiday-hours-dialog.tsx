@@ -1,6 +1,7 @@
 'use client';
 
-import { Dialog, DialogContent, DialogTrigger } from '@/components/ui/dialog';
+import { useState } from 'react';
+import { DeferredDialog } from '@/components/ui/deferred-dialog';
 import { buttonClasses } from '@/components/ui/button';
 import { useHydrated } from '@/modules/tenancy/components/use-hydrated';
 import type { HolidayRow } from '../locations.hours';
@@ -26,10 +27,12 @@ export const HOLIDAY_TEXT = {
 
 /**
  * 'View Holiday Hours' and its dialog: the location's upcoming special hours. Without JavaScript
- * (and until the page hydrates) the same content opens in place under a disclosure instead.
+ * (and until the page hydrates) the same content opens in place under a disclosure instead. The
+ * dialog's code loads when it is first wanted (DeferredDialog), not with the contact page.
  */
 export function HolidayHoursDialog(props: Props) {
   const hydrated = useHydrated();
+  const [open, setOpen] = useState(false);
   if (!hydrated) {
     return (
       <details className="group">
@@ -42,12 +45,19 @@ export function HolidayHoursDialog(props: Props) {
     );
   }
   return (
-    <Dialog>
-      <DialogTrigger className={buttonClasses('outline', 'sm')}>{HOLIDAY_TEXT.button}</DialogTrigger>
-      <DialogContent title={HOLIDAY_TEXT.title} description={props.locationName}>
-        <HolidayHours {...props} />
-      </DialogContent>
-    </Dialog>
+    <DeferredDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
+        <button type="button" className={buttonClasses('outline', 'sm')}>
+          {HOLIDAY_TEXT.button}
+        </button>
+      }
+      title={HOLIDAY_TEXT.title}
+      description={props.locationName}
+    >
+      <HolidayHours {...props} />
+    </DeferredDialog>
   );
 }
 
