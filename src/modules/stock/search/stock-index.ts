@@ -7,7 +7,7 @@ import { TERM_COLUMN, type BaseColumn } from './search.columns';
 import { MIN_SHOWN_PRICE } from '../stock.rules';
 import { groupOf, type FilterGroup } from './search.filters';
 import { addCount, addStats, newTally, type Tally } from './search.tally';
-import type { SearchTerm } from './search.text';
+import { isStockNumberLike, type SearchTerm } from './search.text';
 import { MAKE_MODEL_SEPARATOR, type RangeFacet, type SearchRequest, type SearchScope, type SortOption, type TermFacet } from './search.types';
 
 /**
@@ -59,6 +59,11 @@ export type WebsiteStock = {
   makeModel: Dictionary;
   /** The cars' search_text (lowercase words, accents folded) between two spaces, for text terms. */
   searchText: string[];
+  /**
+   * The whole words of search_text that a stock-number-like term can be, each with the car (or
+   * cars, in index order) holding it: built on the copy's first such search (`carsWithWord`).
+   */
+  stockNumberWords: Map<string, number | number[]> | null;
 };
 
 const AVAILABLE = new Set(['in_stock', 'coming_soon']);
@@ -186,6 +191,7 @@ function toStock(websiteId: number, generation: number, soldSinceMs: number | nu
     text,
     makeModel: dictionary(makeModels, kept, (s) => s.makeModel),
     searchText,
+    stockNumberWords: null,
   };
 }
 
@@ -195,6 +201,51 @@ function patched(stock: WebsiteStock, generation: number, changed: readonly numb
   const cars: number[] = [];
   for (let i = 0; i < stock.size; i++) if (!gone.has(stock.numbers.id[i])) cars.push(i);
   return toStock(stock.websiteId, generation, stock.soldSinceMs, columns ?? [], { stock, cars: Int32Array.from(cars) });
+}
+
+/**
+ * The cars (indexes, ascending) whose search_text holds `word` as a whole word, as the text
+ * condition matches a stock-number-like term: ' word ' in the padded text, or `(^| )word( |$)` in
+ * SQL. Words that are not stock-number-like are never asked for, so they are not kept.
+ */
+function carsWithWord(stock: WebsiteStock, word: string): readonly number[] {
+  let words = stock.stockNumberWords;
+  if (!words) {
+    words = new Map();
+    for (let i = 0; i < stock.size; i++) {
+      // Split on single spaces: a run of spaces gives empty words, which are never stock-number-like.
+      for (const found of stock.searchText[i].split(' ')) {
+        if (!isStockNumberLike(found)) continue;
+        const cars = words.get(found);
+        if (cars === undefined) words.set(found, i);
+        else if (typeof cars === 'number') {
+          if (cars !== i) words.set(found, [cars, i]);
+        } else if (cars[cars.length - 1] !== i) cars.push(i);
+      }
+    }
+    stock.stockNumberWords = words;
+  }
+  const cars = words.get(word);
+  return cars === undefined ? [] : typeof cars === 'number' ? [cars] : cars;
+}
+
+/**
+ * With a stock-number-like term (matched only as a whole word), the copy's cars holding every such
+ * term's word, looked up instead of reading each car's text: null when no car holds them all (the
+ * copy then counts for nothing), the copy itself when no term is stock-number-like. Every car left
+ * out fails the text condition, so it would count for no hit, facet or range anyway.
+ */
+function carsWithStockNumbers(stock: WebsiteStock, text: TextMatch | null): WebsiteStock | null {
+  const words = text ? text.terms.filter((term) => term.exact).map((term) => term.text) : [];
+  if (words.length === 0) return stock;
+  let cars = carsWithWord(stock, words[0]);
+  for (const word of words.slice(1)) {
+    if (cars.length === 0) break;
+    const also = new Set(carsWithWord(stock, word));
+    cars = cars.filter((i) => also.has(i));
+  }
+  if (cars.length === 0) return null;
+  return toStock(stock.websiteId, stock.generation, stock.soldSinceMs, [], { stock, cars: Int32Array.from(cars) });
 }
 
 /** Holds websites' stock, least recently used out first once more than maxCars are held. */
@@ -484,7 +535,9 @@ export function countStock(
   const { k0, k1 } = sortKeys(sort);
   // 'Most relevant' puts the cars with more terms found as written first, when a term is fuzzy.
   const byScore = text != null && text.terms.some((t) => t.fuzzy) && sort === 'custom_rank:desc';
-  for (const stock of stocks) {
+  for (const held of stocks) {
+    const stock = carsWithStockNumbers(held, text);
+    if (!stock) continue;
     const fails = new Uint8Array(stock.size);
     const failed = new Int8Array(stock.size);
     markUnlisted(stock, scope, fails);
