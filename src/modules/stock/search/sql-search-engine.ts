@@ -472,23 +472,29 @@ export class SqlSearchEngine implements SearchEngine {
     for (let attempt = 0; attempt < 3; attempt++) {
       const stocks = await index.sync(scope.websiteIds, soldSinceMs);
       const { tally, pageIds } = countStock(stocks, scope, groups, named, text, request, termFacets, rangeFacets);
+      // Names only for the locations and dealerships the facets counted (a car's location and
+      // dealership belong to its website, so these ids are of the scope's websites).
+      const namesOf = (table: typeof locations | typeof dealerships, facet: 'location_name' | 'dealership_name') =>
+        termFacets.includes(facet)
+          ? sql`(select json_agg(json_build_array(${table.id}, ${table.name})) from ${table} where ${table.id} = any(${intArray([...(tally.counts.get(facet)?.keys() ?? [])].map(Number))}))`
+          : sql`null`;
       const row = await this.one<{
         hits: SummaryRow[] | null;
-        generations: [number, number | string][];
+        generations: [number, number | string][] | null;
         location_names: [number, string][] | null;
         dealership_names: [number, string][] | null;
       }>(sql`
         with page as (select id, position from unnest(${intArray(pageIds)}) with ordinality as p(id, position))
         select
           ${hitsSql} as hits,
-          (select json_agg(json_build_array(w.id, coalesce(${carGenerations.generation}, 0)))
-            from unnest(${intArray(scope.websiteIds)}) as w(id) left join ${carGenerations} on ${carGenerations.websiteId} = w.id) as generations,
-          ${termFacets.includes('location_name') ? namesSql(locations, scope.websiteIds) : sql`null`} as location_names,
-          ${termFacets.includes('dealership_name') ? namesSql(dealerships, scope.websiteIds) : sql`null`} as dealership_names
+          (select json_agg(json_build_array(${carGenerations.websiteId}, ${carGenerations.generation})) from ${carGenerations}
+            where ${carGenerations.websiteId} = any(${intArray(scope.websiteIds)})) as generations,
+          ${namesOf(locations, 'location_name')} as location_names,
+          ${namesOf(dealerships, 'dealership_name')} as dealership_names
       `);
-      const held = new Map(stocks.map((stock) => [stock.websiteId, stock.generation]));
-      const changed = row.generations.filter(([id, generation]) => held.get(id) !== Number(generation)).map(([id]) => id);
-      if (changed.length === 0) {
+      // A website without a row has generation 0, as the stock index reads it.
+      const current = new Map((row.generations ?? []).map(([id, generation]) => [Number(id), Number(generation)]));
+      if (stocks.every((stock) => stock.generation === (current.get(stock.websiteId) ?? 0))) {
         return {
           hits: (row.hits ?? []).map(toSummary),
           tally,

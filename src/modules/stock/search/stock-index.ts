@@ -159,6 +159,12 @@ function syncSql(websiteIds: readonly number[], held: readonly number[], soldSin
     where current.generation <> w.held`;
 }
 
+/** The websites' car generations (a website with none has generation 0, as in syncSql). */
+export function generationsSql(websiteIds: readonly number[]): SQL {
+  return sql`select ${carGenerations.websiteId} as website_id, ${carGenerations.generation} as generation from ${carGenerations}
+    where ${carGenerations.websiteId} = any(${`{${websiteIds.join(',')}}`}::int[])`;
+}
+
 /**
  * A website's copy from loaded columns: all its cars, or (`kept`) a held copy's unchanged cars
  * followed by the changed cars read again.
@@ -259,19 +265,35 @@ export class StockIndex {
   ) {}
 
   /**
-   * The scope's websites' stock as the database holds it now: one statement reads each website's
-   * generation and, for a copy that is behind, the cars changed since (or all of them). A copy
-   * holding too few sold cars for this search's sold window is loaded whole.
+   * The scope's websites' stock as the database holds it now. When every website has a usable
+   * copy, one primary-key read of their generations tells whether any is behind; only the copies
+   * behind (or missing) are then brought up to date, by one statement reading each one's
+   * generation again and the cars changed since (or all of them). A copy holding too few sold cars
+   * for this search's sold window is loaded whole.
    */
   async sync(websiteIds: readonly number[], soldSinceMs: number | null): Promise<WebsiteStock[]> {
     const usable = (stock: WebsiteStock | undefined): stock is WebsiteStock =>
       stock != null && (soldSinceMs == null || (stock.soldSinceMs != null && stock.soldSinceMs <= soldSinceMs));
     const copies = websiteIds.map((id) => this.held.get(id));
-    const held = copies.map((copy) => (usable(copy) ? copy.generation : -1));
+    // With a copy missing, every website goes through the one statement (as it reads each generation anyway).
+    let stale = copies.every(usable) ? [] : websiteIds;
+    if (stale.length === 0) {
+      const current = new Map(
+        (await queryPrepared<{ website_id: number; generation: number | string }>(this.db, generationsSql(websiteIds))).map((row) => [
+          Number(row.website_id),
+          Number(row.generation),
+        ]),
+      );
+      stale = websiteIds.filter((id, k) => (current.get(id) ?? 0) !== copies[k]!.generation);
+      if (stale.length === 0) return copies.map((copy) => (this.hold(copy!), copy!));
+    }
+    const behindIds = new Set(stale);
+    const ks = websiteIds.flatMap((id, k) => (behindIds.has(id) ? [k] : []));
+    const held = ks.map((k) => (usable(copies[k]) ? copies[k]!.generation : -1));
     // A patched copy keeps its own sold window; a copy loaded whole takes this search's.
-    const windows = copies.map((copy) => (usable(copy) ? copy.soldSinceMs : soldSinceMs));
-    const sinces = windows.map((ms) => (ms == null ? 'infinity' : new Date(ms).toISOString()));
-    const rows = await queryPrepared<SyncRow>(this.db, syncSql(websiteIds, held, sinces));
+    const windows = websiteIds.map((_, k) => (usable(copies[k]) ? copies[k]!.soldSinceMs : soldSinceMs));
+    const sinces = ks.map((k) => windows[k]).map((ms) => (ms == null ? 'infinity' : new Date(ms).toISOString()));
+    const rows = await queryPrepared<SyncRow>(this.db, syncSql(stale, held, sinces));
     const behind = new Map(rows.map((row) => [Number(row.website_id), row]));
     return websiteIds.map((id, k) => {
       const copy = copies[k];
