@@ -7,7 +7,7 @@ import { TERM_COLUMN, type BaseColumn } from './search.columns';
 import { MIN_SHOWN_PRICE } from '../stock.rules';
 import { groupOf, type FilterGroup } from './search.filters';
 import { addCount, addStats, newTally, type Tally } from './search.tally';
-import { isStockNumberLike, type SearchTerm } from './search.text';
+import type { SearchTerm } from './search.text';
 import { MAKE_MODEL_SEPARATOR, type RangeFacet, type SearchRequest, type SearchScope, type SortOption, type TermFacet } from './search.types';
 
 /**
@@ -210,22 +210,28 @@ function patched(stock: WebsiteStock, generation: number, changed: readonly numb
 }
 
 /**
+ * A whole word of a padded search_text that a stock-number-like term can be (isStockNumberLike on
+ * a term that is already lowercase): between two spaces, letters, 3 or more digits, letters.
+ */
+const STOCK_NUMBER_WORD = /(?<= )[a-z]*\d{3,}[a-z]*(?= )/g;
+
+/**
  * The cars (indexes, ascending) whose search_text holds `word` as a whole word, as the text
  * condition matches a stock-number-like term: ' word ' in the padded text, or `(^| )word( |$)` in
- * SQL. Words that are not stock-number-like are never asked for, so they are not kept.
+ * SQL. Words no such term can be are never asked for, so they are not kept.
  */
 function carsWithWord(stock: WebsiteStock, word: string): readonly number[] {
   let words = stock.stockNumberWords;
   if (!words) {
     words = new Map();
     for (let i = 0; i < stock.size; i++) {
-      // Split on single spaces: a run of spaces gives empty words, which are never stock-number-like.
-      for (const found of stock.searchText[i].split(' ')) {
-        if (!isStockNumberLike(found)) continue;
-        const cars = words.get(found);
-        if (cars === undefined) words.set(found, i);
+      const text = stock.searchText[i];
+      STOCK_NUMBER_WORD.lastIndex = 0;
+      for (let found = STOCK_NUMBER_WORD.exec(text); found !== null; found = STOCK_NUMBER_WORD.exec(text)) {
+        const cars = words.get(found[0]);
+        if (cars === undefined) words.set(found[0], i);
         else if (typeof cars === 'number') {
-          if (cars !== i) words.set(found, [cars, i]);
+          if (cars !== i) words.set(found[0], [cars, i]);
         } else if (cars[cars.length - 1] !== i) cars.push(i);
       }
     }
