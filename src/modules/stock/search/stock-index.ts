@@ -160,7 +160,7 @@ function syncSql(websiteIds: readonly number[], held: readonly number[], soldSin
 }
 
 /** The websites' car generations (a website with none has generation 0, as in syncSql). */
-export function generationsSql(websiteIds: readonly number[]): SQL {
+function generationsSql(websiteIds: readonly number[]): SQL {
   return sql`select ${carGenerations.websiteId} as website_id, ${carGenerations.generation} as generation from ${carGenerations}
     where ${carGenerations.websiteId} = any(${`{${websiteIds.join(',')}}`}::int[])`;
 }
@@ -284,14 +284,18 @@ export class StockIndex {
     // With a copy missing, every website goes through the one statement (as it reads each generation anyway).
     let stale = copies.every(usable) ? [] : websiteIds;
     if (stale.length === 0) {
-      const current = new Map(
+      const generations = new Map(
         (await queryPrepared<{ website_id: number; generation: number | string }>(this.db, generationsSql(websiteIds))).map((row) => [
           Number(row.website_id),
           Number(row.generation),
         ]),
       );
-      stale = websiteIds.filter((id, k) => (current.get(id) ?? 0) !== copies[k]!.generation);
-      if (stale.length === 0) return copies.map((copy) => (this.hold(copy!), copy!));
+      stale = websiteIds.filter((id, k) => (generations.get(id) ?? 0) !== copies[k]!.generation);
+      if (stale.length === 0) {
+        const current = copies as WebsiteStock[];
+        for (const copy of current) this.hold(copy);
+        return current;
+      }
     }
     const behindIds = new Set(stale);
     const ks = websiteIds.flatMap((id, k) => (behindIds.has(id) ? [k] : []));
