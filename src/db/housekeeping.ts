@@ -13,7 +13,7 @@ import type { DatabaseHandle } from './client';
 
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000;
 /** Rewritten or deleted on every stock change, limit hit and delivery. */
-export const CHURNED_TABLES = ['car_changes', 'car_generations', 'search_facet_snapshots', 'rate_limits', 'lead_deliveries'] as const;
+export const CHURNED_TABLES = ['car_changes', 'car_generations', 'rate_limits', 'lead_deliveries'] as const;
 
 export type HousekeepingResult = { expiredLimits: number; vacuumed: string[] };
 

@@ -21,7 +21,7 @@ describe('housekeeping', () => {
     expect(result.expiredLimits).toBe(1);
     const keys = rowsOf<{ key: string }>(await handle.db.execute(sql`select key from rate_limits where key like 'hk:%' order by key`)).map((r) => r.key);
     expect(keys).toEqual(['hk:open']);
-    if (handle.kind === 'pglite') expect(result.vacuumed).toEqual(['car_changes', 'car_generations', 'search_facet_snapshots', 'rate_limits', 'lead_deliveries']);
+    if (handle.kind === 'pglite') expect(result.vacuumed).toEqual(['car_changes', 'car_generations', 'rate_limits', 'lead_deliveries']);
     else expect(result.vacuumed).toEqual([]);
   });
 });

@@ -222,6 +222,62 @@ describe('stock index', () => {
     await expectSameAnswers(Array.from({ length: 40 }, (_, i) => 1000 + i));
   });
 
+  it('finds stock numbers by looking their words up, as the SQL statement finds them, across websites and after changes', async () => {
+    const [onA] = await db.select().from(cars).where(eq(cars.id, carIds[10]));
+    const [onB] = await db.select().from(cars).where(eq(cars.id, carIds[170]));
+    const copy = (template: typeof onA, slug: string, stocknum: string, vin: string | null = null) => ({
+      ...template,
+      id: undefined,
+      slug,
+      stocknum,
+      vin,
+      status: 'in_stock' as const,
+      soldDate: null,
+      showOnDealerWebsite: true,
+      photosCount: 5,
+    });
+    // A stock number two dealers share (and one dealer uses twice), one with a VIN that is a stock-number-like word too.
+    const added = await db
+      .insert(cars)
+      .values([copy(onA, 'dup-a1', 'DUP123', 'XK777'), copy(onA, 'dup-a2', 'DUP123'), copy(onB, 'dup-b1', 'DUP123'), copy(onB, 'solo-b', 'SOLO9001')])
+      .returning({ id: cars.id });
+    const scopes: SearchScope[] = [websiteIds, [websiteIds[0]], [websiteIds[1]], [websiteIds[2]]].map((ids) => ({
+      websiteIds: ids,
+      soldSince: new Date(NOW.getTime() - 3 * DAY),
+      minPhotos: null,
+      cities: [],
+      makes: [],
+      defaultSort: 'custom_rank:desc',
+    }));
+    const queries = ['dup123', 'DUP123', ' dup123  ', 'dup123 xk777', 'xk777', 'dup123 solo9001', 'dup123 toyota', 'dup123 toyta', 'dup12', 'up123', 'solo9001', 'ak1003'];
+    const expectSame = async (label: string) => {
+      for (const scope of scopes) {
+        for (const q of queries) {
+          const request: SearchRequest = { q, facets: FACETS, limit: 24, offset: 0 };
+          const [fromIndex, fromSql] = await Promise.all([indexed.search(scope, request), inSql.search(scope, request)]);
+          expect(comparable(fromIndex), `${label}: '${q}' on ${scope.websiteIds.join()}`).toEqual(comparable(fromSql));
+        }
+      }
+    };
+    await expectSame('added');
+    const all = scopes[0];
+    expect((await indexed.search(all, { q: 'DUP123', limit: 24, offset: 0 })).estimatedTotalHits).toBe(3);
+    expect((await indexed.search(all, { q: 'dup123 xk777', limit: 24, offset: 0 })).hits.map((hit) => hit.slug)).toEqual(['dup-a1']);
+    // 'up123' is stock-number-like, so it must be a whole word; 'dup12' (two digits) is a substring.
+    expect((await indexed.search(all, { q: 'up123', limit: 24, offset: 0 })).estimatedTotalHits).toBe(0);
+    expect((await indexed.search(all, { q: 'dup12', limit: 24, offset: 0 })).estimatedTotalHits).toBe(3);
+
+    // Renumbered, hidden, deleted: the next search looks the words up in the changed copies.
+    await db.update(cars).set({ stocknum: 'NEW456' }).where(eq(cars.id, added[1].id));
+    await db.update(cars).set({ showOnDealerWebsite: false }).where(eq(cars.id, added[2].id));
+    await db.delete(cars).where(eq(cars.id, added[3].id));
+    queries.push('new456');
+    await expectSame('changed');
+    expect((await indexed.search(all, { q: 'dup123', limit: 24, offset: 0 })).hits.map((hit) => hit.slug)).toEqual(['dup-a1']);
+    expect((await indexed.search(all, { q: 'new456', limit: 24, offset: 0 })).hits.map((hit) => hit.slug)).toEqual(['dup-a2']);
+    expect((await indexed.search(all, { q: 'solo9001', limit: 24, offset: 0 })).estimatedTotalHits).toBe(0);
+  });
+
   it('loads a website whole when it is further behind than the change log reaches', async () => {
     const seeds = [21, 22, 23];
     await expectSameAnswers(seeds);

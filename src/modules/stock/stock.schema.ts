@@ -6,7 +6,6 @@ import {
   foreignKey,
   index,
   integer,
-  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -207,26 +206,6 @@ export const carChanges = pgTable(
   },
   (t) => [primaryKey({ columns: [t.websiteId, t.generation, t.carId] })],
 );
-
-/**
- * Facet counts and range statistics of a website's available stock (in stock or coming soon,
- * shown, with its standing filters), so a search without filters or text does not count every
- * car again. Valid while its generation and filters_key match the website's; counted in one
- * statement with the generation it read, so a concurrent change cannot leave a stale one.
- * Location and dealership counts are by id, so renames need no recount.
- */
-export const searchFacetSnapshots = pgTable('search_facet_snapshots', {
-  websiteId: integer('website_id')
-    .primaryKey()
-    .references(() => websites.id, { onDelete: 'cascade' }),
-  generation: bigint('generation', { mode: 'number' }).notNull(),
-  filtersKey: text('filters_key').notNull(),
-  /** facet → value → count */
-  counts: jsonb('counts').$type<Record<string, Record<string, number>>>().notNull(),
-  /** total and, per range facet, min and max */
-  stats: jsonb('stats').$type<Record<string, number | string | null>>().notNull(),
-  computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
-});
 
 /**
  * The words of every car's search_text that typo-tolerant search compares a misspelt word with:

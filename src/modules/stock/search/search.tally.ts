@@ -17,13 +17,3 @@ export function addStats(tally: Tally, facet: RangeFacet, found: FacetStats) {
   const known = tally.stats.get(facet);
   tally.stats.set(facet, known ? { min: Math.min(known.min, found.min), max: Math.max(known.max, found.max) } : found);
 }
-
-/** Adds `from`'s total and its counts and stats of the given facets to `into`. */
-export function mergeTally(into: Tally, from: Tally, termFacets: readonly TermFacet[], rangeFacets: readonly RangeFacet[]) {
-  into.total += from.total;
-  for (const facet of termFacets) for (const [key, n] of from.counts.get(facet) ?? []) addCount(into, facet, key, n);
-  for (const facet of rangeFacets) {
-    const stats = from.stats.get(facet);
-    if (stats) addStats(into, facet, stats);
-  }
-}

@@ -3,10 +3,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db';
 import { queryPrepared } from '@/db/prepared';
-import { logger } from '@/lib/logger';
 import { locations } from '@/modules/locations/locations.schema';
-import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
-import { carGenerations, cars, searchFacetSnapshots, searchWords } from '../stock.schema';
+import { dealerships } from '@/modules/tenancy/tenancy.schema';
+import { carGenerations, cars, searchWords } from '../stock.schema';
 import type { CarSummary } from '../stock.types';
 import { locationJoin, summaryColumns, toSummary, type SummaryRow } from '../stock.queries';
 import { scopeWhere } from './search.scope';
@@ -14,7 +13,7 @@ import { MIN_SHOWN_PRICE } from '../stock.rules';
 import { searchTerms, type SearchTerm } from './search.text';
 import { TERM_COLUMN, type BaseColumn } from './search.columns';
 import { filterGroups, groupOf, type FilterGroup } from './search.filters';
-import { addCount, addStats, mergeTally, newTally, type Tally } from './search.tally';
+import { addCount, addStats, newTally, type Tally } from './search.tally';
 import { countStock, StockIndex, type NamedIds, type TextMatch } from './stock-index';
 import {
   MAKE_MODEL_SEPARATOR,
@@ -327,10 +326,6 @@ function namesSql(table: typeof locations | typeof dealerships, websiteIds: read
   return sql`(select json_agg(json_build_array(${table.id}, ${table.name})) from ${table} where ${table.websiteId} in (${list(websiteIds)}))`;
 }
 
-function filtersKey(scope: SearchScope): string {
-  return JSON.stringify([scope.minPhotos, [...scope.cities].map((c) => c.toLowerCase()).sort(), [...scope.makes].map((m) => m.toLowerCase()).sort()]);
-}
-
 type Found = { hits: CarSummary[]; tally: Tally; names: Names };
 
 /** About 200 bytes a car: 250,000 cars (50 MB) by default. */
@@ -371,8 +366,8 @@ export class SqlSearchEngine implements SearchEngine {
     if (scope.websiteIds.length > 0) {
       const terms = searchTerms(request.q);
       const groups = filterGroups(request.filters ?? {});
-      const rowFiltered = () =>
-        this.filtered(
+      const counted = () =>
+        this.counted(
           scope,
           request,
           terms,
@@ -380,8 +375,8 @@ export class SqlSearchEngine implements SearchEngine {
           termFacets,
           rangeFacets,
         );
-      const counted = () => (terms.length === 0 && groups.length === 0 ? this.unfiltered(scope, request, termFacets, rangeFacets) : rowFiltered());
-      // The stock index counts every search (decision 020); SQL when it is off or gives up.
+      // The stock index counts every search (decision 020); the SQL statement when the index is off
+      // or gives up, and as the oracle the index is tested against (decision 032).
       const found = (this.index && (await this.indexed(scope, request, terms, groups, termFacets, rangeFacets))) || (await counted());
       response.hits = found.hits;
       response.estimatedTotalHits = found.tally.total;
@@ -403,19 +398,15 @@ export class SqlSearchEngine implements SearchEngine {
     return response;
   }
 
-  /**
-   * Any text or filter: every count from the scope's cars in one statement (see the file comment).
-   * With `generationOf`, also reads that website's car generation in the same statement.
-   */
-  private async filtered(
+  /** Every count from the scope's cars in one statement (see the file comment). */
+  private async counted(
     scope: SearchScope,
     request: SearchRequest,
     terms: SearchTerm[],
     groups: Group[],
     termFacets: readonly TermFacet[],
     rangeFacets: readonly RangeFacet[],
-    generationOf?: number,
-  ): Promise<Found & { generation: number }> {
+  ): Promise<Found> {
     const groupIndex = new Map(groups.map((g, i) => [g.key, i]));
     // Without filter groups every car of `base` counts for every facet: no split by failed group.
     const countedBy = groups.length > 0 ? groupIndex : undefined;
@@ -440,8 +431,7 @@ export class SqlSearchEngine implements SearchEngine {
         ${facetCountsSql(sql`base`, columns, termFacets, countedBy)} as facets,
         ${statsSql(sql`base`, rangeFacets, countedBy)} as stats,
         ${termFacets.includes('location_name') ? namesSql(locations, scope.websiteIds) : sql`null`} as location_names,
-        ${termFacets.includes('dealership_name') ? namesSql(dealerships, scope.websiteIds) : sql`null`} as dealership_names,
-        ${generationOf != null ? sql`(select ${carGenerations.generation} from ${carGenerations} where ${carGenerations.websiteId} = ${generationOf})` : sql`null`} as generation
+        ${termFacets.includes('dealership_name') ? namesSql(dealerships, scope.websiteIds) : sql`null`} as dealership_names
     `;
     const row = await this.one<{
       hits: SummaryRow[] | null;
@@ -449,7 +439,6 @@ export class SqlSearchEngine implements SearchEngine {
       stats: StatsRow[] | null;
       location_names: [number, string][] | null;
       dealership_names: [number, string][] | null;
-      generation: number | string | null;
     }>(query, scope.websiteIds.length > 1 ? 'values' : 'generic');
     // A car counts for a facet when it fails no group, or only the facet's own group.
     const countsFor: CountsFor = (facet, failed) => failed == null || failed === groupIndex.get(groupOf(facet));
@@ -459,7 +448,6 @@ export class SqlSearchEngine implements SearchEngine {
       hits: (row.hits ?? []).map(toSummary),
       tally,
       names: { locations: new Map(row.location_names ?? []), dealerships: new Map(row.dealership_names ?? []) },
-      generation: Number(row.generation ?? 0),
     };
   }
 
@@ -484,23 +472,29 @@ export class SqlSearchEngine implements SearchEngine {
     for (let attempt = 0; attempt < 3; attempt++) {
       const stocks = await index.sync(scope.websiteIds, soldSinceMs);
       const { tally, pageIds } = countStock(stocks, scope, groups, named, text, request, termFacets, rangeFacets);
+      // Names only for the locations and dealerships the facets counted (a car's location and
+      // dealership belong to its website, so these ids are of the scope's websites).
+      const namesOf = (table: typeof locations | typeof dealerships, facet: 'location_name' | 'dealership_name') =>
+        termFacets.includes(facet)
+          ? sql`(select json_agg(json_build_array(${table.id}, ${table.name})) from ${table} where ${table.id} = any(${intArray([...(tally.counts.get(facet)?.keys() ?? [])].map(Number))}))`
+          : sql`null`;
       const row = await this.one<{
         hits: SummaryRow[] | null;
-        generations: [number, number | string][];
+        generations: [number, number | string][] | null;
         location_names: [number, string][] | null;
         dealership_names: [number, string][] | null;
       }>(sql`
         with page as (select id, position from unnest(${intArray(pageIds)}) with ordinality as p(id, position))
         select
           ${hitsSql} as hits,
-          (select json_agg(json_build_array(w.id, coalesce(${carGenerations.generation}, 0)))
-            from unnest(${intArray(scope.websiteIds)}) as w(id) left join ${carGenerations} on ${carGenerations.websiteId} = w.id) as generations,
-          ${termFacets.includes('location_name') ? namesSql(locations, scope.websiteIds) : sql`null`} as location_names,
-          ${termFacets.includes('dealership_name') ? namesSql(dealerships, scope.websiteIds) : sql`null`} as dealership_names
+          (select json_agg(json_build_array(${carGenerations.websiteId}, ${carGenerations.generation})) from ${carGenerations}
+            where ${carGenerations.websiteId} = any(${intArray(scope.websiteIds)})) as generations,
+          ${namesOf(locations, 'location_name')} as location_names,
+          ${namesOf(dealerships, 'dealership_name')} as dealership_names
       `);
-      const held = new Map(stocks.map((stock) => [stock.websiteId, stock.generation]));
-      const changed = row.generations.filter(([id, generation]) => held.get(id) !== Number(generation)).map(([id]) => id);
-      if (changed.length === 0) {
+      // A website without a row has generation 0, as the stock index reads it.
+      const current = new Map((row.generations ?? []).map(([id, generation]) => [Number(id), Number(generation)]));
+      if (stocks.every((stock) => stock.generation === (current.get(stock.websiteId) ?? 0))) {
         return {
           hits: (row.hits ?? []).map(toSummary),
           tally,
@@ -533,115 +527,6 @@ export class SqlSearchEngine implements SearchEngine {
     for (const [key, found] of row.ids.slice(1)) for (const id of found ?? []) (named[key as keyof NamedIds] as Set<number>).add(id);
     fuzzy.forEach((term, k) => (similarWords[terms.indexOf(term)] = row.similar[k + 1] ?? []));
     return { named, text };
-  }
-
-  /**
-   * No text and no filter (the first view of every search page): counts of available cars come
-   * from each website's snapshot, recounted only after its cars change; recently sold cars, few
-   * by nature, are counted live.
-   */
-  private async unfiltered(
-    scope: SearchScope,
-    request: SearchRequest,
-    termFacets: readonly TermFacet[],
-    rangeFacets: readonly RangeFacet[],
-  ): Promise<Found> {
-    const key = filtersKey(scope);
-    const columns = [...new Set(termFacets.flatMap((f) => facetColumns(f)))];
-    // The sold date repeated outside scopeWhere's OR, so the sold-cars index can range over it.
-    const recentlySold = scope.soldSince ? sql`${cars.status} = 'sold' and ${cars.soldDate} >= ${scope.soldSince}` : sql`false`;
-    const sold = sql`(select ${baseColumns(columns)} from ${cars} where ${scopeWhere(scope)} and ${recentlySold}) sold`;
-    // Only the facets asked for leave the database (a snapshot holds all of them); null when there is no valid snapshot.
-    const requestedCounts = sql`case when ${searchFacetSnapshots.websiteId} is null then null else jsonb_build_object(${sql.join(
-      termFacets.map((f) => sql`${f}::text, ${searchFacetSnapshots.counts} -> ${f}::text`),
-      sql`, `,
-    )}) end`;
-    const query = sql`
-      with ${pageSql(sql`select ${cars.id} as id from ${cars} where ${scopeWhere(scope)}`, request, orderBy(request.sort ?? scope.defaultSort, false))}
-      select
-        ${hitsSql} as hits,
-        (select json_agg(json_build_array(${websites.id}, ${requestedCounts}, ${searchFacetSnapshots.stats}))
-          from ${websites}
-          left join ${carGenerations} on ${carGenerations.websiteId} = ${websites.id}
-          left join ${searchFacetSnapshots} on ${searchFacetSnapshots.websiteId} = ${websites.id}
-            and ${searchFacetSnapshots.generation} = coalesce(${carGenerations.generation}, 0)
-            and ${searchFacetSnapshots.filtersKey} = ${key}
-          where ${websites.id} in (${list(scope.websiteIds)})) as snapshots,
-        ${facetCountsSql(sold, columns, termFacets)} as sold_facets,
-        ${statsSql(sold, rangeFacets)} as sold_stats,
-        ${termFacets.includes('location_name') ? namesSql(locations, scope.websiteIds) : sql`null`} as location_names,
-        ${termFacets.includes('dealership_name') ? namesSql(dealerships, scope.websiteIds) : sql`null`} as dealership_names
-    `;
-    const row = await this.one<{
-      hits: SummaryRow[] | null;
-      snapshots: [number, Record<string, Record<string, number> | null> | null, Record<string, number | string | null> | null][] | null;
-      sold_facets: FacetRow[] | null;
-      sold_stats: StatsRow[] | null;
-      location_names: [number, string][] | null;
-      dealership_names: [number, string][] | null;
-    }>(query);
-    const tally = newTally();
-    const stale: number[] = [];
-    for (const [websiteId, counts, stats] of row.snapshots ?? []) {
-      if (counts == null) {
-        stale.push(websiteId);
-        continue;
-      }
-      for (const facet of termFacets) for (const [value, n] of Object.entries(counts[facet] ?? {})) addCount(tally, facet, value, n);
-      tallyRows(tally, null, [{ ...stats, n: Number(stats?.total ?? 0), failed: null }], [], [], rangeFacets, () => true);
-    }
-    // Cars changed since the last count: each such website's available cars are counted now, for
-    // every facet, and the count is both merged into this answer and stored as the new snapshot.
-    const recounted = await Promise.all(stale.map((websiteId) => this.countAvailable(scope, websiteId)));
-    for (const counted of recounted) {
-      mergeTally(tally, counted.tally, termFacets, rangeFacets);
-      this.storeSnapshot(counted.websiteId, key, counted);
-    }
-    tallyRows(tally, row.sold_facets, row.sold_stats, columns, termFacets, rangeFacets, () => true);
-    return {
-      hits: (row.hits ?? []).map(toSummary),
-      tally,
-      names: { locations: new Map(row.location_names ?? []), dealerships: new Map(row.dealership_names ?? []) },
-    };
-  }
-
-  /** Snapshot writes under way, by website: at most one at a time per website. */
-  private readonly snapshotWrites = new Map<number, Promise<void>>();
-
-  /** Resolves once the snapshots being written in the background are stored. */
-  async settled(): Promise<void> {
-    await Promise.all(this.snapshotWrites.values());
-  }
-
-  /** One website's available stock counted for every facet, with the car generation it read. */
-  private async countAvailable(scope: SearchScope, websiteId: number): Promise<{ websiteId: number; tally: Tally; generation: number }> {
-    const available: SearchScope = { ...scope, websiteIds: [websiteId], soldSince: null };
-    const { tally, generation } = await this.filtered(available, { limit: 0, offset: 0 }, [], [], TERM_FACETS, RANGE_FACETS, websiteId);
-    return { websiteId, tally, generation };
-  }
-
-  /**
-   * Stores a count as the website's snapshot without making the visitor wait for the write. The
-   * generation was read in the counting statement, so a change made since makes it stale at once.
-   */
-  private storeSnapshot(websiteId: number, key: string, { tally, generation }: { tally: Tally; generation: number }): void {
-    if (this.snapshotWrites.has(websiteId)) return;
-    const counts = Object.fromEntries([...tally.counts].map(([facet, values]) => [facet, Object.fromEntries(values)]));
-    const stats: Record<string, number> = { total: tally.total };
-    for (const [facet, { min, max }] of tally.stats) Object.assign(stats, { [`${facet}_min`]: min, [`${facet}_max`]: max });
-    const write = this.db
-      .insert(searchFacetSnapshots)
-      .values({ websiteId, generation, filtersKey: key, counts, stats })
-      .onConflictDoUpdate({
-        target: searchFacetSnapshots.websiteId,
-        set: { generation, filtersKey: key, counts, stats, computedAt: sql`now()` },
-      })
-      .then(
-        () => undefined,
-        (error: unknown) => logger.warn({ err: error, websiteId }, 'search: facet snapshot not stored'),
-      )
-      .finally(() => this.snapshotWrites.delete(websiteId));
-    this.snapshotWrites.set(websiteId, write);
   }
 
   /**

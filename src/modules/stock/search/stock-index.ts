@@ -59,6 +59,11 @@ export type WebsiteStock = {
   makeModel: Dictionary;
   /** The cars' search_text (lowercase words, accents folded) between two spaces, for text terms. */
   searchText: string[];
+  /**
+   * The whole words of search_text that a stock-number-like term can be, each with the car (or
+   * cars, in index order) holding it: built on the copy's first such search (`carsWithWord`).
+   */
+  stockNumberWords: Map<string, number | number[]> | null;
 };
 
 const AVAILABLE = new Set(['in_stock', 'coming_soon']);
@@ -154,6 +159,12 @@ function syncSql(websiteIds: readonly number[], held: readonly number[], soldSin
     where current.generation <> w.held`;
 }
 
+/** The websites' car generations (a website with none has generation 0, as in syncSql). */
+function generationsSql(websiteIds: readonly number[]): SQL {
+  return sql`select ${carGenerations.websiteId} as website_id, ${carGenerations.generation} as generation from ${carGenerations}
+    where ${carGenerations.websiteId} = any(${`{${websiteIds.join(',')}}`}::int[])`;
+}
+
 /**
  * A website's copy from loaded columns: all its cars, or (`kept`) a held copy's unchanged cars
  * followed by the changed cars read again.
@@ -186,6 +197,7 @@ function toStock(websiteId: number, generation: number, soldSinceMs: number | nu
     text,
     makeModel: dictionary(makeModels, kept, (s) => s.makeModel),
     searchText,
+    stockNumberWords: null,
   };
 }
 
@@ -195,6 +207,57 @@ function patched(stock: WebsiteStock, generation: number, changed: readonly numb
   const cars: number[] = [];
   for (let i = 0; i < stock.size; i++) if (!gone.has(stock.numbers.id[i])) cars.push(i);
   return toStock(stock.websiteId, generation, stock.soldSinceMs, columns ?? [], { stock, cars: Int32Array.from(cars) });
+}
+
+/**
+ * A whole word of a padded search_text that a stock-number-like term can be (isStockNumberLike on
+ * a term that is already lowercase): between two spaces, letters, 3 or more digits, letters.
+ */
+const STOCK_NUMBER_WORD = /(?<= )[a-z]*\d{3,}[a-z]*(?= )/g;
+
+/**
+ * The cars (indexes, ascending) whose search_text holds `word` as a whole word, as the text
+ * condition matches a stock-number-like term: ' word ' in the padded text, or `(^| )word( |$)` in
+ * SQL. Words no such term can be are never asked for, so they are not kept.
+ */
+function carsWithWord(stock: WebsiteStock, word: string): readonly number[] {
+  let words = stock.stockNumberWords;
+  if (!words) {
+    words = new Map();
+    for (let i = 0; i < stock.size; i++) {
+      const text = stock.searchText[i];
+      STOCK_NUMBER_WORD.lastIndex = 0;
+      for (let found = STOCK_NUMBER_WORD.exec(text); found !== null; found = STOCK_NUMBER_WORD.exec(text)) {
+        const cars = words.get(found[0]);
+        if (cars === undefined) words.set(found[0], i);
+        else if (typeof cars === 'number') {
+          if (cars !== i) words.set(found[0], [cars, i]);
+        } else if (cars[cars.length - 1] !== i) cars.push(i);
+      }
+    }
+    stock.stockNumberWords = words;
+  }
+  const cars = words.get(word);
+  return cars === undefined ? [] : typeof cars === 'number' ? [cars] : cars;
+}
+
+/**
+ * With a stock-number-like term (matched only as a whole word), the copy's cars holding every such
+ * term's word, looked up instead of reading each car's text: null when no car holds them all (the
+ * copy then counts for nothing), the copy itself when no term is stock-number-like. Every car left
+ * out fails the text condition, so it would count for no hit, facet or range anyway.
+ */
+function carsWithStockNumbers(stock: WebsiteStock, text: TextMatch | null): WebsiteStock | null {
+  const words = text ? text.terms.filter((term) => term.exact).map((term) => term.text) : [];
+  if (words.length === 0) return stock;
+  let cars = carsWithWord(stock, words[0]);
+  for (const word of words.slice(1)) {
+    if (cars.length === 0) break;
+    const also = new Set(carsWithWord(stock, word));
+    cars = cars.filter((i) => also.has(i));
+  }
+  if (cars.length === 0) return null;
+  return toStock(stock.websiteId, stock.generation, stock.soldSinceMs, [], { stock, cars: Int32Array.from(cars) });
 }
 
 /** Holds websites' stock, least recently used out first once more than maxCars are held. */
@@ -208,19 +271,39 @@ export class StockIndex {
   ) {}
 
   /**
-   * The scope's websites' stock as the database holds it now: one statement reads each website's
-   * generation and, for a copy that is behind, the cars changed since (or all of them). A copy
-   * holding too few sold cars for this search's sold window is loaded whole.
+   * The scope's websites' stock as the database holds it now. When every website has a usable
+   * copy, one primary-key read of their generations tells whether any is behind; only the copies
+   * behind (or missing) are then brought up to date, by one statement reading each one's
+   * generation again and the cars changed since (or all of them). A copy holding too few sold cars
+   * for this search's sold window is loaded whole.
    */
   async sync(websiteIds: readonly number[], soldSinceMs: number | null): Promise<WebsiteStock[]> {
     const usable = (stock: WebsiteStock | undefined): stock is WebsiteStock =>
       stock != null && (soldSinceMs == null || (stock.soldSinceMs != null && stock.soldSinceMs <= soldSinceMs));
     const copies = websiteIds.map((id) => this.held.get(id));
-    const held = copies.map((copy) => (usable(copy) ? copy.generation : -1));
+    // With a copy missing, every website goes through the one statement (as it reads each generation anyway).
+    let stale = copies.every(usable) ? [] : websiteIds;
+    if (stale.length === 0) {
+      const generations = new Map(
+        (await queryPrepared<{ website_id: number; generation: number | string }>(this.db, generationsSql(websiteIds))).map((row) => [
+          Number(row.website_id),
+          Number(row.generation),
+        ]),
+      );
+      stale = websiteIds.filter((id, k) => (generations.get(id) ?? 0) !== copies[k]!.generation);
+      if (stale.length === 0) {
+        const current = copies as WebsiteStock[];
+        for (const copy of current) this.hold(copy);
+        return current;
+      }
+    }
+    const behindIds = new Set(stale);
+    const ks = websiteIds.flatMap((id, k) => (behindIds.has(id) ? [k] : []));
+    const held = ks.map((k) => (usable(copies[k]) ? copies[k]!.generation : -1));
     // A patched copy keeps its own sold window; a copy loaded whole takes this search's.
-    const windows = copies.map((copy) => (usable(copy) ? copy.soldSinceMs : soldSinceMs));
-    const sinces = windows.map((ms) => (ms == null ? 'infinity' : new Date(ms).toISOString()));
-    const rows = await queryPrepared<SyncRow>(this.db, syncSql(websiteIds, held, sinces));
+    const windows = websiteIds.map((_, k) => (usable(copies[k]) ? copies[k]!.soldSinceMs : soldSinceMs));
+    const sinces = ks.map((k) => windows[k]).map((ms) => (ms == null ? 'infinity' : new Date(ms).toISOString()));
+    const rows = await queryPrepared<SyncRow>(this.db, syncSql(stale, held, sinces));
     const behind = new Map(rows.map((row) => [Number(row.website_id), row]));
     return websiteIds.map((id, k) => {
       const copy = copies[k];
@@ -484,7 +567,9 @@ export function countStock(
   const { k0, k1 } = sortKeys(sort);
   // 'Most relevant' puts the cars with more terms found as written first, when a term is fuzzy.
   const byScore = text != null && text.terms.some((t) => t.fuzzy) && sort === 'custom_rank:desc';
-  for (const stock of stocks) {
+  for (const held of stocks) {
+    const stock = carsWithStockNumbers(held, text);
+    if (!stock) continue;
     const fails = new Uint8Array(stock.size);
     const failed = new Int8Array(stock.size);
     markUnlisted(stock, scope, fails);
