@@ -10,7 +10,7 @@ import { CareersListing } from './careers-listing';
  * /careers and /current-positions: the career pages listed under the introduction page of that
  * slug, with the careers enquiry form under them. Routes of their own rather than branches of the
  * catch-all route, so the form's JavaScript loads only here (Turbopack ships every client
- * component a route segment can import; decision 032).
+ * component a route segment can import; decision 033).
  */
 
 type ListingSlug = (typeof CAREER_LISTING_SLUGS)[number];
