@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebsiteConfig } from './tenancy.config';
+import { DEMO_SITES } from '@/db/seed/sites';
 import { brandTextOnLight, contrastRatio, FONT_STACKS, readableOn, themeVariables } from './components/site-theme';
 
 describe('site theme', () => {
@@ -21,6 +22,24 @@ describe('site theme', () => {
     expect(contrastRatio(yellow, text)).toBeGreaterThanOrEqual(4.5);
     const mid = '#2f9e44';
     expect(contrastRatio(mid, readableOn(mid, '#ffffff'))).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('finds AA text on mid-luminance colours where neither near-black nor white reaches 4.5:1', () => {
+    // #c34bb4: 4.21:1 with white, 4.07:1 with #111827.
+    expect(contrastRatio('#c34bb4', '#ffffff')).toBeLessThan(4.5);
+    expect(contrastRatio('#c34bb4', readableOn('#c34bb4'))).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('gives every colour a text colour and a brand text colour that read at AA', () => {
+    const hex = (r: number, g: number, b: number) => `#${[r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+    const steps = [0, 34, 68, 102, 119, 136, 153, 170, 187, 204, 221, 238, 255];
+    for (const r of steps)
+      for (const g of steps)
+        for (const b of steps) {
+          const colour = hex(r, g, b);
+          expect(contrastRatio(colour, readableOn(colour, '#ffffff')), colour).toBeGreaterThanOrEqual(4.5);
+          expect(contrastRatio(brandTextOnLight(colour), '#f3f4f6'), colour).toBeGreaterThanOrEqual(4.5);
+        }
   });
 
   it('darkens a light brand colour until it reads as text on white', () => {
@@ -55,5 +74,27 @@ describe('header call button', () => {
     );
     expect(same['--site-header-cta']).toBe('#78faae');
     expect(contrastRatio('#78faae', same['--site-header-cta-foreground'])).toBeGreaterThanOrEqual(4.5);
+  });
+});
+
+describe('the demo dealers’ themes', () => {
+  // Every text/background pair the site CSS draws from the theme (globals.css, components):
+  // brand-coloured text sits on white and on the pale grey surfaces, never on the header or footer.
+  const pairs = (vars: ReturnType<typeof themeVariables>) =>
+    [
+      ['primary foreground on primary', vars['--site-primary-foreground'], vars['--site-primary']],
+      ['brand text on white', vars['--site-primary-text'], '#ffffff'],
+      ['brand text on gray-100', vars['--site-primary-text'], '#f3f4f6'],
+      ['accent foreground on accent', vars['--site-accent-foreground'], vars['--site-accent']],
+      ['header text on header', vars['--site-header-fg'], vars['--site-header-bg']],
+      ['header call button text', vars['--site-header-cta-foreground'], vars['--site-header-cta']],
+      ['footer text on footer', vars['--site-footer-fg'], vars['--site-footer-bg']],
+    ] as const;
+
+  it.each(DEMO_SITES.map((site) => [site.slug, site] as const))('%s: every text colour reads at AA on its background', (_slug, site) => {
+    const vars = themeVariables(parseWebsiteConfig(site.config).theme);
+    for (const [name, text, background] of pairs(vars)) {
+      expect(contrastRatio(text, background), `${name}: ${text} on ${background}`).toBeGreaterThanOrEqual(4.5);
+    }
   });
 });

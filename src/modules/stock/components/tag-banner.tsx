@@ -5,9 +5,9 @@ const tone: Record<TagBannerValue['kind'], string> = {
   fuel: 'bg-emerald-700 text-white',
   reserved: 'bg-slate-900 text-white',
   certified: 'bg-brand text-brand-foreground',
-  custom: 'bg-accent text-slate-950',
+  custom: 'bg-accent text-accent-foreground',
   coming_soon: 'bg-sky-800 text-white',
-  just_arrived: 'bg-accent text-slate-950',
+  just_arrived: 'bg-accent text-accent-foreground',
   sold: 'bg-red-700 text-white',
 };
 

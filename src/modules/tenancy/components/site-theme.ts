@@ -12,6 +12,7 @@ type Theme = WebsiteConfig['theme'];
 export const AA_NORMAL_TEXT = 4.5;
 const DARK = '#111827';
 const LIGHT = '#ffffff';
+const BLACK = '#000000';
 /** The palest surface brand-coloured text sits on (gray-100): reading there means reading on white too. */
 const LIGHT_SURFACE = '#f3f4f6';
 
@@ -38,10 +39,17 @@ export function contrastRatio(a: string, b: string): number {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-/** The preferred text colour on `background` if it meets AA, else the better of dark and white. */
+/**
+ * The preferred text colour on `background` if it meets AA, else the better of dark and white.
+ * On mid-luminance backgrounds (around #2f7fc0 or #c0392b) neither near-black nor white reaches
+ * 4.5:1; pure black always does wherever white does not (the worst case is about 4.58:1), so it
+ * is the last resort and every background gets readable text.
+ */
 export function readableOn(background: string, preferred?: string): string {
   if (preferred && contrastRatio(background, preferred) >= AA_NORMAL_TEXT) return preferred;
-  return contrastRatio(background, DARK) >= contrastRatio(background, LIGHT) ? DARK : LIGHT;
+  const better = contrastRatio(background, DARK) >= contrastRatio(background, LIGHT) ? DARK : LIGHT;
+  if (contrastRatio(background, better) >= AA_NORMAL_TEXT) return better;
+  return contrastRatio(background, LIGHT) >= AA_NORMAL_TEXT ? LIGHT : BLACK;
 }
 
 /**
@@ -50,7 +58,7 @@ export function readableOn(background: string, preferred?: string): string {
  */
 export function brandTextOnLight(primary: string): string {
   let colour = primary;
-  for (let i = 0; i < 20 && contrastRatio(colour, LIGHT_SURFACE) < AA_NORMAL_TEXT; i++) colour = mix(colour, '#000000', 0.1);
+  for (let i = 0; i < 20 && contrastRatio(colour, LIGHT_SURFACE) < AA_NORMAL_TEXT; i++) colour = mix(colour, BLACK, 0.1);
   return colour;
 }
 
