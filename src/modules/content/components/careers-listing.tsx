@@ -5,7 +5,7 @@ import { renderMarkdown } from '../content.render';
 import type { ContentPage, ContentSummary } from '../content.types';
 import { ContentBody } from './content-body';
 import { ContentList } from './content-list';
-import { ContentLayout } from './content-page-view';
+import { ContentLayout } from './content-layout';
 
 type Props = {
   tenant: Tenant;

@@ -1,23 +1,11 @@
-import type { ReactNode } from 'react';
-import { Container } from '@/components/ui/container';
 import { PageHeader, type Crumb } from '@/components/ui/page-header';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { renderFaq, renderMarkdown } from '../content.render';
 import type { ContentPage } from '../content.types';
-import { ContactAside } from './contact-aside';
+import { ContentLayout } from './content-layout';
 import { ContentBody } from './content-body';
 import { FaqAccordion } from './faq-accordion';
 import { formatPublishedDate } from './format-date';
-
-/** Two columns from lg: the content and the contact card. */
-export function ContentLayout({ tenant, children }: { tenant: Tenant; children: ReactNode }) {
-  return (
-    <Container className="grid gap-10 py-10 md:py-14 lg:grid-cols-[minmax(0,1fr)_20rem] lg:gap-14">
-      <div className="min-w-0">{children}</div>
-      <ContactAside tenant={tenant} />
-    </Container>
-  );
-}
 
 /** A content page, FAQ or career page; blog posts add their date and a trail through /blog. */
 export function ContentPageView({ tenant, page }: { tenant: Tenant; page: ContentPage }) {

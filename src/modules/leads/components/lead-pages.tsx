@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { Container } from '@/components/ui/container';
 import { PageHeader } from '@/components/ui/page-header';
 import { spell } from '@/lib/format';
-import { ContactAside } from '@/modules/content/components/contact-aside';
+import { ContactAside } from '@/modules/content/components/content-layout';
 import { canonicalContentPath } from '@/modules/tenancy/tenancy.links';
 import { requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';

@@ -1,10 +1,17 @@
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { LinkButton } from '@/components/ui/button';
+import { Container } from '@/components/ui/container';
 import { ArrowRightIcon, PhoneIcon } from '@/components/ui/icons';
 import { spell } from '@/lib/format';
 import { telHref } from '@/modules/tenancy/tenancy.links';
 import { searchPath } from '@/modules/tenancy/tenancy.paths';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
+
+/**
+ * The content pages' two-column layout and the contact card beside content and form pages: a module
+ * of its own, so pages that use them do not load the content page's islands (the FAQ accordion).
+ */
 
 /** The dealer's contact card beside content: call, enquire, browse stock. */
 export function ContactAside({ tenant }: { tenant: Tenant }) {
@@ -39,5 +46,15 @@ export function ContactAside({ tenant }: { tenant: Tenant }) {
         </div>
       </div>
     </aside>
+  );
+}
+
+/** Two columns from lg: the content and the contact card. */
+export function ContentLayout({ tenant, children }: { tenant: Tenant; children: ReactNode }) {
+  return (
+    <Container className="grid gap-10 py-10 md:py-14 lg:grid-cols-[minmax(0,1fr)_20rem] lg:gap-14">
+      <div className="min-w-0">{children}</div>
+      <ContactAside tenant={tenant} />
+    </Container>
   );
 }
