@@ -20,10 +20,11 @@ const FORM_PAGES = [
   { name: 'enquiry', from: 'car', action: 'enquire' },
   { name: 'test drive', from: 'car', action: 'testDrive' },
   { name: 'request photos', from: 'car', action: 'requestPhotos' },
-  { name: 'car trade-in', from: 'car', action: 'tradeIn' },
+  // Offered on the car page for some cars only; the page also serves without a car.
+  { name: 'car trade-in', from: 'car', action: 'tradeIn', unlinked: '/cars/trade-in' },
   { name: 'finance', from: 'nav', path: /^\/finance$/ },
   { name: 'sell your car', from: 'nav', path: /^\/(trade-in|sell-my-car|valuations)$/ },
-  // Every site serves /service (a dealer without a service department may not link it): checked either way.
+  // Every site serves /service (a dealer without a service department may not link it).
   { name: 'service', from: 'nav', path: /^\/service$/, unlinked: '/service' },
   { name: 'careers', from: 'nav', path: /^\/careers$/ },
 ] as const;
