@@ -15,18 +15,20 @@ test.use({ trace: 'off' });
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
-/** The lead-form pages: the car page's actions, then the header's own form pages. */
+/**
+ * The lead-form pages: the car page's actions, then the header's own form pages. Every site serves
+ * the `unlinked` path of a form page even where its navigation does not link it, so it is checked there.
+ */
 const FORM_PAGES = [
   { name: 'enquiry', from: 'car', action: 'enquire' },
   { name: 'test drive', from: 'car', action: 'testDrive' },
   { name: 'request photos', from: 'car', action: 'requestPhotos' },
   // Offered on the car page for some cars only; the page also serves without a car.
   { name: 'car trade-in', from: 'car', action: 'tradeIn', unlinked: '/cars/trade-in' },
-  { name: 'finance', from: 'nav', path: /^\/finance$/ },
-  { name: 'sell your car', from: 'nav', path: /^\/(trade-in|sell-my-car|valuations)$/ },
-  // Every site serves /service (a dealer without a service department may not link it).
+  { name: 'finance', from: 'nav', path: /^\/finance$/, unlinked: '/finance' },
+  { name: 'sell your car', from: 'nav', path: /^\/(trade-in|sell-my-car|valuations)$/, unlinked: '/sell-my-car' },
   { name: 'service', from: 'nav', path: /^\/service$/, unlinked: '/service' },
-  { name: 'careers', from: 'nav', path: /^\/careers$/ },
+  { name: 'careers', from: 'nav', path: /^\/careers$/, unlinked: '/careers' },
 ] as const;
 
 type Discovered = {
