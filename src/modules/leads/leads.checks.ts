@@ -40,13 +40,13 @@ export const REGO_MAX = 20;
 export const VIN_MAX = 17;
 export const KM_MAX = 5_000_000;
 
-export const NAME_PATTERN = /^[\p{L}\p{M}]+(?: +[\p{L}\p{M}]+)*$/u;
+const NAME_PATTERN = /^[\p{L}\p{M}]+(?: +[\p{L}\p{M}]+)*$/u;
 // The HTML living standard's e-mail pattern, with a dot required in the domain.
-export const EMAIL_PATTERN =
+const EMAIL_PATTERN =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-export const POSTCODE_PATTERN = /^\d{4}$/;
-export const REGO_PATTERN = /^[A-Za-z0-9 -]+$/;
-export const VIN_PATTERN = /^[A-HJ-NPR-Za-hj-npr-z0-9]{11,17}$/;
+const POSTCODE_PATTERN = /^\d{4}$/;
+const REGO_PATTERN = /^[A-Za-z0-9 -]+$/;
+const VIN_PATTERN = /^[A-HJ-NPR-Za-hj-npr-z0-9]{11,17}$/;
 
 export const VALUATION_MESSAGES = {
   rego: 'must be letters and digits',

@@ -27,12 +27,13 @@ import {
 export { AUSTRALIAN_STATES, EMAIL_MAX, LEAD_MESSAGES, MESSAGE_MAX, NAME_MAX, type AustralianState } from './leads.checks';
 
 /**
- * Lead and enquiry validation (SPEC §5), shared by the forms (react-hook-form + zod resolver) and
- * the lead API. Client-safe: no database, no secrets. Every message the spec quotes lives here.
+ * Lead and enquiry validation (SPEC §5) for the lead API. The forms check the same rules in the
+ * browser without zod (leads.checks.ts, which holds the field messages, limits and patterns).
  *
  * Empty strings (what an untouched input gives) count as absent for optional fields.
  */
 
+/** SPEC §3: each followed by ' Enquiry'. */
 export const ENQUIRY_TYPES = [
   'General Enquiry',
   'Service Enquiry',
