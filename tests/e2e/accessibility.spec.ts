@@ -1,16 +1,21 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { DEMO_SLUGS, siteUrl } from './support';
 
 /**
  * Accessibility (issue 18 item 4): axe-core over every page type of every demo tenant, failing on
  * any WCAG 2.0 / 2.1 / 2.2 A or AA violation. The URLs come from the site itself: its navigation,
  * its search results, the car page's actions and the contact page's location links, so a route a
- * tenant does not link is not tested and a route it does link cannot escape.
+ * tenant links cannot escape.
+ *
+ * One test per tenant walks its pages in one browser page, reading the next URLs off the pages it
+ * checks: a test per page spent most of its time on its own browser context and on finding its
+ * URL again (120 tests, a third of the e2e run). Every page is a soft check and a step of its own,
+ * so a failure names the page and the other pages are still checked.
  */
 
 test.describe.configure({ mode: 'parallel' });
-// The violation list says what failed and where; traces of 120 page loads would only slow the run.
+// The violation list says what failed and where; a trace of 15 page loads would only slow the run.
 test.use({ trace: 'off' });
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -30,15 +35,6 @@ const FORM_PAGES = [
   { name: 'service', from: 'nav', path: /^\/service$/, unlinked: '/service' },
   { name: 'careers', from: 'nav', path: /^\/careers$/, unlinked: '/careers' },
 ] as const;
-
-type Discovered = {
-  search: string;
-  car: string;
-  contact: string;
-  location: string;
-  content: string;
-  forms: Record<string, string | null>;
-};
 
 /** Same-site paths (with query) of the links matching `selector`, in document order. */
 async function paths(page: Page, selector: string): Promise<string[]> {
@@ -66,108 +62,62 @@ async function sitemapPath(page: Page, slug: string, pattern: RegExp): Promise<s
   return undefined;
 }
 
-const found = new Map<string, Promise<Discovered>>();
-
-/** Reads one tenant's routes off its pages; once per tenant and worker. */
-function discover(browser: Browser, slug: string): Promise<Discovered> {
-  if (!found.has(slug)) found.set(slug, discoverRoutes(browser, slug));
-  return found.get(slug)!;
-}
-
-async function discoverRoutes(browser: Browser, slug: string): Promise<Discovered> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  try {
-    await page.goto(siteUrl(slug, '/'));
-    const nav = [...new Set(await paths(page, 'header a[href], footer a[href]'))];
-    const search = nav.find((p) => p.startsWith('/search/'));
-    const contact = nav.find((p) => p === '/contact');
-    const content = nav.find((p) => /^(\/pages)?\/about-us$/.test(p));
-    expect(search, `${slug}: a search link in the navigation`).toBeTruthy();
-    expect(contact, `${slug}: a contact link in the navigation`).toBeTruthy();
-    expect(content, `${slug}: an about-us content link in the navigation`).toBeTruthy();
-
-    await page.goto(siteUrl(slug, search!));
-    const [car] = await paths(page, 'main a.car-card-link');
-    expect(car, `${slug}: a car in the search results`).toBeTruthy();
-
-    await page.goto(siteUrl(slug, car));
-    const forms: Record<string, string | null> = {};
-    for (const form of FORM_PAGES) {
-      if (form.from === 'car') {
-        const [href] = await paths(page, `main a[data-action="${form.action}"]`);
-        forms[form.name] = href ?? null;
-      } else {
-        forms[form.name] = nav.find((p) => form.path.test(p)) ?? null;
-      }
-    }
-
-    await page.goto(siteUrl(slug, contact!));
-    // A dealer with one location shows it on the contact page without a link; its page is in the sitemap.
-    const [location = await sitemapPath(page, slug, /^\/our-locations\//)] = await paths(page, 'main a[href^="/our-locations/"]');
-    expect(location, `${slug}: a location page linked from the contact page or in the sitemap`).toBeTruthy();
-
-    return { search: search!, car, contact: contact!, location: location!, content: content!, forms };
-  } finally {
-    await context.close();
-  }
-}
-
-/** Runs axe on the page and fails with one readable line per violation and element. */
-async function expectNoViolations(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  const report = violations.flatMap((v) =>
-    v.nodes.map((node) => `  ${v.id} (${v.impact}) ${node.target.join(' ')}\n    ${node.failureSummary?.replace(/\n\s*/g, ' ') ?? v.help}`),
-  );
-  expect(report, `axe violations on ${what}:\n${report.join('\n')}`).toEqual([]);
-}
-
-async function check(page: Page, slug: string, path: string) {
-  const response = await page.goto(siteUrl(slug, path));
-  expect(response?.status(), `${slug}${path}`).toBe(200);
-  // goto waits for the load event, after the page's scripts: client components (dialogs, filters,
-  // the navigation enhancer) have run. Not networkidle: thumbnails requested after load (resized
-  // on first request) kept a car page busy past the test timeout on a loaded machine.
-  await expectNoViolations(page, `${slug}${path}`);
+/**
+ * Opens the page and runs axe on it, as a step named after the page type. Soft: a violation is
+ * reported with one readable line per rule and element, and the walk goes on. Answers whether the
+ * page loaded, so the caller can read links off it.
+ */
+async function check(page: Page, slug: string, type: string, path: string | undefined): Promise<boolean> {
+  return test.step(`${type}: ${path ?? '(not found)'}`, async () => {
+    expect.soft(path, `${slug}: a ${type} page`).toBeTruthy();
+    if (!path) return false;
+    // goto waits for the load event, after the page's scripts: client components (dialogs, filters,
+    // the navigation enhancer) have run. Not networkidle: thumbnails requested after load (resized
+    // on first request) kept a car page busy past the test timeout on a loaded machine.
+    const response = await page.goto(siteUrl(slug, path));
+    expect.soft(response?.status(), `${slug}${path}`).toBe(200);
+    if (response?.status() !== 200) return false;
+    const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+    const report = violations.flatMap((v) =>
+      v.nodes.map((node) => `  ${v.id} (${v.impact}) ${node.target.join(' ')}\n    ${node.failureSummary?.replace(/\n\s*/g, ' ') ?? v.help}`),
+    );
+    expect.soft(report, `axe violations on ${slug}${path} (${type}):\n${report.join('\n')}`).toEqual([]);
+    return true;
+  });
 }
 
 for (const slug of DEMO_SLUGS) {
-  test.describe(`accessibility of ${slug}`, () => {
-    test('home', async ({ page }) => {
-      await check(page, slug, '/');
-    });
+  test(`accessibility of ${slug}: home, search, car, contact, location, content, success and every form page`, async ({ page }) => {
+    test.setTimeout(300_000);
 
-    test('search', async ({ page, browser }) => {
-      await check(page, slug, (await discover(browser, slug)).search);
-    });
+    await check(page, slug, 'home', '/');
+    const nav = [...new Set(await paths(page, 'header a[href], footer a[href]'))];
 
-    test('car', async ({ page, browser }) => {
-      await check(page, slug, (await discover(browser, slug)).car);
-    });
+    let car: string | undefined;
+    if (await check(page, slug, 'search', nav.find((p) => p.startsWith('/search/')))) {
+      [car] = await paths(page, 'main a.car-card-link');
+    }
 
-    test('contact', async ({ page, browser }) => {
-      await check(page, slug, (await discover(browser, slug)).contact);
-    });
+    const carActions: Record<string, string | undefined> = {};
+    if (await check(page, slug, 'car', car)) {
+      for (const form of FORM_PAGES) {
+        if (form.from === 'car') [carActions[form.action]] = await paths(page, `main a[data-action="${form.action}"]`);
+      }
+    }
 
-    test('location', async ({ page, browser }) => {
-      await check(page, slug, (await discover(browser, slug)).location);
-    });
-
-    test('content', async ({ page, browser }) => {
-      await check(page, slug, (await discover(browser, slug)).content);
-    });
-
-    test('success', async ({ page }) => {
-      // Where every lead form lands (leads.forms.ts successPath); the page depends on the category only.
-      await check(page, slug, '/success?category=used-vehicle-enquiry');
-    });
+    let location: string | undefined;
+    if (await check(page, slug, 'contact', nav.find((p) => p === '/contact'))) {
+      // A dealer with one location shows it on the contact page without a link; its page is in the sitemap.
+      [location = await sitemapPath(page, slug, /^\/our-locations\//)] = await paths(page, 'main a[href^="/our-locations/"]');
+    }
+    await check(page, slug, 'location', location);
+    await check(page, slug, 'content', nav.find((p) => /^(\/pages)?\/about-us$/.test(p)));
+    // Where every lead form lands (leads.forms.ts successPath); the page depends on the category only.
+    await check(page, slug, 'success', '/success?category=used-vehicle-enquiry');
 
     for (const form of FORM_PAGES) {
-      test(`form: ${form.name}`, async ({ page, browser }) => {
-        const path = (await discover(browser, slug)).forms[form.name] ?? ('unlinked' in form ? form.unlinked : null);
-        expect(path, `${slug}: a ${form.name} page`).toBeTruthy();
-        await check(page, slug, path!);
-      });
+      const linked = form.from === 'car' ? carActions[form.action] : nav.find((p) => form.path.test(p));
+      await check(page, slug, `form: ${form.name}`, linked ?? ('unlinked' in form ? form.unlinked : undefined));
     }
   });
 }
