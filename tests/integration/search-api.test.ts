@@ -469,6 +469,13 @@ describe('search API and search paths', () => {
       });
     });
 
+    it.each([['\u0000'], ['used-cars', '\u0000'], ['used-cars', '.\u0000.'], ['used\u001fcars']])(
+      'answers no listing for a path with a control character %j (PostgreSQL refuses a NUL parameter)',
+      async (...segments) => {
+        expect(await resolveSearchListing(api, segments)).toBeNull();
+      },
+    );
+
     it("words used stock the website's way", async () => {
       expect((await resolveSearchListing(other, ['used-cars']))?.heading).toBe('Pre-owned cars');
       expect((await resolveSearchListing(other, ['used-cars']))?.title).toBe('Pre-owned cars for sale');

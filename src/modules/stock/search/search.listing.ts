@@ -65,6 +65,8 @@ export const listedMakesAndModels = cache(async (tenant: Tenant) => {
 export const resolveSearchListing = cache(async (tenant: Tenant, segments: string[]): Promise<SearchListing | null> => {
   const { config } = tenant;
   if (segments.length === 0 || segments.length > 3) return null;
+  // No listing path has a control character, and PostgreSQL refuses a NUL in a text parameter.
+  if (segments.some((segment) => /[\u0000-\u001f\u007f]/.test(segment))) return null;
   const slug = segments.map((s) => s.toLowerCase()).join('/');
   const noun = vehicleNoun(config);
   const place = tenant.overrideCity ?? tenant.city;
