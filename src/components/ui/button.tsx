@@ -5,27 +5,13 @@ import { cn } from './cn';
 export type ButtonVariant = 'primary' | 'accent' | 'outline' | 'ghost' | 'inverse';
 export type ButtonSize = 'sm' | 'md' | 'lg';
 
-const base =
-  'inline-flex items-center justify-center gap-2 rounded-site font-semibold leading-tight whitespace-nowrap transition-colors ' +
-  'disabled:pointer-events-none disabled:opacity-60 aria-disabled:pointer-events-none aria-disabled:opacity-60';
-
-const variants: Record<ButtonVariant, string> = {
-  primary: 'bg-brand text-brand-foreground hover:brightness-110 active:brightness-95',
-  accent: 'bg-accent text-accent-foreground hover:brightness-105 active:brightness-95',
-  outline: 'border-2 border-current bg-transparent text-brand-text hover:bg-brand hover:text-brand-foreground hover:border-brand',
-  ghost: 'bg-transparent text-current hover:bg-black/5',
-  inverse: 'bg-white text-gray-900 hover:bg-gray-100',
-};
-
-const sizes: Record<ButtonSize, string> = {
-  sm: 'min-h-9 px-3 text-sm',
-  md: 'min-h-11 px-5 text-base',
-  lg: 'min-h-13 px-7 text-lg',
-};
-
-/** Class names of a button, for elements that are not a Button (a summary, a label). */
+/**
+ * Class names of a button, for elements that are not a Button (a summary, a label): the btn classes
+ * of globals.css, one per part, since a page repeats them (in its HTML and its RSC payload). Utility
+ * classes in `className` override them (components come before utilities in the stylesheet).
+ */
 export function buttonClasses(variant: ButtonVariant = 'primary', size: ButtonSize = 'md', className?: string): string {
-  return cn(base, variants[variant], sizes[size], className);
+  return cn('btn', `btn-${variant}`, `btn-${size}`, className);
 }
 
 type ButtonProps = ComponentPropsWithoutRef<'button'> & { variant?: ButtonVariant; size?: ButtonSize };

@@ -52,11 +52,9 @@ export function SaveCarButton({
         title={saved ? 'Saved to your garage' : 'Save to your garage'}
         onClick={() => void toggle()}
         className="save-car-button"
-      >
-        <svg viewBox="0 0 24 24" aria-hidden="true" className="size-5" fill={saved ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2">
-          <path d="M12 21s-7.5-4.6-9.5-9.1C1.1 8.6 3.2 5 6.7 5c2 0 3.5 1.1 4.3 2.5h2C13.8 6.1 15.3 5 17.3 5c3.5 0 5.6 3.6 4.2 6.9C19.5 16.4 12 21 12 21z" strokeLinejoin="round" />
-        </svg>
-      </button>
+        // The heart is the class's ::before (globals.css), filled when pressed: an icon in CSS, not
+        // an SVG repeated in the markup of every card.
+      />
       <div role="status" className={offered ? 'absolute right-0 top-full z-20 mt-2 w-60 rounded-lg bg-white p-3 text-sm text-slate-800 shadow-lg ring-1 ring-slate-200' : 'sr-only'}>
         {offered ? (
           <>

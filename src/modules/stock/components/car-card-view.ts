@@ -3,7 +3,7 @@ import { carPath } from '@/modules/tenancy/tenancy.paths';
 import { formatOdometer } from '@/lib/format';
 import { conditionLabel, tagBanner, type TagBanner } from '../stock.rules';
 import type { CarSummary } from '../stock.types';
-import { cardPhotoSources } from './car-image';
+import type { CardPhoto } from './car-image';
 import { priceView, type PriceView } from './price-view';
 
 /**
@@ -15,7 +15,7 @@ export type CarCardView = {
   href: string;
   name: string;
   make: string;
-  photo: { src: string; srcSet: string | undefined } | null;
+  photo: CardPhoto | null;
   priority: boolean;
   banner: TagBanner | null;
   location: string | null;
@@ -34,7 +34,7 @@ export function carCardView(car: CarSummary, config: WebsiteConfig, now: number,
     href: carPath({ config }, car.slug),
     name: car.name,
     make: car.make,
-    photo: car.image ? cardPhotoSources(car.image.url, config.carPage.imageQuality) : null,
+    photo: car.image ? { url: car.image.url, quality: config.carPage.imageQuality } : null,
     priority,
     banner: tagBanner(car, config, now),
     location: car.location?.name ?? null,

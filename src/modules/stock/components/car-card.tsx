@@ -1,7 +1,8 @@
 'use client';
-/* eslint-disable @next/next/no-img-element -- the photo's srcset comes from next/image's getImageProps (car-image.ts); a plain element keeps the optimiser's client code out. */
+/* eslint-disable @next/next/no-img-element -- the photo's srcset is the optimiser's URLs for 1x and 2x (car-image.ts, held to next/image by its test); a plain element keeps next/image's client code out. */
 import { SaveCarButton } from '@/modules/identity/components/save-car-button';
 import type { CarCardView } from './car-card-view';
+import { cardPhotoSources } from './car-image';
 import { PriceBlock } from './price-block';
 import { TagBanner } from './tag-banner';
 
@@ -12,27 +13,28 @@ import { TagBanner } from './tag-banner';
  */
 export function CarCard({ view }: { view: CarCardView }) {
   const Heading = view.headingLevel === 2 ? 'h2' : 'h3';
+  const photo = view.photo ? cardPhotoSources(view.photo) : null;
   return (
     <article className="car-card">
       <a href={view.href} className="car-card-link">
         <div className="car-card-photo">
-          {view.photo ? (
+          {photo ? (
             <img
-              src={view.photo.src}
-              srcSet={view.photo.srcSet}
+              src={photo.src}
+              srcSet={photo.srcSet}
               alt=""
               loading={view.priority ? 'eager' : 'lazy'}
               fetchPriority={view.priority ? 'high' : undefined}
               decoding="async"
             />
           ) : (
-            <div className="flex h-full w-full flex-col items-center justify-center gap-1 bg-linear-to-br from-slate-100 to-slate-200 text-slate-500">
-              <span className="text-2xl font-bold uppercase tracking-wider">{view.make}</span>
-              <span className="text-xs">Photos coming soon</span>
+            <div className="car-card-placeholder">
+              <span>{view.make}</span>
+              <span>Photos coming soon</span>
             </div>
           )}
           {view.banner ? (
-            <TagBanner banner={view.banner} className={`absolute left-3 top-3 ${view.save ? 'max-w-[calc(100%-4.5rem)]' : 'max-w-[calc(100%-1.5rem)]'}`} />
+            <TagBanner banner={view.banner} className={view.save ? 'car-card-banner beside-save' : 'car-card-banner'} />
           ) : null}
           {view.location ? (
             <span className="car-card-location">

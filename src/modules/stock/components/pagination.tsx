@@ -1,7 +1,7 @@
 import Link from 'next/link';
 
-const linkClass =
-  'inline-flex min-h-11 min-w-11 items-center justify-center rounded-site border border-slate-300 px-3 font-medium text-slate-900 hover:border-slate-900';
+// The page-link class of globals.css: a search page repeats it up to nine times, in its HTML and its RSC payload.
+const linkClass = 'page-link';
 
 /** Previous, numbered pages around the current one, next. Plain links: works without JavaScript. */
 export function Pagination({ page, pages, hrefFor }: { page: number; pages: number; hrefFor: (page: number) => string }) {

@@ -12,30 +12,31 @@ type Props = {
  * The price by SPEC §5 (see priceView): above 10 with its price type, else the pre-order or
  * no-price text; where the website shows them, the weekly repayment estimate and its comparison
  * rate, equally prominent, marked for the disclaimer (a link on the car page; on cards, which are
- * links themselves, the disclaimer is under the list). Renders on the server and in client cards.
+ * links themselves, the disclaimer is under the list). Renders on the server and in client cards;
+ * styled by the price-block classes of globals.css, since a search page repeats it 24 times.
+ * Text is joined into one string where React would otherwise mark each part with a comment.
  */
 export function PriceBlock({ view, size = 'card', className }: Props) {
   const large = size === 'page';
   return (
-    <div className={cn('flex flex-col gap-0.5', className)}>
+    <div className={cn('price-block', large && 'price-block-page', className)}>
       {view.price ? (
-        <p className="flex flex-wrap items-baseline gap-x-2">
-          <span className={cn('font-bold text-slate-900', large ? 'text-3xl' : 'text-xl')}>{view.price}</span>
-          {view.priceType ? <span className={cn('text-slate-600', large ? 'text-base' : 'text-sm')}>{view.priceType}</span> : null}
+        <p className="price-line">
+          <span className="price-amount">{view.price}</span>
+          {view.priceType ? <span className="text-slate-600">{view.priceType}</span> : null}
           {view.beforePrice ? (
-            <s className={cn('text-slate-500', large ? 'text-base' : 'text-sm')}>
+            <s className="text-slate-500">
               <span className="sr-only">Was </span>
               {view.beforePrice}
             </s>
           ) : null}
         </p>
       ) : (
-        <p className={cn('font-semibold text-slate-900', large ? 'text-xl' : 'text-base')}>{view.text}</p>
+        <p className="price-text">{view.text}</p>
       )}
       {view.estimate ? (
-        <p className={cn('text-slate-700', large ? 'text-base' : 'text-sm')} data-finance-estimate>
-          from <span className="font-semibold">{view.estimate.weekly}/week</span> · comparison rate{' '}
-          <span className="font-semibold">{view.estimate.comparisonRate}% p.a.</span>
+        <p className="text-slate-700" data-finance-estimate>
+          from <b>{`${view.estimate.weekly}/week`}</b> · comparison rate <b>{`${view.estimate.comparisonRate}% p.a.`}</b>
           {large ? (
             <a href={`#${DISCLAIMER_ANCHOR}`} className="ml-0.5 underline" aria-label="Finance disclaimer">
               *
@@ -46,8 +47,8 @@ export function PriceBlock({ view, size = 'card', className }: Props) {
         </p>
       ) : null}
       {view.subscription ? (
-        <p className={cn('text-slate-700', large ? 'text-base' : 'text-sm')}>
-          or <span className="font-semibold">{view.subscription}</span>
+        <p className="text-slate-700">
+          or <b>{view.subscription}</b>
         </p>
       ) : null}
     </div>

@@ -1,7 +1,7 @@
 'use client';
 
 import { buttonClasses } from '@/components/ui/button';
-import type { FacetGroup, FacetOption, RangeFacetGroup } from '../search/search.view';
+import type { FilterGroup, FilterOption, RangeFacetGroup } from '../search/search.view';
 import { MAX_QUERY_LENGTH } from '../search/search.text';
 
 export const FILTER_FORM_ID = 'search-filters';
@@ -11,22 +11,23 @@ function Count({ n }: { n: number }) {
   return (
     <span className="facet-count">
       <span aria-hidden="true">{n}</span>
-      <span className="sr-only">, {n} results</span>
+      <span className="sr-only">{`, ${n} results`}</span>
     </span>
   );
 }
 
 /** One checkbox, inside its label (no id needed); styles are the facet classes of globals.css. */
-function Option({ name, option }: { name: string; option: FacetOption }) {
+function Option({ name, option }: { name: string; option: FilterOption }) {
+  const label = option.label ?? option.value;
   return (
     <li>
       <label className="facet-option">
         <input type="checkbox" name={name} value={option.value} defaultChecked={option.selected} />
-        <span>{option.label}</span>
+        <span>{label}</span>
         <Count n={option.count} />
       </label>
       {option.models && option.models.length > 0 ? (
-        <ul aria-label={`${option.label} models`} className="facet-models">
+        <ul aria-label={`${label} models`} className="facet-models">
           {option.models.map((model) => (
             <Option key={model.value} name="make_model" option={model} />
           ))}
@@ -86,7 +87,7 @@ export function SearchFilters({
   stateKey,
 }: {
   action: string;
-  groups: FacetGroup[];
+  groups: FilterGroup[];
   q?: string;
   total: number;
   noun: string;
@@ -137,12 +138,10 @@ export function SearchFilters({
             />
           </div>
           {groups.map((group) => (
-            <details key={group.facet} open className="group border-b border-slate-200 py-3">
-              <summary className="flex min-h-9 cursor-pointer list-none items-center justify-between font-semibold text-slate-900 [&::-webkit-details-marker]:hidden">
+            <details key={group.facet} open className="facet-group group">
+              <summary>
                 {group.label}
-                <span aria-hidden="true" className="text-slate-500 transition-transform group-open:rotate-180">
-                  ▾
-                </span>
+                <span aria-hidden="true">▾</span>
               </summary>
               <fieldset className="mt-2 min-w-0">
                 <legend className="sr-only">{group.label}</legend>

@@ -11,16 +11,12 @@ const tone: Record<TagBannerValue['kind'], string> = {
   sold: 'bg-red-700 text-white',
 };
 
-/** The one tag banner of a car (see tagBanner in stock.rules.ts). */
+/** The one tag banner of a car (see tagBanner in stock.rules.ts); on many cards, so its style is a class of globals.css. */
 export function TagBanner({ banner, className }: { banner: TagBannerValue | null; className?: string }) {
   if (!banner) return null;
   return (
     <span
-      className={cn(
-        'inline-block max-w-full truncate rounded-site px-2.5 py-1 text-xs font-bold uppercase tracking-wide shadow-sm',
-        tone[banner.kind],
-        className,
-      )}
+      className={cn('tag-banner', tone[banner.kind], className)}
     >
       {banner.label}
     </span>

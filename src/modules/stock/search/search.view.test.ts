@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebsiteConfig, SEARCH_FILTER_KEYS, type WebsiteConfigInput } from '@/modules/tenancy/tenancy.config';
-import { engineFilters, facetGroups, facetsForSidebar, filterChips, isIndexable, visitorState, type FacetGroup, type TermFacetGroup } from './search.view';
+import { engineFilters, facetGroups, facetsForSidebar, filterChips, filterGroups, isIndexable, visitorState, type FacetGroup, type TermFacetGroup } from './search.view';
 import { parseSearchParams, type SearchState } from './search.validation';
 import type { SearchResponse } from './search.types';
 
@@ -186,6 +186,35 @@ describe('facetGroups', () => {
     const mi = facetGroups(config({ distanceUnit: 'mi', locale: 'en-US' }), response, state(), {}, []);
     expect(mi.find((g) => g.facet === 'km')).toMatchObject({ label: 'Miles', bounds: { min: 0, max: 100_000 } });
     expect(term(mi, 'colour')!.label).toBe('Color');
+  });
+});
+
+describe('filterGroups', () => {
+  it('sends an option its label only where it differs from the value, and selected only when true', () => {
+    const groups: FacetGroup[] = [
+      {
+        kind: 'term',
+        facet: 'make',
+        label: 'Make',
+        options: [
+          { value: 'Mazda', label: 'Mazda', count: 3, selected: true, models: [{ value: 'Mazda|CX-5', label: 'CX-5', count: 2, selected: false }] },
+          { value: 'used', label: 'Used', count: 1, selected: false },
+        ],
+      },
+      { kind: 'range', facet: 'price', label: 'Price', max: 20_000, bounds: { min: 4_990, max: 40_000 }, unit: 'money' },
+    ];
+    expect(filterGroups(groups)).toEqual([
+      {
+        kind: 'term',
+        facet: 'make',
+        label: 'Make',
+        options: [
+          { value: 'Mazda', count: 3, selected: true, models: [{ value: 'Mazda|CX-5', label: 'CX-5', count: 2 }] },
+          { value: 'used', label: 'Used', count: 1 },
+        ],
+      },
+      groups[1],
+    ]);
   });
 });
 

@@ -68,6 +68,28 @@ export type RangeFacetGroup = {
 };
 export type FacetGroup = TermFacetGroup | RangeFacetGroup;
 
+/**
+ * A facet option as the filter sidebar (a client component) receives it: the label only where it
+ * differs from the value and `selected` only when true, since the page's RSC payload carries every
+ * option of every group.
+ */
+export type FilterOption = { value: string; count: number; label?: string; selected?: true; models?: FilterOption[] };
+export type FilterGroup = RangeFacetGroup | (Omit<TermFacetGroup, 'options'> & { options: FilterOption[] });
+
+function filterOption({ value, label, count, selected, models }: FacetOption): FilterOption {
+  return {
+    value,
+    count,
+    ...(label === value ? {} : { label }),
+    ...(selected ? { selected: true as const } : {}),
+    ...(models ? { models: models.map(filterOption) } : {}),
+  };
+}
+
+export function filterGroups(groups: FacetGroup[]): FilterGroup[] {
+  return groups.map((group) => (group.kind === 'term' ? { ...group, options: group.options.map(filterOption) } : group));
+}
+
 const CAR_TYPE_ORDER = ['new', 'demo', 'used'];
 
 function byLabel(a: FacetOption, b: FacetOption) {

@@ -15,14 +15,8 @@ import { SiteLink } from './site-link';
 
 type Props = { entries: NavEntry[]; align?: 'start' | 'center' | 'end'; label?: string; id?: string };
 
-const topLink =
-  'inline-flex min-h-11 items-center gap-1 rounded-site px-3 text-[0.95rem] font-semibold whitespace-nowrap ' +
-  'text-header-foreground hover:bg-current/10';
-// Open: on hover, or (without JavaScript) while focus is inside, or (with it) when toggled.
-const panel =
-  'absolute top-full z-40 mt-1 hidden min-w-60 rounded-site border border-gray-200 bg-white py-2 text-gray-900 shadow-xl ' +
-  'group-hover:block not-in-data-js:group-focus-within:block group-data-open:block';
-const panelLink = 'block px-4 py-2.5 text-[0.95rem] font-medium hover:bg-gray-100 focus-visible:bg-gray-100';
+// Styles: the nav-link and nav-panel classes of globals.css (every page carries this markup twice,
+// in the HTML and in the RSC payload).
 
 function DropdownLinks({ entry }: { entry: NavEntry }) {
   const overview = entry.link && !entry.children.some((child) => child.link?.href === entry.link?.href);
@@ -30,7 +24,7 @@ function DropdownLinks({ entry }: { entry: NavEntry }) {
     <ul>
       {overview && entry.link ? (
         <li>
-          <SiteLink link={entry.link} className={panelLink}>
+          <SiteLink link={entry.link}>
             {entry.label}
           </SiteLink>
         </li>
@@ -38,7 +32,7 @@ function DropdownLinks({ entry }: { entry: NavEntry }) {
       {entry.children.map((child) =>
         child.link ? (
           <li key={child.id}>
-            <SiteLink link={child.link} className={panelLink}>
+            <SiteLink link={child.link}>
               {child.label}
             </SiteLink>
           </li>
@@ -61,17 +55,17 @@ export function HeaderNavigation({ entries, align = 'start', label = 'Main', id 
         {entries.map((entry, index) =>
           entry.children.length > 0 ? (
             <li key={entry.id} className="group relative" data-nav-item>
-              <button type="button" aria-expanded="false" className={cn(topLink, 'group-data-open:bg-current/10')}>
+              <button type="button" aria-expanded="false" className="nav-link group-data-open:bg-current/10">
                 {entry.label}
                 <ChevronDownIcon size={16} className="transition-transform duration-150 group-data-open:rotate-180" />
               </button>
-              <div className={cn(panel, panelSide(index, entries.length))}>
+              <div className={cn('nav-panel', panelSide(index, entries.length))}>
                 <DropdownLinks entry={entry} />
               </div>
             </li>
           ) : (
             <li key={entry.id}>
-              <SiteLink link={entry.link!} className={topLink}>
+              <SiteLink link={entry.link!} className="nav-link">
                 {entry.label}
               </SiteLink>
             </li>

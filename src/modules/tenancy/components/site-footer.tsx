@@ -15,7 +15,8 @@ type Props = {
   licences?: { dealershipName: string; number: string }[];
 };
 
-const linkClass = 'rounded-sm underline-offset-2 hover:underline';
+// The footer-link class of globals.css: every page carries the footer's links twice (HTML and RSC payload).
+const linkClass = 'footer-link';
 
 /**
  * The footer from the footer navigation: items with dropdown items become titled columns, single

@@ -35,9 +35,7 @@ export function SiteHeader({ tenant, entries }: Props) {
       title="My garage"
       className={`size-11 items-center justify-center rounded-site text-header-foreground hover:bg-current/10 ${className}`}
     >
-      <svg viewBox="0 0 24 24" aria-hidden="true" className="size-[22px]" fill="none" stroke="currentColor" strokeWidth="2">
-        <path d="M12 21s-7.5-4.6-9.5-9.1C1.1 8.6 3.2 5 6.7 5c2 0 3.5 1.1 4.3 2.5h2C13.8 6.1 15.3 5 17.3 5c3.5 0 5.6 3.6 4.2 6.9C19.5 16.4 12 21 12 21z" strokeLinejoin="round" />
-      </svg>
+      <span aria-hidden="true" className="heart-icon size-[22px]" />
     </Link>
   );
   const garage = tenant.config.garage.enabled;
