@@ -22,6 +22,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { DEMO_SLUGS } from '../src/db/seed/sites';
 import { ROOT, startServer, waitForServer } from './bench/http';
 import { measurePageThroughput, pageThroughputTable, type ThroughputRow } from './bench/page-throughput';
 import { writeSection } from './bench/report';
@@ -35,16 +36,7 @@ const { values: args } = parseArgs({
 });
 
 const PORT = 3440;
-const TENANTS = [
-  'harbour-city-motors',
-  'southern-cross-skoda',
-  'outback-trucks',
-  'coastline-motorcycles',
-  'wanderer-rv',
-  'gold-coast-used-cars',
-  'kiwi-motors',
-  'lone-star-auto',
-];
+const TENANTS = DEMO_SLUGS;
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const DIST_DIR = process.env.NEXT_DIST_DIR ?? '.next-bench-pages';
 const DATA_DIR = path.resolve(ROOT, process.env.DATA_DIR ?? '.bench-data/pages/data');
