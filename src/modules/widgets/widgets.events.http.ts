@@ -1,0 +1,62 @@
+import 'server-only';
+import { isDatabaseUnavailable } from '@/db/errors';
+import { clientAddress } from '@/lib/client-address';
+import { logger } from '@/lib/logger';
+import { waitPhrase } from '@/lib/rate-limit';
+import { assertSameSite, UnsupportedMediaTypeError } from '@/lib/same-site';
+import { DashboardError } from '@/modules/dashboard/dashboard.errors';
+import { errorResponse, jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { normalizeHost } from '@/modules/tenancy/tenancy.host';
+import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
+import { eventRow, eventsState } from './widgets.events';
+import { EVENT_LIMITS, EVENT_MESSAGES, parseEventBatch } from './widgets.events.validation';
+
+/**
+ * POST /api/events: the visitor's analytics events (SPEC §3, §7), one or a batch, from this
+ * website's own pages. The website comes from the Host header; an event naming another website is
+ * refused. JSON or text/plain bodies (navigator.sendBeacon sends a string as text/plain, which
+ * needs no CORS preflight; the Origin and Sec-Fetch-Site checks still refuse other sites). Accepted
+ * events are queued (widgets.events.ts) and answered 202 at once: {accepted: n}.
+ */
+
+const ACCEPTED_TYPES = new Set(['application/json', 'text/plain']);
+
+function assertEventBody(request: Request) {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  if (!ACCEPTED_TYPES.has(type)) throw new UnsupportedMediaTypeError('application/json or text/plain');
+}
+
+export async function postEventsHandler(request: Request): Promise<Response> {
+  try {
+    assertSameSite(request);
+    assertEventBody(request);
+    const host = normalizeHost(request.headers.get('host'));
+    const tenant = host ? await findTenantByHost(host) : null;
+    if (!tenant || !host) return jsonResponse({ error: EVENT_MESSAGES.unknownWebsite }, { status: 404 });
+    const body = await readJsonBody(request, EVENT_LIMITS.maxBodyBytes);
+    const parsed = parseEventBatch(body, tenant.slug, host);
+    const { buffer, limiter } = eventsState();
+    // Refused requests count too (one point), so junk cannot be sent without limit either.
+    const ip = clientAddress(request);
+    if (ip) {
+      const verdict = limiter.hit(`events-ip:${tenant.id}:${ip}`, parsed.ok ? parsed.events.length : 1);
+      if (!verdict.ok) {
+        return jsonResponse({ error: EVENT_MESSAGES.tooMany(waitPhrase(verdict.retryAfterSeconds)) }, { status: 429, headers: { 'Retry-After': String(verdict.retryAfterSeconds) } });
+      }
+    }
+    if (!parsed.ok) return jsonResponse({ error: parsed.message, fields: parsed.fields }, { status: parsed.status });
+    const now = new Date();
+    buffer.add(parsed.events.map((event) => eventRow(tenant, event, now)));
+    return jsonResponse({ accepted: parsed.events.length }, { status: 202, headers: { 'Cache-Control': 'no-store' } });
+  } catch (error) {
+    if (error instanceof DashboardError) return errorResponse(error);
+    if (request.signal.aborted) return jsonResponse({ error: 'Request aborted' }, { status: 400 });
+    if (isDatabaseUnavailable(error)) {
+      logger.error({ err: error }, 'events API: database unavailable');
+      return jsonResponse({ error: 'Unavailable just now. Please try again shortly.' }, { status: 503, headers: { 'Retry-After': '30' } });
+    }
+    const reference = crypto.randomUUID();
+    logger.error({ err: error, reference }, 'events API failed');
+    return jsonResponse({ error: 'An unexpected error occurred', reference }, { status: 500 });
+  }
+}
