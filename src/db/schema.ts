@@ -7,3 +7,4 @@ export * from '../modules/identity/identity.schema';
 export * from '../modules/widgets/widgets.schema';
 export * from '../modules/content/content.schema';
 export * from '../modules/finance/finance.schema';
+export * from '../modules/checkout/checkout.schema';
