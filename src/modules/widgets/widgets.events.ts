@@ -101,19 +101,26 @@ export class EventBuffer {
     if (rows.length === 0) return;
     this.rows.push(...rows);
     this.trim();
+    // A flush running now writes the next batch when it ends (flush's finally).
+    if (this.flushing) return;
     if (this.rows.length >= this.flushAtRows) void this.flush();
     else this.schedule();
   }
 
-  /** Writes everything buffered now; resolves when done. Never rejects (failures are logged). */
-  flush(): Promise<void> {
-    this.flushing ??= this.drain().finally(() => {
+  /**
+   * Writes everything buffered when called (after a flush already running, one at a time);
+   * resolves when done. Never rejects (failures are logged).
+   */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (this.rows.length === 0) return;
+    this.flushing = this.drain().finally(() => {
       this.flushing = null;
       this.stats.buffered = this.rows.length;
       if (this.rows.length >= this.flushAtRows) void this.flush();
       else if (this.rows.length > 0) this.schedule();
     });
-    return this.flushing;
+    await this.flushing;
   }
 
   /** Stops the timer (tests, shutdown after a last flush). */

@@ -94,23 +94,26 @@ const propertiesSchema = z.unknown().superRefine((value, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem.reason, path: problem.path ? problem.path.slice(1).split('.') : [] });
 }) as z.ZodType<Record<string, unknown>>;
 
-/** A page address on the requesting website: a path ('/cars/x?y') or an absolute http(s) URL of that host. */
-function urlSchema(host: string) {
-  return text(EVENT_LIMITS.url).refine((value) => {
-    if (value.startsWith('/')) return !value.startsWith('//') && !value.startsWith('/\\');
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && normalizeHost(url.host) === host && url.username === '' && url.password === '';
-    } catch {
-      return false;
-    }
-  }, 'must be a path or an address on this website');
+/**
+ * A page address on the requesting website: a path ('/cars/x?y') or an absolute http(s) URL of
+ * that host (the host is compared in parseEventBatch; the schema is built once, not per request).
+ */
+export function isUrlOnHost(value: string, host: string | null): boolean {
+  if (value.startsWith('/')) return !value.startsWith('//') && !value.startsWith('/\\');
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '' && (host === null || normalizeHost(url.host) === host);
+  } catch {
+    return false;
+  }
 }
 
-export function eventSchema(host: string) {
-  return z.strictObject({
+const URL_MESSAGE = 'must be a path or an address on this website';
+const urlSchema = text(EVENT_LIMITS.url).refine((value) => isUrlOnHost(value, null), URL_MESSAGE);
+
+export const eventSchema = z.strictObject({
     website_slug: optional(z.string({ error: 'must be text' }).regex(SLUG_PATTERN, 'must be a website slug')),
-    url: optional(urlSchema(host)),
+    url: optional(urlSchema),
     category: z
       .number({ error: `must be an event id from ${EVENT_CATEGORY_MIN} to ${EVENT_CATEGORY_MAX}` })
       .int(`must be an event id from ${EVENT_CATEGORY_MIN} to ${EVENT_CATEGORY_MAX}`)
@@ -122,9 +125,8 @@ export function eventSchema(host: string) {
     session_id: optional(z.string({ error: 'must be text' }).regex(ID_PATTERN, 'must be an id of letters, digits, _ and - (up to 64)')),
     error_message: optional(text(EVENT_LIMITS.errorMessage, true)),
     event_properties: optional(propertiesSchema),
-  });
-}
-export type EventInput = z.output<ReturnType<typeof eventSchema>>;
+});
+export type EventInput = z.output<typeof eventSchema>;
 
 export type EventBatchResult =
   | { ok: true; events: EventInput[] }
@@ -142,7 +144,6 @@ export function parseEventBatch(body: unknown, tenantSlug: string, host: string)
   if (batch && (items.length === 0 || items.length > EVENT_LIMITS.maxBatch)) {
     return { ok: false, status: 422, message: EVENT_MESSAGES.invalid, fields: { events: `must be 1 to ${EVENT_LIMITS.maxBatch} events` } };
   }
-  const schema = eventSchema(host);
   // No prototype: a field named '__proto__' is reported like any other.
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   const events: EventInput[] = [];
@@ -153,12 +154,16 @@ export function parseEventBatch(body: unknown, tenantSlug: string, host: string)
       fields[prefix ? `${index}` : 'body'] = 'must be an event object';
       return;
     }
-    const parsed = schema.safeParse(item);
+    const parsed = eventSchema.safeParse(item);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const key = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => k.slice(0, 64)).join(', ') : issue.path.join('.') || 'body';
         fields[`${prefix}${key}`] ??= issue.code === 'unrecognized_keys' ? 'is not a field of an event' : issue.message;
       }
+      return;
+    }
+    if (parsed.data.url !== undefined && !isUrlOnHost(parsed.data.url, host)) {
+      fields[`${prefix}url`] = URL_MESSAGE;
       return;
     }
     if (parsed.data.website_slug !== undefined && parsed.data.website_slug !== tenantSlug) {

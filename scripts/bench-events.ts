@@ -1,0 +1,165 @@
+// `npm run bench:events`: POST /api/events under autocannon (issue 17).
+//   The events handler (src/modules/widgets/widgets.events.http.ts) is served in-process by a
+//   plain node:http server on 127.0.0.1:BENCH_PORT (default 3420) in a child process: no Next.js
+//   production build is needed (none may be built on the shared machine), so the figures leave out
+//   Next's router and request hooks. Each request is what a page's navigator.sendBeacon sends: one
+//   page-view event as text/plain, for Host bench-events.localhost; each connection is a visitor
+//   with its own client address, so the per-address limit counts as in production.
+//   1. the child opens DATABASE_URL (a PostgreSQL database whose name contains "bench"; unset: an
+//      in-memory PGlite), migrates it and adds, once, the website bench-events;
+//   2. after 5 s unmeasured, 20 connections for BENCH_SECONDS (default 20);
+//   3. the child flushes its buffer and counts the stored events: every accepted event must be there;
+//   4. writes the figures to docs/benchmarks.md (its own section). --no-write prints only.
+import { fork, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import autocannon, { type Result } from 'autocannon';
+import { ROOT } from './bench/http';
+import { machine, writeSection } from './bench/report';
+
+const { values: args } = parseArgs({ options: { 'no-write': { type: 'boolean', default: false }, serve: { type: 'boolean', default: false } } });
+const databaseUrl = process.env.DATABASE_URL;
+const port = Number(process.env.BENCH_PORT ?? 3420);
+const seconds = Number(process.env.BENCH_SECONDS ?? 20);
+const CONNECTIONS = 20;
+const WARMUP_SECONDS = 5;
+const HOST = 'bench-events.localhost';
+const TARGET = { perSecond: 1000, p99Ms: 50 };
+
+type Ready = { type: 'ready'; postgres: string | null; pglite: string };
+type Finished = { type: 'finished'; stored: number; accepted: number; stats: Record<string, number> };
+
+if (args.serve) await serve();
+else await measure();
+
+/** The child: the database, the website and the handler behind node:http. */
+async function serve() {
+  const [{ openDatabase }, { eq, sql }, { websites }, { analyticsEvents }, { postEventsHandler }, { flushEvents, eventsState }, { CLIENT_ADDRESS_HEADER }, { selectRows }] = await Promise.all([
+    import('../src/db/client'),
+    import('drizzle-orm'),
+    import('../src/modules/tenancy/tenancy.schema'),
+    import('../src/modules/widgets/widgets.schema'),
+    import('../src/modules/widgets/widgets.events.http'),
+    import('../src/modules/widgets/widgets.events'),
+    import('../src/lib/client-address'),
+    import('./bench/load'),
+  ]);
+  const handle = await openDatabase(databaseUrl ? { url: databaseUrl, poolSize: 10 } : { dataDir: null });
+  (globalThis as unknown as { __dbHandle?: Promise<unknown> }).__dbHandle = Promise.resolve(handle);
+  let [site] = await handle.db.select({ id: websites.id }).from(websites).where(eq(websites.slug, 'bench-events'));
+  site ??= (await handle.db.insert(websites).values({ slug: 'bench-events', name: 'Bench Events Motors', config: {} }).returning({ id: websites.id }))[0];
+  await handle.db.delete(analyticsEvents).where(eq(analyticsEvents.websiteId, site.id));
+  await handle.db.execute(sql`delete from rate_limits where key like ${`events-ip:${site.id}:%`}`);
+  const [{ version }] = await selectRows<{ version: string }>(handle.db, sql`select split_part(version(), ' ', 2) as version`);
+
+  let served = 0;
+  let inFlight = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    inFlight += 1;
+    req.on('end', () => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+      // What the request hook does from the socket; one address per connection (a visitor each).
+      const remotePort = req.socket.remotePort ?? 0;
+      headers.set(CLIENT_ADDRESS_HEADER, `10.${(remotePort >> 8) & 255}.${remotePort & 255}.1`);
+      const request = new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+      void postEventsHandler(request).then(async (response) => {
+        if (response.status === 202) served += 1;
+        res.writeHead(response.status, Object.fromEntries(response.headers));
+        res.end(Buffer.from(await response.arrayBuffer()));
+        inFlight -= 1;
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  process.send!({ type: 'ready', postgres: databaseUrl ? version : null, pglite: databaseUrl ? '-' : version } satisfies Ready);
+  process.on('message', async (message: { type: string }) => {
+    if (message.type !== 'finish') return;
+    server.close();
+    // Requests still being answered when the load stopped are stored too.
+    while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await flushEvents();
+    eventsState().buffer.stop();
+    const [{ n }] = await selectRows<{ n: number }>(handle.db, sql`select count(*)::int as n from analytics_events where website_id = ${site.id}`);
+    process.send!({ type: 'finished', stored: Number(n), accepted: served, stats: { ...eventsState().buffer.stats } } satisfies Finished, () => {
+      void handle.close().finally(() => process.exit(0));
+    });
+  });
+}
+
+/** The parent: load, then the figures. */
+async function measure() {
+  if (databaseUrl && !new URL(databaseUrl).pathname.includes('bench')) {
+    console.error('bench:events needs DATABASE_URL naming a PostgreSQL database whose name contains "bench" (e.g. postgres://postgres@127.0.0.1:5432/events_bench), or unset for an in-memory PGlite');
+    process.exit(2);
+  }
+  const loadStart = os.loadavg()[0];
+  const child: ChildProcess = fork(new URL(import.meta.url).pathname, ['--serve'], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx', '--conditions=react-server'],
+    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = <T>(type: string) =>
+    new Promise<T>((resolve, reject) => {
+      child.on('message', (message: { type: string }) => message.type === type && resolve(message as T));
+      child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+    });
+  const ready = await next<Ready>('ready');
+  const body = JSON.stringify({ category: 1, url: '/search/used-cars', anon_id: '2f1c7a8e-9d0b-4c6e-8a51-3b7f0e9d2c41', session_id: '7e3d2b1a-0c9f-4e8d-b7a6-5f4e3d2c1b0a' });
+  const load = (duration: number) =>
+    autocannon({
+      url: `http://127.0.0.1:${port}/api/events`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      duration,
+      headers: { host: HOST, 'content-type': 'text/plain;charset=UTF-8', origin: `http://${HOST}`, 'sec-fetch-site': 'same-origin' },
+      body,
+    });
+  let result: Result;
+  let finished: Finished;
+  try {
+    // A sample: 202 {accepted: 1}.
+    const sample = await new Promise<string>((resolve, reject) => {
+      const request = http.request({ host: '127.0.0.1', port, path: '/api/events', method: 'POST', headers: { host: HOST, 'content-type': 'text/plain' } }, (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve(`${response.statusCode} ${text}`));
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+    if (sample !== '202 {"accepted":1}') throw new Error(`unexpected answer: ${sample}`);
+    await load(WARMUP_SECONDS);
+    result = await load(seconds);
+    const done = next<Finished>('finished');
+    child.send({ type: 'finish' });
+    finished = await done;
+  } finally {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  }
+  const acceptedOf = (r: Result) => r.statusCodeStats['202']?.count ?? 0;
+  // Counted by the server: requests still in flight when autocannon stops are answered (and stored) too.
+  const accepted = finished.accepted;
+  const lost = accepted - finished.stored;
+  const eventsPerSecond = acceptedOf(result) / result.duration;
+  const met = eventsPerSecond >= TARGET.perSecond && result.latency.p99 <= TARGET.p99Ms && result.non2xx === 0 && lost === 0;
+  const m = machine({ postgres: ready.postgres, pglite: ready.pglite, loadStart });
+  const database = ready.postgres ? `PostgreSQL ${ready.postgres}` : `PGlite ${ready.pglite} (in memory)`;
+  const section = [
+    '## POST /api/events, one page view a request (`npm run bench:events`)',
+    '',
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cpu} (${m.cores} cores), load ${loadStart.toFixed(1)} at the start; ${database}; ${CONNECTIONS} connections, ${seconds} s after ${WARMUP_SECONDS} s unmeasured, 127.0.0.1. **The handler served in-process by node:http, not a Next.js production build** (Next's router and request hooks not included). Each request is a sendBeacon body (text/plain, one page-view event); each connection a client address of its own. A request looks the website up, validates, counts the address's limit in memory and queues the event; the buffer writes one multi-row insert a second (and counts the limits in rate_limits in one statement).`,
+    '',
+    `| requests | events/s (mean) | latency p50 ms | latency p99 ms | non-2xx | errors | events accepted (server, incl. warm-up) | events stored | inserts | target ≥ ${TARGET.perSecond}/s, p99 ≤ ${TARGET.p99Ms} ms, none lost |`,
+    '|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
+    `| ${result.requests.total} | ${eventsPerSecond.toFixed(1)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx} | ${result.errors} | ${accepted} | ${finished.stored} | ${finished.stats.flushes} flushes | ${met ? 'met' : '**missed**'} |`,
+    '',
+  ].join('\n');
+  console.log(section);
+  if (!args['no-write']) console.log(`written to ${writeSection(ROOT, section, ready.postgres ? 'events' : 'events-pglite')}`);
+  process.exit(0);
+}
