@@ -8,6 +8,7 @@ import { locations } from '@/modules/locations/locations.schema';
 import { dealerships } from '@/modules/tenancy/tenancy.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { analyticsEvents } from '@/modules/widgets/widgets.schema';
+import { writeEvents } from '@/modules/widgets/widgets.events';
 import { cars } from './stock.schema';
 import { locationJoin, visibleCarsWhere } from './stock.queries';
 
@@ -56,14 +57,14 @@ async function carPhone(tenant: Tenant, input: PhoneRevealInput): Promise<{ phon
   return { slug: row.slug, phone: row.locationPhone || row.dealershipPhone || tenant.phone || '' };
 }
 
+/** Written at once through the events writer (not queued): the reveal's token is read back on the next request. */
 async function recordEvent(tenant: Tenant, name: 'phone_reveal' | 'car_phone_call', input: PhoneRevealInput, url: string | null, extra: Record<string, string> = {}) {
-  const db = await getDb();
-  await db.insert(analyticsEvents).values({
+  await writeEvents([{
     websiteId: tenant.id,
     category: CLICK_TO_CALL_EVENT,
     url: url === null ? null : cleanUntypedText(url, 2000),
     eventProperties: { name, car_id: input.car_id, dealership_id: input.dealership_id, website_id: input.website_id, ...extra },
-  });
+  }]);
 }
 
 /**
