@@ -1,3 +1,5 @@
+import { CLIENT_EVENTS } from '@/modules/widgets/widgets.events.catalogue';
+import { trackEvent } from '@/modules/widgets/components/analytics-client';
 import { emitAuthEvent, postRefresh, refreshWithRetry, startAutoRefresh } from './session-client';
 
 /**
@@ -112,6 +114,8 @@ export async function toggleSaved(carId: number): Promise<void> {
     const ids = saved ? localSaved().filter((id) => id !== carId) : [carId, ...localSaved().filter((id) => id !== carId)];
     storeLocal(ids);
     set({ saved: new Set(ids) });
+    // Signed in, the server records 20/21 with the saved car (identity.garage.ts); signed out, the browser does.
+    trackEvent(saved ? CLIENT_EVENTS.favouriteRemoved : CLIENT_EVENTS.favouriteSaved, { car_id: carId });
     return;
   }
   const next = new Set(state.saved);
