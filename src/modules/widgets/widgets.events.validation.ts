@@ -112,19 +112,19 @@ const URL_MESSAGE = 'must be a path or an address on this website';
 const urlSchema = text(EVENT_LIMITS.url).refine((value) => isUrlOnHost(value, null), URL_MESSAGE);
 
 export const eventSchema = z.strictObject({
-    website_slug: optional(z.string({ error: 'must be text' }).regex(SLUG_PATTERN, 'must be a website slug')),
-    url: optional(urlSchema),
-    category: z
-      .number({ error: `must be an event id from ${EVENT_CATEGORY_MIN} to ${EVENT_CATEGORY_MAX}` })
-      .int(`must be an event id from ${EVENT_CATEGORY_MIN} to ${EVENT_CATEGORY_MAX}`)
-      .min(EVENT_CATEGORY_MIN, `must be an event id from ${EVENT_CATEGORY_MIN} to ${EVENT_CATEGORY_MAX}`)
-      .max(EVENT_CATEGORY_MAX, `must be an event id from ${EVENT_CATEGORY_MIN} to ${EVENT_CATEGORY_MAX}`)
-      .refine((id) => !SERVER_RECORDED_EVENTS.has(id), 'is recorded by the server with what it counts, not accepted here'),
-    lead_id: optional(z.string({ error: 'must be text' }).regex(ID_PATTERN, 'must be an id of letters, digits, _ and - (up to 64)')),
-    anon_id: optional(z.string({ error: 'must be text' }).regex(ID_PATTERN, 'must be an id of letters, digits, _ and - (up to 64)')),
-    session_id: optional(z.string({ error: 'must be text' }).regex(ID_PATTERN, 'must be an id of letters, digits, _ and - (up to 64)')),
-    error_message: optional(text(EVENT_LIMITS.errorMessage, true)),
-    event_properties: optional(propertiesSchema),
+  website_slug: optional(z.string({ error: 'must be text' }).regex(SLUG_PATTERN, 'must be a website slug')),
+  url: optional(urlSchema),
+  category: z
+    .number({ error: `must be an event id from ${EVENT_CATEGORY_MIN} to ${EVENT_CATEGORY_MAX}` })
+    .int(`must be an event id from ${EVENT_CATEGORY_MIN} to ${EVENT_CATEGORY_MAX}`)
+    .min(EVENT_CATEGORY_MIN, `must be an event id from ${EVENT_CATEGORY_MIN} to ${EVENT_CATEGORY_MAX}`)
+    .max(EVENT_CATEGORY_MAX, `must be an event id from ${EVENT_CATEGORY_MIN} to ${EVENT_CATEGORY_MAX}`)
+    .refine((id) => !SERVER_RECORDED_EVENTS.has(id), 'is recorded by the server with what it counts, not accepted here'),
+  lead_id: optional(z.string({ error: 'must be text' }).regex(ID_PATTERN, 'must be an id of letters, digits, _ and - (up to 64)')),
+  anon_id: optional(z.string({ error: 'must be text' }).regex(ID_PATTERN, 'must be an id of letters, digits, _ and - (up to 64)')),
+  session_id: optional(z.string({ error: 'must be text' }).regex(ID_PATTERN, 'must be an id of letters, digits, _ and - (up to 64)')),
+  error_message: optional(text(EVENT_LIMITS.errorMessage, true)),
+  event_properties: optional(propertiesSchema),
 });
 export type EventInput = z.output<typeof eventSchema>;
 
