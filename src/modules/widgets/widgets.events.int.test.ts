@@ -8,6 +8,7 @@ import { useTestDatabase } from '../../../tests/support/database';
 import { callRoute, seedDashboardWorld, type DashboardWorld } from '@/modules/dashboard/dashboard.test-support';
 import { POST as postEvents } from '@/app/api/events/route';
 import { GET as getAnalytics } from '@/app/api/dashboard/websites/[websiteId]/analytics.json/route';
+import { leads } from '@/modules/leads/leads.schema';
 import { analyticsEvents } from './widgets.schema';
 import { EventLimiter, eventsState, flushEvents } from './widgets.events';
 
@@ -162,6 +163,17 @@ describe('GET /websites/{id}/analytics.json', () => {
       { websiteId: a, category: 1, createdAt: at('2026-10-01T02:00:00Z') },
       { websiteId: w.b.websiteId, category: 1, createdAt: at('2026-11-24T02:00:00Z') },
     ]);
+    const lead = (patch: Partial<typeof leads.$inferInsert>) => ({ websiteId: a, category: 'General Enquiry', createdAt: at('2026-11-24T02:00:00Z'), ...patch });
+    await db.insert(leads).values([
+      lead({ linkedQueryParams: { utm_source: 'facebook' } }),
+      lead({ linkedQueryParams: { utm_source: 'facebook' }, attributes: { 'where-did-you-hear-about-us': 'Google' } }),
+      lead({ attributes: { 'where-did-you-hear-about-us': 'Google' } }),
+      lead({}),
+      lead({ linkedQueryParams: { utm_source: 'facebook' }, spam: true }),
+      lead({ linkedQueryParams: { utm_source: 'facebook' }, leadStatus: 'Incomplete' }),
+      lead({ linkedQueryParams: { utm_source: 'facebook' }, createdAt: at('2026-10-01T02:00:00Z') }),
+      lead({ websiteId: w.b.websiteId, linkedQueryParams: { utm_source: 'facebook' } }),
+    ]);
   });
 
   const get = (websiteId: number, query: string, key: DashboardWorld['a']['key'] | null = w.a.key) => callRoute(getAnalytics, { websiteId: String(websiteId) }, { key, query });
@@ -182,6 +194,12 @@ describe('GET /websites/{id}/analytics.json', () => {
       car_page_views: [
         { car_id: 11, views: 2 },
         { car_id: 12, views: 1 },
+      ],
+      // Complete, not spam, in the range, this website's: by utm_source, else the visitor's answer, else 'Website'.
+      leads_by_source: [
+        { source: 'facebook', leads: 2 },
+        { source: 'Google', leads: 1 },
+        { source: 'Website', leads: 1 },
       ],
     });
   });

@@ -8,7 +8,8 @@ import { PAGE_VIEW_EVENTS } from './widgets.events.catalogue';
 
 /**
  * The dealer's own figures (Dashboard API GET /websites/{id}/analytics.json): events counted per
- * day (in the website's time zone) and category, totals per category, and car page views per car.
+ * day (in the website's time zone) and category, totals per category, car page views per car and
+ * leads per source.
  * Always one website's events (the tenant comes first), read by the (website_id, created_at) index.
  */
 
@@ -24,6 +25,12 @@ export type EventCounts = {
   totals: Record<string, number>;
   /** Car page views (event 3 with event_properties.car_id), most viewed first, at most 100 cars. */
   car_page_views: { car_id: number; views: number }[];
+  /**
+   * Complete, non-spam leads by source, most first: the first page's utm_source where the visitor
+   * came from a tracked link, else their answer to 'where did you hear about us', else the lead's
+   * source ('Website').
+   */
+  leads_by_source: { source: string; leads: number }[];
 };
 
 const iso = (d: LocalDate) => `${String(d.year).padStart(4, '0')}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
@@ -44,7 +51,7 @@ export async function countEvents(tenant: Tenant, from: LocalDate, to: LocalDate
   const next = new Date(Date.UTC(to.year, to.month - 1, to.day + 1));
   const end = startOfDay({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() }, timeZone);
   const db = await getDb();
-  const [perDay, perCar] = await Promise.all([
+  const [perDay, perCar, perSource] = await Promise.all([
     db.execute(sql`select to_char(created_at at time zone ${timeZone}, 'YYYY-MM-DD') as day, category, count(*)::int as count
       from analytics_events
       where website_id = ${tenant.id} and created_at >= ${start.toISOString()} and created_at < ${end.toISOString()}
@@ -54,6 +61,11 @@ export async function countEvents(tenant: Tenant, from: LocalDate, to: LocalDate
       where website_id = ${tenant.id} and created_at >= ${start.toISOString()} and created_at < ${end.toISOString()}
         and category = ${PAGE_VIEW_EVENTS.car} and jsonb_typeof(event_properties->'car_id') = 'number'
         and (event_properties->>'car_id') ~ '^[0-9]{1,9}$'
+      group by 1 order by 2 desc, 1 limit 100`),
+    db.execute(sql`select coalesce(nullif(linked_query_params->>'utm_source', ''), nullif(attributes->>'where-did-you-hear-about-us', ''), source) as source, count(*)::int as leads
+      from leads
+      where website_id = ${tenant.id} and created_at >= ${start.toISOString()} and created_at < ${end.toISOString()}
+        and lead_status = 'Complete' and not spam
       group by 1 order by 2 desc, 1 limit 100`),
   ]);
   const days: EventCounts['days'] = [];
@@ -74,5 +86,6 @@ export async function countEvents(tenant: Tenant, from: LocalDate, to: LocalDate
     days,
     totals,
     car_page_views: rowsOf<{ car_id: number; views: number }>(perCar).map((r) => ({ car_id: Number(r.car_id), views: Number(r.views) })),
+    leads_by_source: rowsOf<{ source: string; leads: number }>(perSource).map((r) => ({ source: String(r.source), leads: Number(r.leads) })),
   };
 }
