@@ -6,7 +6,8 @@ import { dashboardTenant } from '@/modules/dashboard/dashboard.service';
 import { countEvents, type LocalDate } from '@/modules/widgets/widgets.events.queries';
 
 // Dashboard API: GET /websites/{id}/analytics.json?from=YYYY-MM-DD&to=YYYY-MM-DD — the website's
-// analytics events per day and event id (its own time zone), totals, car page views per car.
+// analytics events per day and event id (its own time zone), totals, car page views per car and
+// leads per source.
 // Default: the last 30 days to today; at most 366 days.
 export const dynamic = 'force-dynamic';
 
