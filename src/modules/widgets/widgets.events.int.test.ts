@@ -1,4 +1,4 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db';
 import { rowsOf } from '@/db/rows';
@@ -10,7 +10,8 @@ import { POST as postEvents } from '@/app/api/events/route';
 import { GET as getAnalytics } from '@/app/api/dashboard/websites/[websiteId]/analytics.json/route';
 import { leads } from '@/modules/leads/leads.schema';
 import { analyticsEvents } from './widgets.schema';
-import { EventLimiter, eventsState, flushEvents } from './widgets.events';
+import { logger } from '@/lib/logger';
+import { EventBuffer, EventLimiter, eventsState, flushEvents } from './widgets.events';
 
 /** POST /api/events end to end on a real database, and the dealers' read of it. */
 
@@ -117,6 +118,22 @@ describe('POST /api/events', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     await flushEvents();
     expect(await stored()).toHaveLength(0);
+  });
+
+  it('answers 202 when the write fails: the failure is logged only (SPEC §8)', async () => {
+    const errors = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const state = eventsState();
+    const working = state.buffer;
+    state.buffer = new EventBuffer({ write: () => Promise.reject(new Error('relation "analytics_events" is locked')) });
+    try {
+      const response = await post(json([{ category: 1 }, { category: 2 }]));
+      expect(response.status).toBe(202);
+      await state.buffer.flush();
+      expect(errors).toHaveBeenCalledWith(expect.objectContaining({ events: 2, failed: 2 }), 'analytics events not written');
+    } finally {
+      state.buffer = working;
+      errors.mockRestore();
+    }
   });
 
   it('limits events per client address through the shared limiter table: 429 with Retry-After', async () => {
