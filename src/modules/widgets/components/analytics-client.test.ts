@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseEventBatch } from '../widgets.events.validation';
-import { analyticsIds, trackEvent } from './analytics-client';
+import { analyticsIds, trackEvent, trackLinkClicks } from './analytics-client';
 
 /** A Storage-like map. */
 function memoryStorage() {
@@ -75,6 +75,28 @@ describe('trackEvent', () => {
     const ids = analyticsIds();
     expect(ids.anon_id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     expect(analyticsIds()).toEqual(ids);
+  });
+
+  it('counts clicks on call links (25) and directions links (41) through one listener, and nothing else', () => {
+    const listeners: ((event: unknown) => void)[] = [];
+    vi.stubGlobal('document', { addEventListener: (_type: string, listener: (event: unknown) => void) => listeners.push(listener) });
+    trackLinkClicks();
+    trackLinkClicks();
+    expect(listeners).toHaveLength(1);
+    const click = (link: { href: string; hostname: string } | null) => listeners[0]({ target: { closest: () => link } });
+    click({ href: 'tel:0299990000', hostname: '' });
+    click({ href: 'https://www.google.com/maps/dir/?api=1&destination=-33.8%2C151.0', hostname: 'www.google.com' });
+    click({ href: 'https://maps.apple.com/?daddr=-33.8%2C151.0&q=Yard', hostname: 'maps.apple.com' });
+    click({ href: 'https://www.google.com/maps/place/Harbour', hostname: 'www.google.com' });
+    click({ href: 'https://harbour.localhost/cars/x', hostname: 'harbour.localhost' });
+    click(null);
+    const bodies = sentBodies();
+    expect(bodies.map((b) => [b.category, b.event_properties])).toEqual([
+      [25, { name: 'tel_click', phone: '0299990000' }],
+      [41, { name: 'directions', provider: 'www.google.com' }],
+      [41, { name: 'directions', provider: 'maps.apple.com' }],
+    ]);
+    for (const body of bodies) expect(parseEventBatch(body, 'any', 'any.localhost').ok).toBe(true);
   });
 
   it('replaces a stored id that is not one of ours', () => {

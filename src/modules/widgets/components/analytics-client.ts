@@ -54,3 +54,29 @@ export function trackEvent(category: number, properties?: Record<string, unknown
     // SPEC §8: analytics failure is logged only; the page goes on.
   }
 }
+
+let listening = false;
+
+/**
+ * Counts clicks on call links (click to call, 25) and directions links (41: Google Maps /maps/dir/,
+ * Apple Maps daddr=) anywhere on the page with one listener, so no link needs a handler of its
+ * own. Installed once per page load (PageViewTracker does it).
+ */
+export function trackLinkClicks(): void {
+  if (listening) return;
+  listening = true;
+  try {
+    document.addEventListener(
+      'click',
+      (event) => {
+        const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+        const href = link?.href ?? '';
+        if (href.startsWith('tel:')) trackEvent(25, { name: 'tel_click', phone: href.slice(4, 44) });
+        else if (/\/maps\/dir\/|[?&]daddr=/.test(href)) trackEvent(41, { name: 'directions', provider: link!.hostname });
+      },
+      { capture: true, passive: true },
+    );
+  } catch {
+    // No document (a test, a worker): nothing to count.
+  }
+}

@@ -2,17 +2,19 @@
 
 import { useEffect } from 'react';
 import { PAGE_VIEW_EVENTS, type PageType } from '../widgets.events.catalogue';
-import { trackEvent } from './analytics-client';
+import { trackEvent, trackLinkClicks } from './analytics-client';
 
 /**
  * Sends the page view of SPEC §9 (ids 1–13 by page type) once the page has loaded and the browser
  * is idle, so it never competes with the page's own work. Renders nothing. Mount one per page
  * (a client navigation mounts the next page's and sends its view); `properties` such as
- * {car_id} make the dealer's page views per car.
+ * {car_id} make the dealer's page views per car. It also counts call and directions link clicks
+ * (25, 41) on every page, through one listener (trackLinkClicks).
  */
 export function PageViewTracker({ pageType, properties }: { pageType: PageType; properties?: Record<string, string | number | boolean> }) {
   const key = JSON.stringify(properties ?? null);
   useEffect(() => {
+    trackLinkClicks();
     let cancelled = false;
     const send = () => {
       if (!cancelled) trackEvent(PAGE_VIEW_EVENTS[pageType] ?? PAGE_VIEW_EVENTS.other, properties);
