@@ -5,6 +5,7 @@ import { statusForResponse } from './service-unavailable';
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from './client-address';
 import { refusal, type Refusal } from './request-refusals';
 import { securityHeaders } from './security-headers';
+import { deferScriptsInResponse } from './deferred-scripts';
 
 /**
  * Wraps the 'request' event of every HTTP server in the process (Next's included) so that each
@@ -77,7 +78,7 @@ export function installRequestHooks({ pageCache, trustedProxyHops, development }
     delete request.headers[CLIENT_ADDRESS_HEADER];
     if (address) request.headers[CLIENT_ADDRESS_HEADER] = address;
     const key = cache ? pageCacheKey(request) : null;
-    const render = () => renderWithState(this, emit, args, cache, key);
+    const render = () => renderWithState(this, emit, args, cache, key, !development);
     if (!cache || !key) return render();
     cache.current(key).then(
       (entry) => (entry ? replay(entry, response) : render()),
@@ -93,7 +94,9 @@ function renderWithState(
   args: unknown[],
   cache: PageCache | null,
   key: string | null,
+  deferScripts: boolean,
 ): boolean {
+  const request = args[0] as http.IncomingMessage;
   const response = args[1] as http.ServerResponse;
   const state: RequestState = newRequestState();
   let sentStatus = 0;
@@ -123,5 +126,12 @@ function renderWithState(
       if (bytes) cache.store(key, mark, sentStatus, sentHeaders, bytes, state.pageCacheUntil);
     });
   }
+  // After recordBody, so that the page cache keeps the rewritten page.
+  if (deferScripts && isDocumentRequest(request)) deferScriptsInResponse(response);
   return requestStorage().run(state, () => emit.call(server, 'request', ...args));
+}
+
+/** A browser loading a page, not the router fetching its RSC payload. */
+function isDocumentRequest(request: http.IncomingMessage): boolean {
+  return (request.method === 'GET' || request.method === 'HEAD') && request.headers.rsc === undefined;
 }

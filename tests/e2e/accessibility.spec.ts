@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { DEMO_SLUGS, siteUrl } from './support';
+import type { Page } from '@playwright/test';
+import { DEMO_SLUGS, expect, siteUrl, test } from './support';
 
 /**
  * Accessibility (issue 18 item 4): axe-core over every page type of every demo tenant, failing on

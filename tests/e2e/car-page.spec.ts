@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { dashboardAuth, serverUrl, siteUrl } from './support';
+import type { APIRequestContext } from '@playwright/test';
+import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
 
 /**
  * The car page (SPEC §2 car page actions, §5 eligibility): reserve only where its rule holds, the

@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
+import type { APIRequestContext, APIResponse, Page } from '@playwright/test';
 import { validateSitemap } from '../support/sitemap-schema';
-import { DEMO_SLUGS, serverUrl, siteUrl } from './support';
+import { DEMO_SLUGS, expect, serverUrl, siteUrl, test } from './support';
 
 /**
  * Content pages and crawlability: sitemap.xml and robots.txt per host, the canonical URL of every

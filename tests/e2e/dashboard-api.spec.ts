@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { dashboardAuth, serverUrl, siteUrl } from './support';
+import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
 
 // Website 1 is harbour-city-motors; the key belongs to its dealership harbour-city-mazda.
 const WEBSITE_ID = 1;

@@ -1,5 +1,5 @@
-import { expect, test, type Page, type Request } from '@playwright/test';
-import { dashboardAuth, serverUrl, siteUrl } from './support';
+import type { Page, Request } from '@playwright/test';
+import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
 
 /**
  * Issue 15 on harbour-city-motors: from a car page the instant finance popup quotes, requotes once

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { serverUrl, siteUrl } from './support';
+import type { Page } from '@playwright/test';
+import { expect, serverUrl, siteUrl, test } from './support';
 
 /**
  * Issue 14: phone sign-in and the garage on harbour-city-motors; a website without sign-in shows

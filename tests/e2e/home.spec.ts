@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { DEMO_SLUGS, serverUrl, siteUrl } from './support';
+import { DEMO_SLUGS, expect, serverUrl, siteUrl, test } from './support';
 
 const WIDTHS = [375, 1280] as const;
 

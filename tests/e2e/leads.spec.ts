@@ -1,5 +1,5 @@
-import { expect, test, type Page, type Request } from '@playwright/test';
-import { dashboardAuth, serverUrl, siteUrl } from './support';
+import type { Page, Request } from '@playwright/test';
+import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
 
 /**
  * Lead capture journeys (issue 5 'Done when') on harbour-city-motors, on the standalone form

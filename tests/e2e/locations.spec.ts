@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { siteUrl } from './support';
+import type { Page } from '@playwright/test';
+import { expect, siteUrl, test } from './support';
 
 const WIDTHS = [375, 1280] as const;
 

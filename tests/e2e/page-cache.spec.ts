@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
-import { dashboardAuth, serverUrl } from './support';
+import { dashboardAuth, expect, serverUrl, test } from './support';
 
 // Website 1 is harbour-city-motors; the e2e key belongs to its dealership harbour-city-mazda.
 const WEBSITE_ID = 1;

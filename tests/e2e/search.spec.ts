@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { serverUrl, siteUrl } from './support';
+import type { Page } from '@playwright/test';
+import { expect, serverUrl, siteUrl, test } from './support';
 
 /**
  * The stock search screen (SPEC §2) as visitors use it: sidebar filters with counts, chips, sort,

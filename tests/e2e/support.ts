@@ -1,4 +1,32 @@
+import { test as base, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
+
+export { expect } from '@playwright/test';
+
+/**
+ * Waits until React has hydrated the page. Its scripts load only after the first photo has painted
+ * (decision 035), so a click straight after the page loads would act as without JavaScript.
+ */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => !document.querySelector('template[data-deferred-script]') || Object.keys(document.body).some((key) => key.startsWith('__reactFiber')),
+  );
+}
+
+/** Playwright's test, whose page.goto also waits for hydration when JavaScript is on. */
+export const test = base.extend({
+  page: async ({ page, javaScriptEnabled }, provide) => {
+    if (javaScriptEnabled !== false) {
+      const goto = page.goto.bind(page);
+      page.goto = async (...args: Parameters<Page['goto']>) => {
+        const response = await goto(...args);
+        await hydrated(page);
+        return response;
+      };
+    }
+    await provide(page);
+  },
+});
 
 export const DEMO_SLUGS = [
   'harbour-city-motors',

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { expect, test } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
+import { expect, test } from './support';
 
 // A second server on the same build whose database cannot be reached (nothing listens on port 1).
 const PORT = E2E_PORT + 7;

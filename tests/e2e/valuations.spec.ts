@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { serverUrl, siteUrl } from './support';
+import type { Page } from '@playwright/test';
+import { expect, serverUrl, siteUrl, test } from './support';
 
 /**
  * Issue 19: the trade-in form looks the car up by its VIN, shows the instant range where the

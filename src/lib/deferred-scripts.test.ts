@@ -1,0 +1,152 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { deferScriptsInHead, deferScriptsInResponse, LOADER } from './deferred-scripts';
+
+const HEAD =
+  '<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"/>' +
+  '<link rel="stylesheet" href="/_next/static/chunks/a.css" data-precedence="next"/>' +
+  '<link rel="preload" as="script" fetchPriority="low" href="/_next/static/chunks/main.js"/>' +
+  '<script src="/_next/static/chunks/turbopack-x.js" async=""></script>' +
+  '<script src="/_next/static/chunks/main.js" async=""></script>' +
+  '<script src="/_next/static/chunks/polyfills.js" noModule=""></script>' +
+  '<title>Harbour City Motors — Mazda3 ✓</title></head>';
+const BODY = '<body><h1>Mazda3</h1><script>self.__next_f.push([1,"x"])</script></body></html>';
+
+describe('deferScriptsInHead', () => {
+  it('keeps every async chunk as a template, in order, and adds the loader before </head>', () => {
+    const out = deferScriptsInHead(HEAD);
+    expect(out).not.toContain('async=""');
+    expect(out).toContain(
+      '<template data-deferred-script="/_next/static/chunks/turbopack-x.js"></template><template data-deferred-script="/_next/static/chunks/main.js"></template>',
+    );
+    expect(out.endsWith(`${LOADER}</head>`)).toBe(true);
+    // Everything else is left as it was: the stylesheet, the low-priority preload, the legacy polyfill, the title.
+    expect(out).toContain('<link rel="stylesheet" href="/_next/static/chunks/a.css" data-precedence="next"/>');
+    expect(out).toContain('noModule=""></script>');
+    expect(out).toContain('Mazda3 ✓');
+  });
+
+  it('leaves a page without Next chunks alone (no loader either)', () => {
+    const head = '<html><head><script src="https://maps.googleapis.com/x.js" async=""></script></head>';
+    expect(deferScriptsInHead(head)).toBe(head);
+    expect(deferScriptsInHead('<html><head><title>x</title></head>')).toBe('<html><head><title>x</title></head>');
+  });
+
+  it('does not take an attribute value with markup in it for a chunk', () => {
+    const head = '<head><script src="/_next/static/chunks/a.js"><x>" async=""></script></head>';
+    expect(deferScriptsInHead(head)).toBe(head);
+  });
+});
+
+type Served = { status: number; headers: http.IncomingHttpHeaders; body: string };
+
+let server: http.Server | null = null;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+/** Serves `chunks` through deferScriptsInResponse with the given headers, written one by one across ticks. */
+async function serve(headers: Record<string, string>, chunks: Buffer[], method = 'GET'): Promise<Served> {
+  server = http.createServer((_, response) => {
+    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+    deferScriptsInResponse(response);
+    let i = 0;
+    const next = () => {
+      if (i < chunks.length - 1) {
+        response.write(chunks[i++]);
+        setImmediate(next);
+      } else response.end(chunks[i]);
+    };
+    next();
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: '/' }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => {
+        const raw = Buffer.concat(parts);
+        const body = res.headers['content-encoding'] === 'gzip' && raw.length > 0 ? zlib.gunzipSync(raw) : raw;
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body.toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Splits text into pieces of `size` bytes: cuts through tags, `</head>` and multi-byte characters. */
+function pieces(text: string, size: number): Buffer[] {
+  const bytes = Buffer.from(text);
+  const out: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += size) out.push(bytes.subarray(at, at + size));
+  return out;
+}
+
+describe('deferScriptsInResponse', () => {
+  const page = HEAD + BODY;
+  const expected = deferScriptsInHead(HEAD) + BODY;
+
+  it.each([1, 7, 64, 100_000])('rewrites a plain HTML page written in %i-byte pieces, without a stale Content-Length', async (size) => {
+    const served = await serve({ 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(page)) }, pieces(page, size));
+    expect(served.body).toBe(expected);
+    expect(served.headers['content-length']).toBeUndefined();
+  });
+
+  it('rewrites a gzip page as Next compresses it, and sends it compressed', async () => {
+    const gzipped = zlib.gzipSync(page);
+    const chunks = [gzipped.subarray(0, 10), gzipped.subarray(10, 40), gzipped.subarray(40)];
+    const served = await serve({ 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' }, chunks);
+    expect(served.headers['content-encoding']).toBe('gzip');
+    expect(served.body).toBe(expected);
+  });
+
+  it('streams: the head reaches the browser before the rest of the page is written', async () => {
+    server = http.createServer((_, response) => {
+      response.setHeader('content-type', 'text/html');
+      response.setHeader('content-encoding', 'gzip');
+      deferScriptsInResponse(response);
+      const gzip = zlib.createGzip();
+      gzip.on('data', (chunk: Buffer) => response.write(chunk));
+      gzip.on('end', () => response.end());
+      gzip.write(HEAD);
+      gzip.flush();
+      // The rest only once the client has seen the head.
+      server!.once('head-seen', () => {
+        gzip.end(BODY);
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const body = await new Promise<string>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port, path: '/' }, (res) => {
+          const gunzip = zlib.createGunzip();
+          let text = '';
+          gunzip.on('data', (chunk: Buffer) => {
+            text += chunk.toString('utf8');
+            if (text.includes('</head>')) server!.emit('head-seen');
+          });
+          gunzip.on('end', () => resolve(text));
+          res.pipe(gunzip);
+        })
+        .on('error', reject);
+    });
+    expect(body).toBe(expected);
+  });
+
+  it.each([
+    ['another content type', { 'content-type': 'application/json' }],
+    ['RSC', { 'content-type': 'text/x-component' }],
+    ['another encoding', { 'content-type': 'text/html', 'content-encoding': 'br' }],
+  ])('leaves %s untouched', async (_, headers) => {
+    // The body is sent as written (the 'br' one is not really compressed: the client here reads it as it is).
+    expect((await serve(headers, [Buffer.from(page)])).body).toBe(page);
+  });
+
+  it('answers a HEAD request and an empty page without hanging', async () => {
+    expect((await serve({ 'content-type': 'text/html', 'content-encoding': 'gzip' }, [Buffer.alloc(0)], 'HEAD')).status).toBe(200);
+    expect((await serve({ 'content-type': 'text/html' }, [Buffer.alloc(0)])).body).toBe('');
+  });
+});
