@@ -5,6 +5,7 @@ import { addDays, isoDate, isValidTimeZone, wallTimeAt } from '@/lib/time-zone';
 import { dealerships, websites } from '../tenancy/tenancy.schema';
 import { websiteSecretsSchema } from '../tenancy/tenancy.config';
 import { getNavigation } from '../tenancy/tenancy.queries';
+import { memoWhileWebsiteUnchanged } from '../tenancy/tenancy.memo';
 import type { Navigation, Tenant } from '../tenancy/tenancy.types';
 import { normaliseLocationType, visibleReviews } from './locations.grouping';
 import { localDay, parseSpecialHours, specialHoursJson } from './locations.hours';
@@ -125,7 +126,11 @@ export async function findDealershipContact(tenant: Tenant, dealershipSlug: stri
 export type DealerLicence = { dealershipName: string; number: string };
 
 /** Dealer licence numbers of the website's dealerships (NSW requires one on every page). */
-export async function listDealerLicences(tenant: Tenant): Promise<DealerLicence[]> {
+export function listDealerLicences(tenant: Tenant): Promise<DealerLicence[]> {
+  return memoWhileWebsiteUnchanged(tenant, 'dealer-licences', () => loadDealerLicences(tenant));
+}
+
+async function loadDealerLicences(tenant: Tenant): Promise<DealerLicence[]> {
   const db = await getDb();
   const rows = await db
     .select({ dealershipName: dealerships.name, number: dealerships.dealerLicenseNumber })

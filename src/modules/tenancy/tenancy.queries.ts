@@ -2,7 +2,8 @@ import 'server-only';
 import { cache } from 'react';
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db } from '@/db';
-import { manufacturers, navigationItems, websiteDomains, websiteGenerations, websites } from './tenancy.schema';
+import { manufacturers, navigationItems, websiteDomains, websites } from './tenancy.schema';
+import { memoWhileWebsiteUnchanged, websiteGeneration } from './tenancy.memo';
 import { parseWebsiteConfig } from './tenancy.config';
 import { devHostForSlug, slugFromDevHost } from './tenancy.host';
 import type { DemoSite, Navigation, NavigationItem, Tenant } from './tenancy.types';
@@ -73,18 +74,16 @@ export async function findTenantById(websiteId: number): Promise<Tenant | null> 
  * is unchanged (src/lib/page-cache.ts); pages that show cars use stockListingVersion, which
  * includes it.
  */
-export async function websiteVersion(tenant: Tenant): Promise<string> {
-  const db = await getDb();
-  const [row] = await db
-    .select({ generation: websiteGenerations.generation })
-    .from(websites)
-    .leftJoin(websiteGenerations, eq(websiteGenerations.websiteId, websites.id))
-    .where(eq(websites.id, tenant.id));
-  return row ? String(row.generation ?? 0) : 'gone';
+export function websiteVersion(tenant: Tenant): Promise<string> {
+  return websiteGeneration(tenant.id);
 }
 
-/** Header and footer menus with their dropdowns, in position order. */
-export async function getNavigation(tenant: Tenant): Promise<Navigation> {
+/** Header and footer menus with their dropdowns, in position order (shared: do not change it). */
+export function getNavigation(tenant: Tenant): Promise<Navigation> {
+  return memoWhileWebsiteUnchanged(tenant, 'navigation', () => loadNavigation(tenant));
+}
+
+async function loadNavigation(tenant: Tenant): Promise<Navigation> {
   const db = await getDb();
   const rows = await db
     .select()

@@ -5,6 +5,7 @@ import { getDb } from '@/db';
 import { slugify } from '@/lib/slug';
 import { spell } from '@/lib/format';
 import { dealerships, searchPages } from '@/modules/tenancy/tenancy.schema';
+import { memoWhileWebsiteUnchanged } from '@/modules/tenancy/tenancy.memo';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { cars } from '../stock.schema';
 import { carTypeFromSearchSlug, conditionLabel, vehicleNoun } from '../stock.rules';
@@ -62,21 +63,32 @@ export const listedMakesAndModels = cache(async (tenant: Tenant) => {
     .orderBy(asc(cars.make), asc(cars.model));
 });
 
-export const resolveSearchListing = cache(async (tenant: Tenant, segments: string[]): Promise<SearchListing | null> => {
-  const { config } = tenant;
+/**
+ * The listing of a search path. The page and its metadata each pass their own copy of the
+ * segments, so the per-request cache is keyed by the path they spell.
+ */
+export async function resolveSearchListing(tenant: Tenant, segments: string[]): Promise<SearchListing | null> {
   if (segments.length === 0 || segments.length > 3) return null;
   // No listing path has a control character, and PostgreSQL refuses a NUL in a text parameter.
   if (segments.some((segment) => /[\u0000-\u001f\u007f]/.test(segment))) return null;
+  return resolveListingOfSegments(tenant, segments.join('\n'));
+}
+
+const resolveListingOfSegments = cache(async (tenant: Tenant, joined: string): Promise<SearchListing | null> => {
+  const { config } = tenant;
+  const segments = joined.split('\n');
   const slug = segments.map((s) => s.toLowerCase()).join('/');
   const noun = vehicleNoun(config);
   const place = tenant.overrideCity ?? tenant.city;
   const db = await getDb();
 
-  const [page] = await db
-    .select()
-    .from(searchPages)
-    .where(and(eq(searchPages.websiteId, tenant.id), eq(searchPages.slug, slug)))
-    .limit(1);
+  const [page] = await memoWhileWebsiteUnchanged(tenant, `search-page\n${slug}`, () =>
+    db
+      .select()
+      .from(searchPages)
+      .where(and(eq(searchPages.websiteId, tenant.id), eq(searchPages.slug, slug)))
+      .limit(1),
+  );
   if (page) {
     return {
       path: `/search/${slug}`,
@@ -95,11 +107,13 @@ export const resolveSearchListing = cache(async (tenant: Tenant, segments: strin
 
   if (!carType && !isAllStock) {
     if (segments.length !== 1) return null;
-    const [dealership] = await db
-      .select({ name: dealerships.name })
-      .from(dealerships)
-      .where(and(eq(dealerships.websiteId, tenant.id), sql`lower(${dealerships.slug}) = ${first}`))
-      .limit(1);
+    const [dealership] = await memoWhileWebsiteUnchanged(tenant, `dealership\n${first}`, () =>
+      db
+        .select({ name: dealerships.name })
+        .from(dealerships)
+        .where(and(eq(dealerships.websiteId, tenant.id), sql`lower(${dealerships.slug}) = ${first}`))
+        .limit(1),
+    );
     if (!dealership) return null;
     return {
       path: `/search/${first}`,

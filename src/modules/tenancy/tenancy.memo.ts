@@ -1,0 +1,58 @@
+import 'server-only';
+import { cache } from 'react';
+import { eq } from 'drizzle-orm';
+import { getDb, type Db } from '@/db';
+import { websiteGenerations, websites } from './tenancy.schema';
+import type { Tenant } from './tenancy.types';
+
+/**
+ * The website's generation (migration 0013: bumped in the same transaction as every change to its
+ * domains, dealerships, navigation, search pages, locations, special hours and content), read once
+ * per request. 'gone' when the website no longer exists.
+ */
+export const websiteGeneration = cache(async (websiteId: number): Promise<string> => {
+  const db = await getDb();
+  const [row] = await db
+    .select({ generation: websiteGenerations.generation })
+    .from(websites)
+    .leftJoin(websiteGenerations, eq(websiteGenerations.websiteId, websites.id))
+    .where(eq(websites.id, websiteId));
+  return row ? String(row.generation ?? 0) : 'gone';
+});
+
+/** Values kept per website; a website asked for more distinct keys than this starts afresh. */
+export const MAX_KEYS_PER_WEBSITE = 500;
+
+type Memo = { generation: string; values: Map<string, Promise<unknown>> };
+// Per database as well: tests open a fresh one with the same website ids and generations.
+const memosByDb = new WeakMap<Db, Map<number, Memo>>();
+
+/**
+ * What `load` gives for this website, kept in this process while the website's generation is the
+ * one the request reads: one primary-key read instead of the query, and every replica still serves
+ * what the database holds. For data the website generation covers (see websiteGeneration); the
+ * value is shared between requests, so callers must not change it.
+ */
+export async function memoWhileWebsiteUnchanged<T>(tenant: Tenant, key: string, load: () => PromiseLike<T>): Promise<T> {
+  const generation = await websiteGeneration(tenant.id);
+  const db = await getDb();
+  let memos = memosByDb.get(db);
+  if (!memos) memosByDb.set(db, (memos = new Map()));
+  let memo = memos.get(tenant.id);
+  if (!memo || memo.generation !== generation) {
+    memo = { generation, values: new Map() };
+    memos.set(tenant.id, memo);
+  }
+  const known = memo.values.get(key) as Promise<T> | undefined;
+  if (known) return known;
+  if (memo.values.size >= MAX_KEYS_PER_WEBSITE) memo.values.clear();
+  const values = memo.values;
+  // A real promise: a query builder is a thenable that would run its query again on every await.
+  const loading = Promise.resolve(load());
+  values.set(key, loading);
+  // A failed load is not kept: the next request tries again.
+  loading.catch(() => {
+    if (values.get(key) === loading) values.delete(key);
+  });
+  return loading;
+}
