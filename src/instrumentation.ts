@@ -6,6 +6,9 @@ export async function register() {
   if (process.env.NEXT_PHASE !== 'phase-production-build') {
     const [{ startHousekeeping }, { getDatabase }] = await Promise.all([import('./db/housekeeping'), import('./db')]);
     startHousekeeping(getDatabase);
+    // Reservations: lapsed holds released, payments reconciled with their providers (every minute).
+    const { startCheckoutHousekeeping } = await import('./modules/checkout/checkout.housekeeping');
+    startCheckoutHousekeeping();
   }
   // Lead delivery from the outbox runs in every server process (claims are SKIP LOCKED leases).
   if (env().leadWorker && process.env.NEXT_PHASE !== 'phase-production-build') {

@@ -78,9 +78,10 @@ export function smtpEmailTransport(smtpUrl: string | undefined, from: string): T
       to: payload.to,
       subject: payload.subject,
       text: payload.text,
-      messageId: `<lead-${leadId}@${hostname() || 'localhost'}>`,
+      messageId: `<lead-${leadId}${payload.adf ? '' : '-visitor'}@${hostname() || 'localhost'}>`,
       attachments: [
-        { filename: `lead-${leadId}.adf.xml`, content: payload.adf, contentType: 'application/xml' },
+        // An email to the visitor (channel visitor_email) carries no ADF: that is for the dealer's CRM.
+        ...(payload.adf ? [{ filename: `lead-${leadId}.adf.xml`, content: payload.adf, contentType: 'application/xml' }] : []),
         ...files.map((file) => ({ filename: file.fileName, content: file.content, contentType: file.contentType })),
       ],
     });

@@ -127,7 +127,8 @@ export const leadWebhooks = pgTable(
   (t) => [uniqueIndex('lead_webhooks_dealership_idx').on(t.dealershipId)],
 );
 
-export const DELIVERY_CHANNELS = ['email', 'webhook', 'alert', 'partial_email', 'partial_webhook', 'sms'] as const;
+/** 'visitor_email': the visitor's own confirmation (a reservation, src/modules/checkout), sent without ADF. */
+export const DELIVERY_CHANNELS = ['email', 'webhook', 'alert', 'partial_email', 'partial_webhook', 'sms', 'visitor_email'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
 export type OutboxPayload =

@@ -153,6 +153,10 @@ export const websiteConfigSchema = z.object({
       paymentProvider: z.enum(PAYMENT_PROVIDERS).nullable().default(null),
       /** Coming-soon cars may be reserved too. */
       allowComingSoon: z.boolean().default(false),
+      /** Minutes a started reservation holds the car while the visitor pays (src/modules/checkout). */
+      holdMinutes: z.number().int().min(5).max(60).default(15),
+      /** The refund terms shown before payment and in the visitor's confirmation email; null: the platform's default text. */
+      refundTerms: z.string().trim().min(1).max(4000).nullable().default(null),
     })
     .prefault({}),
 

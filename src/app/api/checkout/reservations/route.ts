@@ -1,0 +1,18 @@
+import { clientAddress } from '@/lib/client-address';
+import { jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { submitMeta } from '@/modules/leads/leads.http';
+import { startReservation } from '@/modules/checkout/checkout.commands';
+import { checkoutRoute, originOf } from '@/modules/checkout/checkout.http';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * POST /api/checkout/reservations {car_id, kind?, visitor:{name, last_name?, email, phone, postcode}, terms_accepted: true, choices?}
+ * → 201 {reservation, token, payment} (200 for a repeated Idempotency-Key). Later requests present
+ * the token in X-Reservation-Token. Refused: 409 {error, similar_cars}.
+ */
+export const POST = checkoutRoute(async ({ request, tenant }) => {
+  const { idempotencyKey } = submitMeta(request);
+  const result = await startReservation(tenant, await readJsonBody(request, 16 * 1024), { ip: clientAddress(request), idempotencyKey, origin: originOf(request) });
+  return jsonResponse({ reservation: result.reservation, token: result.token, payment: result.payment }, { status: result.replayed ? 200 : 201, headers: { 'Cache-Control': 'no-store' } });
+});

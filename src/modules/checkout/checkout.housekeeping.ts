@@ -1,0 +1,32 @@
+import 'server-only';
+import { logger } from '@/lib/logger';
+import { reconcileReservations } from './checkout.commands';
+
+/**
+ * Every minute in each server process (like src/db/housekeeping.ts, started from
+ * src/instrumentation.ts): lapsed holds expire and their cars are free again even when nobody
+ * looks at them, and payments the providers moved without a notification reaching us are
+ * reconciled. Reads expire holds lazily as well, so a stopped sweeper never holds a car too long.
+ * Safe on any number of replicas: every transition is guarded by the reservation's row lock.
+ */
+
+export const CHECKOUT_SWEEP_INTERVAL_MS = 60_000;
+
+export function startCheckoutHousekeeping(intervalMs = CHECKOUT_SWEEP_INTERVAL_MS): () => void {
+  let running = false;
+  const run = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const result = await reconcileReservations();
+      if (result.expired > 0 || result.checked > 0) logger.info(result, 'reservations reconciled');
+    } catch (error) {
+      logger.warn({ err: error }, 'reservation housekeeping failed');
+    } finally {
+      running = false;
+    }
+  };
+  const every = setInterval(() => void run(), intervalMs);
+  every.unref();
+  return () => clearInterval(every);
+}
