@@ -164,6 +164,17 @@ describe('reserving with the sandbox provider', () => {
     expect(Object.keys(refused.body.fields!)).toEqual(expect.arrayContaining(['visitor.email', 'visitor.phone', 'visitor.postcode']));
   });
 
+  it('buying online needs a website that sells online (enableStore); the quote says what a page may offer', async () => {
+    const refused = await start(w.hostA, startBody(w.carA, { kind: 'buy_online' }));
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe(CHECKOUT_MESSAGES.notEligible);
+    const quote = await callLeadRoute(quoteRoute.GET, { host: w.hostA, method: 'GET' });
+    expect(quote.status).toBe(422);
+    const request = new Request(`http://${w.hostA}/api/checkout/quote?car_id=${w.carA}`, { headers: { host: w.hostA } });
+    const answer = (await (await quoteRoute.GET(request, { params: Promise.resolve({}) })).json()) as Record<string, unknown>;
+    expect(answer).toMatchObject({ eligible: true, amount: 500, currency: 'AUD', provider: 'sandbox', hold_minutes: 15 });
+  });
+
   it('a repeated Idempotency-Key answers the first reservation', async () => {
     const body = startBody(w.carA);
     const first = await start(w.hostA, body, { 'idempotency-key': 'reserve-once' });

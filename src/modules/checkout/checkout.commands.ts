@@ -221,7 +221,11 @@ function startLimits(websiteId: number, ip: string | null): RateLimit[] {
 }
 
 export function notifyUrl(providerName: ProviderName, origin: string): string {
-  return `${checkoutEnv().notifyBaseUrl ?? origin}/api/checkout/notifications/${providerName}`;
+  const base = checkoutEnv().notifyBaseUrl;
+  // The sandbox calls this very deployment: its loopback address, which resolves where a website's
+  // host (harbour-city-motors.localhost) may not; the endpoint needs no Host (the payment names the reservation).
+  if (!base && providerName === 'sandbox') return `http://127.0.0.1:${process.env.PORT ?? 3000}/api/checkout/notifications/sandbox`;
+  return `${base ?? origin}/api/checkout/notifications/${providerName}`;
 }
 
 function paymentForBrowser(provider: PaymentProvider, car: CarForCheckout, browser: Record<string, string | null>, id: string): Record<string, unknown> {

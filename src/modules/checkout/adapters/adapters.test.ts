@@ -128,3 +128,29 @@ describe('St George IPG', () => {
     await expect(provider.parseNotification(new URLSearchParams({ ...fields, chargetotal: '1.00' }).toString(), new Headers(), 'https://x')).rejects.toBeInstanceOf(SignatureError);
   });
 });
+
+describe('which provider takes a website’s reservations', () => {
+  it('the configured one with keys; else the sandbox only where allowed', async () => {
+    const { resetCheckoutEnv } = await import('../checkout.env');
+    const { providerForWebsite } = await import('./index');
+    const saved = { ...process.env };
+    try {
+      delete process.env.STRIPE_SECRET_KEY;
+      process.env.CHECKOUT_SANDBOX = '0';
+      resetCheckoutEnv();
+      expect(providerForWebsite('Stripe')).toBeNull();
+      process.env.CHECKOUT_SANDBOX = '1';
+      resetCheckoutEnv();
+      expect(providerForWebsite('Stripe')?.name).toBe('sandbox');
+      expect(providerForWebsite(null)).toBeNull();
+      process.env.STRIPE_SECRET_KEY = 'sk_test_abc';
+      process.env.STRIPE_WEBHOOK_SECRET = 'whsec_abc';
+      resetCheckoutEnv();
+      expect(providerForWebsite('Stripe')?.name).toBe('stripe');
+      expect(providerForWebsite('Till')?.name).toBe('sandbox');
+    } finally {
+      process.env = saved;
+      resetCheckoutEnv();
+    }
+  });
+});
