@@ -258,8 +258,9 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
   const provider = providerForWebsite(tenant.config.checkout.paymentProvider);
   const car = await readCar(db, tenant, request.car_id);
   if (!car) throw new ValidationError({ car_id: 'is not a car of this website' });
-  if (!provider) throw new ReservationRefusedError(CHECKOUT_MESSAGES.unavailable, [], 503);
   if (!eligible(tenant, car, request.kind)) throw new ReservationRefusedError(CHECKOUT_MESSAGES.notEligible, await similarCars(db, tenant, car));
+  // Eligible, but this deployment has no keys for the website's provider and no sandbox may stand in.
+  if (!provider) throw new ReservationRefusedError(CHECKOUT_MESSAGES.unavailable, [], 503);
 
   const id = randomUUID();
   const token = newEditToken();
