@@ -3,10 +3,8 @@ import { cachePageWhileVersionHolds } from '@/lib/page-cache';
 import { stockListingVersion } from '@/modules/stock/stock.queries';
 import { DATABASE_UNAVAILABLE, lookupTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { GOOGLE_TAIL, googleHead, googleItem } from './feeds.google';
-import { metaHeader, metaRecord } from './feeds.meta';
-import { feedCarBatches, feedContext } from './feeds.queries';
-import { FEED_FILES, type FeedCar, type FeedContext, type FeedKind } from './feeds.types';
+import { FEED_CONTENT_TYPES, feedChunks } from './feeds.stream';
+import { FEED_FILES, type FeedKind } from './feeds.types';
 
 /**
  * GET /feeds/{file} of a website (thin route: app/sites/[host]/feeds/[file]/route.ts): the
@@ -14,11 +12,6 @@ import { FEED_FILES, type FeedCar, type FeedContext, type FeedKind } from './fee
  * file or a feed the website turned off; the body streamed a page of cars at a time; served again
  * from the page cache while the website's stock and configuration stay the same (decision 016).
  */
-
-const WRITERS: Record<FeedKind, { contentType: string; head: (c: FeedContext) => string; item: (car: FeedCar, c: FeedContext) => string; tail: string }> = {
-  meta: { contentType: 'text/csv; charset=utf-8', head: () => metaHeader(), item: metaRecord, tail: '' },
-  google: { contentType: 'application/xml; charset=utf-8', head: googleHead, item: googleItem, tail: GOOGLE_TAIL },
-};
 
 function notFound(): Response {
   return new Response('Not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
@@ -37,21 +30,6 @@ export function feedKind(file: string): FeedKind | null {
 
 export function feedEnabled(tenant: Pick<Tenant, 'config'>, kind: FeedKind): boolean {
   return tenant.config.feeds[kind].enabled;
-}
-
-/** The feed's text, chunk by chunk: the head, one chunk per page of cars, the tail. */
-export async function* feedChunks(tenant: Tenant, host: string, kind: FeedKind, options: { now?: Date; batchSize?: number } = {}): AsyncGenerator<string> {
-  const writer = WRITERS[kind];
-  const context = await feedContext(tenant, host);
-  const write = (batch: FeedCar[]) => batch.map((car) => writer.item(car, context)).join('');
-  const batches = feedCarBatches(tenant, kind, options);
-  // The head goes out with the first page of cars, so a failing query fails the response before it starts.
-  const first = await batches.next();
-  yield writer.head(context) + (first.done ? '' : write(first.value));
-  for await (const batch of batches) {
-    if (batch.length > 0) yield write(batch);
-  }
-  if (writer.tail) yield writer.tail;
 }
 
 /** A response body from string chunks; `first` (already read) goes out before the rest. */
@@ -93,7 +71,7 @@ export async function feedResponse(host: string, file: string, options: { now?: 
   const body = textStream(chunks, first.done ? null : first.value);
   return new Response(body, {
     headers: {
-      'Content-Type': WRITERS[kind].contentType,
+      'Content-Type': FEED_CONTENT_TYPES[kind],
       'Cache-Control': 'public, max-age=600',
       'X-Content-Type-Options': 'nosniff',
     },
