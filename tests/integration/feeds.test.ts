@@ -29,6 +29,7 @@ describe('vehicle-ad feeds of the demo websites', () => {
   async function read(tenant: Tenant, file: string, options: { batchSize?: number } = {}) {
     const res = await feedResponse(host(tenant.slug), file, { now, ...options });
     expect(res.status, `${tenant.slug} ${file}`).toBe(200);
+    expect(res.headers.get('x-robots-tag')).toBe('noindex');
     const text = await res.text();
     if (file === META) {
       expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');

@@ -74,6 +74,8 @@ export async function feedResponse(host: string, file: string, options: { now?: 
       'Content-Type': FEED_CONTENT_TYPES[kind],
       'Cache-Control': 'public, max-age=600',
       'X-Content-Type-Options': 'nosniff',
+      // For the ad platforms, not for search results.
+      'X-Robots-Tag': 'noindex',
     },
   });
 }
