@@ -19,6 +19,7 @@ describe('website configuration', () => {
     expect(config.leads.enquirySubmitLabel).toBe('Enquire Now');
     expect(config.leads.sourceOptions).toContain('Facebook Marketplace');
     expect(config.usedConditionLabel).toBe('used');
+    expect(config.feeds).toEqual({ meta: { enabled: true }, google: { enabled: true, storeCodes: {} } });
   });
 
   it('keeps what a website sets and defaults the rest of the same group', () => {

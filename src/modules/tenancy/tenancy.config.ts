@@ -115,6 +115,23 @@ export const websiteConfigSchema = z.object({
   /** Word used for used stock: 'used' or 'pre-owned'. */
   usedConditionLabel: z.enum(['used', 'pre-owned']).default('used'),
 
+  /**
+   * Vehicle-ad feeds of the listed cars (src/modules/feeds, decision 038): /feeds/meta-vehicles.csv
+   * and /feeds/google-vehicles.xml. Each is on unless turned off; a feed that is off answers 404.
+   */
+  feeds: z
+    .object({
+      meta: z.object({ enabled: z.boolean().default(true) }).prefault({}),
+      google: z
+        .object({
+          enabled: z.boolean().default(true),
+          /** Business Profile store code per location slug; a location without one sends its slug. */
+          storeCodes: z.record(z.string().max(100), z.string().min(1).max(64)).default({}),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+
   includeSoldCarsDays: z.number().int().min(0).max(365).default(3),
   specifications: z
     .object({
