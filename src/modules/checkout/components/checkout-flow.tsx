@@ -2,8 +2,8 @@
 
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { FieldControl, fieldId, FormAlert } from '@/modules/leads/components/form-controls';
-import { contactFields, type FieldDef, type LeadSite } from '@/modules/leads/leads.fields';
-import { fieldError, submitValue, type FieldValue } from '@/modules/leads/leads.field-rules';
+import { contactFields, type FieldDef } from '@/modules/leads/leads.fields';
+import type { FieldValue } from '@/modules/leads/leads.field-rules';
 import { CHECKOUT_MESSAGES } from '../checkout.messages';
 import { newKey, RESERVATION_TOKEN_HEADER, storeReservation } from './checkout-storage';
 
@@ -20,7 +20,6 @@ type SimilarCar = { id: number; slug: string; name: string; price: number };
 type ReservationView = { id: string; status: string; amount_display: string; message: string | null; hold_expires_at: string };
 
 export type CheckoutFlowProps = {
-  site: LeadSite;
   car: { id: number; slug: string; name: string };
   kind: 'reserve' | 'buy_online';
   amountDisplay: string;
@@ -73,7 +72,7 @@ function fieldsOf(body: Record<string, unknown>): Record<string, string> {
 
 const TRY_AGAIN = 'Sorry, something went wrong. Your card has not been charged. Please try again.';
 
-export function CheckoutFlow({ site, car, kind, amountDisplay, holdMinutes, refundTerms, dealer, carBasePath }: CheckoutFlowProps) {
+export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerms, dealer, carBasePath }: CheckoutFlowProps) {
   const fields = contactFields();
   const [step, setStep] = useState<Step>('details');
   const [values, setValues] = useState<Record<string, FieldValue>>({});
@@ -133,10 +132,10 @@ export function CheckoutFlow({ site, car, kind, amountDisplay, holdMinutes, refu
   }
 
   /** Starts a reservation (the hold): the started payment, or the refusal shown where the visitor is. */
-  async function begin(visitor: Record<string, unknown>, idempotencyKey: string, order: readonly string[]): Promise<Started | null> {
+  async function begin(visitor: Record<string, unknown>, termsAccepted: boolean, idempotencyKey: string, order: readonly string[]): Promise<Started | null> {
     setBusy(true);
     setSimilar([]);
-    const { status, body } = await call('/api/checkout/reservations', { method: 'POST', key: idempotencyKey, body: { car_id: car.id, kind, visitor, terms_accepted: true } });
+    const { status, body } = await call('/api/checkout/reservations', { method: 'POST', key: idempotencyKey, body: { car_id: car.id, kind, visitor, terms_accepted: termsAccepted } });
     setBusy(false);
     if ((status === 200 || status === 201) && typeof body.token === 'string') {
       const view = body.reservation as ReservationView;
@@ -167,20 +166,17 @@ export function CheckoutFlow({ site, car, kind, amountDisplay, holdMinutes, refu
   async function start(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
-    const found: Record<string, string> = {};
-    for (const field of [...fields, TERMS]) {
-      const message = field === TERMS ? (values[TERMS.name] === true ? null : CHECKOUT_MESSAGES.termsRequired) : fieldError(field, values[field.name], site);
-      if (message) found[field.name] = message;
-    }
+    // The server checks the details with the lead form's own rules and messages (422 names each
+    // field, the terms included, and counts nothing against the visitor): the browser carries no
+    // validation code, so the phone rules stay out of this page's JavaScript (decision 033's budget).
     const order = [...fields.map((f) => f.name), TERMS.name];
-    if (Object.keys(found).length) return showErrors(found, 'Please check the highlighted fields.', order);
     const details: Record<string, unknown> = {};
     for (const field of fields) {
-      const value = submitValue(field, values[field.name], site);
-      if (value !== null) details[field.name] = value;
+      const value = values[field.name];
+      if (typeof value === 'string' && value.trim()) details[field.name] = value.trim();
     }
     setVisitor(details);
-    if (await begin(details, key, order)) {
+    if (await begin(details, values[TERMS.name] === true, key, order)) {
       setErrors({});
       setAlert(null);
       setStep('card');
@@ -199,7 +195,7 @@ export function CheckoutFlow({ site, car, kind, amountDisplay, holdMinutes, refu
     if (!text('cvc')) found.cvc = 'Please enter the security code.';
     if (Object.keys(found).length) return showErrors(found, 'Please check the highlighted fields.', CARD_FIELDS);
     // After a declined card the reservation has ended: a new one holds the car again for this attempt.
-    const current = started ?? (visitor ? await begin(visitor, newKey(), CARD_FIELDS) : null);
+    const current = started ?? (visitor ? await begin(visitor, true, newKey(), CARD_FIELDS) : null);
     if (!current) return;
     setBusy(true);
     const { status, body } = await call(current.cardUrl, {

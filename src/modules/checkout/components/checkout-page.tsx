@@ -6,7 +6,6 @@ import { Container } from '@/components/ui/container';
 import { PageHeader } from '@/components/ui/page-header';
 import { formatMoney, spell } from '@/lib/format';
 import { NotFoundError } from '@/modules/dashboard/dashboard.errors';
-import { getLeadSite } from '@/modules/leads/leads.form-context';
 import { ContactAside } from '@/modules/content/components/content-layout';
 import { MIN_RESERVE_PRICE } from '@/modules/stock/car-page.rules';
 import { cardPhotoSources } from '@/modules/stock/components/car-image';
@@ -103,7 +102,6 @@ export async function CheckoutPage({ params, segment, kind }: { params: Checkout
   }
 
   const photo = car.image ? cardPhotoSources({ url: car.image.url, quality: tenant.config.carPage.imageQuality }) : null;
-  const site = await getLeadSite(tenant);
   const price = formatMoney(tenant.config, car.price);
 
   return (
@@ -142,7 +140,6 @@ export async function CheckoutPage({ params, segment, kind }: { params: Checkout
             </section>
             <section className="rounded-site border border-gray-200 bg-white p-5 shadow-sm sm:p-8" data-checkout="flow">
               <CheckoutFlow
-                site={site}
                 car={{ id: car.id, slug: car.slug, name: car.name }}
                 kind={kind}
                 amountDisplay={quote.amount_display ?? ''}
