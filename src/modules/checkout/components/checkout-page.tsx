@@ -6,6 +6,7 @@ import { Container } from '@/components/ui/container';
 import { PageHeader } from '@/components/ui/page-header';
 import { formatMoney, spell } from '@/lib/format';
 import { NotFoundError } from '@/modules/dashboard/dashboard.errors';
+import { listLeadLocations } from '@/modules/leads/leads.form-context';
 import { ContactAside } from '@/modules/content/components/content-layout';
 import { MIN_RESERVE_PRICE } from '@/modules/stock/car-page.rules';
 import { cardPhotoSources } from '@/modules/stock/components/car-image';
@@ -16,7 +17,7 @@ import { carPath } from '@/modules/tenancy/tenancy.paths';
 import { requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { checkoutQuote, similarCarsTo, type CheckoutQuote, type SimilarCar } from '../checkout.commands';
-import { CheckoutFlow } from './checkout-flow';
+import { CheckoutFlow, type CheckoutChoices } from './checkout-flow';
 
 /**
  * /{vehicle path}/{slug}/checkout and /buy-online (SPEC §2, issue 16): the car, the deposit, the
@@ -76,6 +77,32 @@ export async function checkoutPageMetadata(params: CheckoutPageParams, segment: 
 
 export async function CheckoutPage({ params, segment, kind }: { params: CheckoutPageParams; segment: string; kind: CheckoutKind }) {
   const { tenant, slug, car } = await resolve(params, segment, kind);
+  return <CheckoutBody tenant={tenant} slug={slug} car={car} kind={kind} choices={null} />;
+}
+
+/**
+ * /checkout-journey?car_id={slug} (SPEC §2 online purchase): the buyer's choices (cash or finance,
+ * trade-in, pick-up location or delivery postcode) on the same form as the details, then the same
+ * deposit step; on a website that does not sell online, the friendly page.
+ */
+export async function CheckoutJourneyPage({ params, searchParams }: { params: Promise<{ host: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const tenant = await requireTenant(params);
+  const slug = (await searchParams).car_id;
+  if (!isValidCarSlug(slug)) notFound();
+  const car = await getCarBySlug(tenant, slug);
+  const locations = car ? (await listLeadLocations(tenant)).map((l) => ({ id: l.id, name: l.name })) : [];
+  return <CheckoutBody tenant={tenant} slug={slug} car={car} kind="buy_online" choices={{ locations }} />;
+}
+
+export async function checkoutJourneyMetadata({ params, searchParams }: { params: Promise<{ host: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }): Promise<Metadata> {
+  const tenant = await requireTenant(params);
+  const slug = (await searchParams).car_id;
+  const car = isValidCarSlug(slug) ? await getCarBySlug(tenant, slug) : null;
+  const title = spell(tenant.config, TITLES.buy_online);
+  return { title: car ? `${title}: ${car.name}` : title, robots: { index: false, follow: false } };
+}
+
+async function CheckoutBody({ tenant, slug, car, kind, choices }: { tenant: Tenant; slug: string; car: CarDetail | null; kind: CheckoutKind; choices: CheckoutChoices | null }) {
   const title = spell(tenant.config, TITLES[kind]);
   const crumbs = (name: string) => [{ label: 'Home', href: '/' }, { label: name, href: carPath(tenant, slug) }, { label: title }];
 
@@ -147,6 +174,7 @@ export async function CheckoutPage({ params, segment, kind }: { params: Checkout
                 refundTerms={quote.refund_terms}
                 dealer={{ name: car.dealershipName, phone: car.phone }}
                 carBasePath={`/${tenant.config.vehiclePath}`}
+                choices={choices}
               />
             </section>
           </div>
