@@ -70,10 +70,14 @@ test('the success card reserves the car: confirmation, the car page reserved, th
     await expect(page.getByText('Please accept the terms to continue.')).toBeVisible();
   });
 
+  // On a phone: the whole journey at 375 px.
+  await page.setViewportSize({ width: 375, height: 812 });
   await startCheckout(page, car);
   await payWith(page, '4242 4242 4242 4242');
   await expect(page.getByRole('heading', { name: `${car.name} is reserved for you` })).toBeFocused();
   await expect(page.getByText('Refund terms', { exact: true }).last()).toBeVisible();
+  await page.screenshot({ path: 'docs/screenshots/checkout-confirmation-375.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await test.step('the car page shows it reserved, without Reserve', async () => {
     await page.goto(siteUrl(SITE, `/cars/${car.slug}`));
@@ -154,6 +158,17 @@ test('a car that cannot be reserved gets a friendly page, never a payment form',
   await expect(page.getByRole('link', { name: `Back to the ${reserved!.name}` })).toHaveAttribute('href', `/cars/${reserved!.slug}`);
   await expect(page.getByLabel('Card number')).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Reserve for/ })).toHaveCount(0);
+});
+
+test('online purchase on a website that does not sell online: the friendly page at both routes', async ({ page, request }) => {
+  const car = await reservableCar(request);
+  used.delete(car.id);
+  for (const path of [`/checkout-journey?car_id=${car.slug}`, `/cars/${car.slug}/buy-online`]) {
+    await page.goto(siteUrl(SITE, path));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buy this car online');
+    await expect(page.locator('[data-checkout="ineligible"]')).toHaveAttribute('data-reason', 'off');
+    await expect(page.getByLabel('Card number')).toHaveCount(0);
+  }
 });
 
 test('screenshots at 375 and 1280 px', async ({ page, request }) => {
