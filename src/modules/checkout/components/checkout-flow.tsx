@@ -8,7 +8,7 @@ import { CHECKOUT_MESSAGES } from '../checkout.messages';
 import { newKey, RESERVATION_TOKEN_HEADER, storeReservation } from './checkout-storage';
 
 /**
- * The checkout page's island (decision 036): the visitor's details (the lead form's fields and
+ * The checkout page's island (decision 034, issue 16): the visitor's details (the lead form's fields and
  * messages) and the terms → the reservation started (the hold) → the sandbox card form → the
  * provider's confirmation step when it asks → the confirmation. The server page renders the car,
  * the deposit and the terms; this is the only JavaScript of the page besides the site's own.
