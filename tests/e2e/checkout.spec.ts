@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
 
@@ -18,6 +19,13 @@ const DEALERSHIP_NAME = 'Harbour City Mazda';
 type Hit = { id: number; slug: string; name: string; status: string; reserved: boolean; price: number; simple_fuel?: string | null };
 
 const used = new Set<number>();
+
+/** axe-core on the page as it is now (WCAG 2.x A and AA, as accessibility.spec.ts). */
+async function expectAccessible(page: Page, where: string) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']).analyze();
+  const report = violations.flatMap((v) => v.nodes.map((node) => `${v.id} ${node.target.join(' ')}`));
+  expect(report, `axe violations: ${where}`).toEqual([]);
+}
 
 /** A car of the dealership that can be reserved now (the quote says so), not used by another test of this file. */
 async function reservableCar(request: APIRequestContext): Promise<Hit> {
@@ -68,13 +76,17 @@ test('the success card reserves the car: confirmation, the car page reserved, th
     await expect(page.getByLabel('First Name')).toBeFocused();
     await expect(page.getByLabel('First Name')).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByText('Please accept the terms to continue.')).toBeVisible();
+    await expect(page.getByLabel('Email')).toHaveAttribute('aria-describedby', /checkout-email-error/);
+    await expectAccessible(page, 'details with errors');
   });
 
   // On a phone: the whole journey at 375 px.
   await page.setViewportSize({ width: 375, height: 812 });
   await startCheckout(page, car);
+  await expectAccessible(page, 'card step');
   await payWith(page, '4242 4242 4242 4242');
   await expect(page.getByRole('heading', { name: `${car.name} is reserved for you` })).toBeFocused();
+  await expectAccessible(page, 'confirmation');
   await expect(page.getByText('Refund terms', { exact: true }).last()).toBeVisible();
   await page.screenshot({ path: 'docs/screenshots/checkout-confirmation-375.png', fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });
@@ -117,6 +129,7 @@ test('the success card reserves the car: confirmation, the car page reserved, th
     const item = page.getByRole('list', { name: 'Your reservations' }).getByRole('listitem').filter({ hasText: car.name }).first();
     await expect(item).toHaveAttribute('data-status', /^(held|completed)$/);
     await expect(item).toContainText('Reserved');
+    await expectAccessible(page, '/checkout');
   });
 });
 
@@ -158,6 +171,7 @@ test('a car that cannot be reserved gets a friendly page, never a payment form',
   await expect(page.getByRole('link', { name: `Back to the ${reserved!.name}` })).toHaveAttribute('href', `/cars/${reserved!.slug}`);
   await expect(page.getByLabel('Card number')).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Reserve for/ })).toHaveCount(0);
+  await expectAccessible(page, 'friendly page');
 });
 
 test('online purchase on a website that does not sell online: the friendly page at both routes', async ({ page, request }) => {
