@@ -105,6 +105,11 @@ async function similarCars(db: Db | Tx, tenant: Tenant, car: Pick<CarForCheckout
   );
 }
 
+/** Up to three cars to look at instead (the checkout page of a car that cannot be reserved). */
+export async function similarCarsTo(tenant: Tenant, car: Pick<CarForCheckout, 'id' | 'make' | 'price'>): Promise<SimilarCar[]> {
+  return similarCars(await getDb(), tenant, car);
+}
+
 async function lockReservation(tx: Tx, websiteId: number, id: string): Promise<Reservation | null> {
   const [row] = await tx.select().from(reservations).where(and(eq(reservations.websiteId, websiteId), eq(reservations.id, id))).for('update');
   return row ?? null;

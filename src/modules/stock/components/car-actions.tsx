@@ -11,7 +11,8 @@ import type { CarAction, CarActionKind } from '../car-page.rules';
 /**
  * The car page's actions. Each action has its own small component. Enquire, test drive and request
  * photos open their forms in a dialog (the link still goes to the form's page without JavaScript);
- * the others link to their SPEC §2 routes until their forms arrive (finance, trade-in, reserve, chat).
+ * reserve links to its checkout page (a page of its own: the payment steps load only there); the
+ * others link to their SPEC §2 routes until their forms arrive (trade-in, chat).
  */
 
 const base =

@@ -1,0 +1,11 @@
+import type { Metadata } from 'next';
+import { CheckoutPage, checkoutPageMetadata, type CheckoutPageParams } from '@/modules/checkout/components/checkout-page';
+
+/** /campers/{slug}/buy-online (SPEC §2): the online purchase flow of one car; other vehicle paths redirect to the website's own. */
+export async function generateMetadata({ params }: { params: CheckoutPageParams }): Promise<Metadata> {
+  return checkoutPageMetadata(params, 'campers', 'buy_online');
+}
+
+export default function Page({ params }: { params: CheckoutPageParams }) {
+  return <CheckoutPage params={params} segment="campers" kind="buy_online" />;
+}

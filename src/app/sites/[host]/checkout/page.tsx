@@ -1,0 +1,20 @@
+import type { Metadata } from 'next';
+import { Container } from '@/components/ui/container';
+import { PageHeader } from '@/components/ui/page-header';
+import { MyReservations } from '@/modules/checkout/components/my-reservations';
+import { requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
+
+/** /checkout (SPEC §2): the visitor's reservations in this browser and their live status. */
+export const metadata: Metadata = { title: 'Your reservations', robots: { index: false, follow: false } };
+
+export default async function Page({ params }: { params: HostParams }) {
+  const tenant = await requireTenant(params);
+  return (
+    <>
+      <PageHeader title="Your reservations" lead="The cars you reserved in this browser." breadcrumbs={[{ label: 'Home', href: '/' }, { label: 'Your reservations' }]} />
+      <Container className="py-8 md:py-12">
+        <MyReservations carBasePath={`/${tenant.config.vehiclePath}`} />
+      </Container>
+    </>
+  );
+}

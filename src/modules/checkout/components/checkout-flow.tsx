@@ -1,0 +1,490 @@
+'use client';
+
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { FieldControl, fieldId, FormAlert } from '@/modules/leads/components/form-controls';
+import { contactFields, type FieldDef } from '@/modules/leads/leads.fields';
+import type { FieldValue } from '@/modules/leads/leads.field-rules';
+import { CHECKOUT_MESSAGES } from '../checkout.messages';
+import { newKey, RESERVATION_TOKEN_HEADER, storeReservation } from './checkout-storage';
+
+/**
+ * The checkout page's island (decision 034, issue 16): the visitor's details (the lead form's fields and
+ * messages) and the terms → the reservation started (the hold) → the sandbox card form → the
+ * provider's confirmation step when it asks → the confirmation. The server page renders the car,
+ * the deposit and the terms; this is the only JavaScript of the page besides the site's own.
+ */
+
+type Step = 'details' | 'card' | 'authenticate' | 'done' | 'ended';
+type Started = { id: string; token: string; cardUrl: string; authenticateUrl: string };
+type SimilarCar = { id: number; slug: string; name: string; price: number };
+type ReservationView = { id: string; status: string; amount_display: string; message: string | null; hold_expires_at: string };
+
+export type CheckoutFlowProps = {
+  car: { id: number; slug: string; name: string };
+  kind: 'reserve' | 'buy_online';
+  amountDisplay: string;
+  holdMinutes: number;
+  refundTerms: string;
+  dealer: { name: string; phone: string };
+  /** '/cars' (the website's vehicle path), for the similar cars' links. */
+  carBasePath: string;
+  /** Online purchase (/checkout-journey): the buyer's choices before the deposit; null to reserve. */
+  choices?: CheckoutChoices | null;
+};
+
+export type CheckoutChoices = { locations: { id: number; name: string }[] };
+
+const FORM_ID = 'checkout';
+const TERMS: FieldDef = { name: 'terms_accepted', label: 'I have read the refund terms above and accept them', kind: 'checkbox', required: true, wide: true };
+const CARD_FIELDS = ['number', 'expiry', 'cvc'] as const;
+
+const inputClasses =
+  'block w-full rounded-site border bg-white px-3 py-2.5 text-base text-gray-900 shadow-sm placeholder:text-gray-500 focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40';
+
+async function call(url: string, init: { method?: string; token?: string | null; body?: unknown; key?: string }) {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (init.token) headers[RESERVATION_TOKEN_HEADER] = init.token;
+  if (init.key) headers['Idempotency-Key'] = init.key;
+  try {
+    const response = await fetch(url, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    let body: Record<string, unknown> = {};
+    try {
+      body = (await response.json()) as Record<string, unknown>;
+    } catch {
+      // Not JSON: treated as the unexpected error below.
+    }
+    return { status: response.status, body };
+  } catch {
+    return { status: 0, body: {} as Record<string, unknown> };
+  }
+}
+
+function fieldsOf(body: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const fields = body.fields;
+  if (!fields || typeof fields !== 'object') return out;
+  for (const [key, value] of Object.entries(fields as Record<string, unknown>)) {
+    const message = Array.isArray(value) ? value[0] : value;
+    if (typeof message !== 'string') continue;
+    const name = key.replace(/^(visitor|card|choices)\./, '');
+    const mapped = name === 'exp_month' || name === 'exp_year' ? 'expiry' : name;
+    out[mapped] ??= message;
+  }
+  return out;
+}
+
+const TRY_AGAIN = 'Sorry, something went wrong. Your card has not been charged. Please try again.';
+
+export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerms, dealer, carBasePath, choices = null }: CheckoutFlowProps) {
+  const fields = contactFields();
+  const [step, setStep] = useState<Step>('details');
+  const [values, setValues] = useState<Record<string, FieldValue>>((): Record<string, FieldValue> =>
+    choices ? { payment_method: 'cash', trade_in: 'no', fulfilment: choices.locations.length ? 'pickup' : 'delivery', pickup_location_id: String(choices.locations[0]?.id ?? '') } : {},
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [alert, setAlert] = useState<string | null>(null);
+  const [similar, setSimilar] = useState<SimilarCar[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [started, setStarted] = useState<Started | null>(null);
+  const [visitor, setVisitor] = useState<Record<string, unknown> | null>(null);
+  const [actionToken, setActionToken] = useState<string | null>(null);
+  const [reservation, setReservation] = useState<ReservationView | null>(null);
+  const [key] = useState(newKey);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+  const firstStep = useRef(true);
+
+  // Each new step: its heading takes the focus (screen readers hear where they are).
+  useEffect(() => {
+    if (firstStep.current) {
+      firstStep.current = false;
+      return;
+    }
+    headingRef.current?.focus();
+  }, [step]);
+
+  const setValue = (name: string, value: FieldValue) => setValues((v) => ({ ...v, [name]: value }));
+
+  function showErrors(found: Record<string, string>, message: string | null, order: readonly string[]) {
+    setErrors(found);
+    setAlert(message);
+    const first = order.find((name) => found[name]);
+    requestAnimationFrame(() => {
+      if (first) document.getElementById(fieldId(FORM_ID, first))?.focus();
+      else alertRef.current?.focus();
+    });
+  }
+
+  /** The buyer's choices as the API takes them (online purchase). */
+  function chosen(): Record<string, unknown> {
+    const out: Record<string, unknown> = { payment_method: values.payment_method, trade_in: values.trade_in === 'yes' };
+    if (values.fulfilment === 'pickup' && values.pickup_location_id) out.pickup_location_id = Number(values.pickup_location_id);
+    if (values.fulfilment === 'delivery') out.delivery_postcode = String(values.delivery_postcode ?? '').trim();
+    return out;
+  }
+
+  /** The reservation as it is now, asked again while the provider's answer is on its way. */
+  async function settle(view: ReservationView, token: string) {
+    let current = view;
+    for (let i = 0; i < 20 && current.status === 'pending_payment'; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const { status, body } = await call(`/api/checkout/reservations/${view.id}`, { token });
+      if (status === 200 && body.reservation) current = body.reservation as ReservationView;
+    }
+    setReservation(current);
+    if (current.status === 'held' || current.status === 'completed') {
+      setStep('done');
+      return;
+    }
+    if (current.status === 'pending_payment') {
+      setAlert('Your payment is still being confirmed. We will email you as soon as it is; you can follow it on the Your reservations page.');
+      return;
+    }
+    setAlert(current.message ?? CHECKOUT_MESSAGES.notPending);
+    setStep('ended');
+  }
+
+  /** Starts a reservation (the hold): the started payment, or the refusal shown where the visitor is. */
+  async function begin(visitor: Record<string, unknown>, termsAccepted: boolean, idempotencyKey: string, order: readonly string[]): Promise<Started | null> {
+    setBusy(true);
+    setSimilar([]);
+    const request = { car_id: car.id, kind, visitor, terms_accepted: termsAccepted, ...(choices ? { choices: chosen() } : {}) };
+    const { status, body } = await call('/api/checkout/reservations', { method: 'POST', key: idempotencyKey, body: request });
+    setBusy(false);
+    if ((status === 200 || status === 201) && typeof body.token === 'string') {
+      const view = body.reservation as ReservationView;
+      const payment = (body.payment ?? {}) as Record<string, unknown>;
+      storeReservation({ id: view.id, token: body.token, car_name: car.name, car_slug: car.slug, created_at: new Date().toISOString() });
+      setReservation(view);
+      if (payment.provider !== 'sandbox') {
+        setAlert(CHECKOUT_MESSAGES.unavailable);
+        setStep('ended');
+        return null;
+      }
+      const next = { id: view.id, token: body.token, cardUrl: String(payment.card_url), authenticateUrl: String(payment.authenticate_url) };
+      setStarted(next);
+      return next;
+    }
+    const message = typeof body.error === 'string' ? body.error : TRY_AGAIN;
+    if (status === 409 && Array.isArray(body.similar_cars)) setSimilar(body.similar_cars as SimilarCar[]);
+    if (status === 409 || status === 503) {
+      setAlert(message);
+      setStep('ended');
+      return null;
+    }
+    setStep('details');
+    showErrors(status === 422 ? fieldsOf(body) : {}, message, order);
+    return null;
+  }
+
+  async function start(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    // The server checks the details with the lead form's own rules and messages (422 names each
+    // field, the terms included, and counts nothing against the visitor): the browser carries no
+    // validation code, so the phone rules stay out of this page's JavaScript (decision 033's budget).
+    const order = ['delivery_postcode', ...fields.map((f) => f.name), TERMS.name];
+    const details: Record<string, unknown> = {};
+    for (const field of fields) {
+      const value = values[field.name];
+      if (typeof value === 'string' && value.trim()) details[field.name] = value.trim();
+    }
+    setVisitor(details);
+    if (await begin(details, values[TERMS.name] === true, key, order)) {
+      setErrors({});
+      setAlert(null);
+      setStep('card');
+    }
+  }
+
+  async function pay(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    const [month = '', year = ''] = text('expiry').split(/\s*\/\s*|\s+/);
+    const found: Record<string, string> = {};
+    if (!text('number')) found.number = 'Please enter your card number.';
+    if (!month || !year) found.expiry = 'Please enter the expiry date as MM/YY.';
+    if (!text('cvc')) found.cvc = 'Please enter the security code.';
+    if (Object.keys(found).length) return showErrors(found, 'Please check the highlighted fields.', CARD_FIELDS);
+    // After a declined card the reservation has ended: a new one holds the car again for this attempt.
+    const current = started ?? (visitor ? await begin(visitor, true, newKey(), CARD_FIELDS) : null);
+    if (!current) return;
+    setBusy(true);
+    const { status, body } = await call(current.cardUrl, {
+      method: 'POST',
+      token: current.token,
+      body: { card: { number: text('number'), exp_month: month, exp_year: year, cvc: text('cvc') } },
+    });
+    setBusy(false);
+    if (status === 200 && body.reservation) {
+      setErrors({});
+      setAlert(null);
+      const next = body.next_action as { action_token?: string } | null;
+      if (next?.action_token) {
+        setActionToken(next.action_token);
+        setStep('authenticate');
+        return;
+      }
+      await settle(body.reservation as ReservationView, current.token);
+      return;
+    }
+    const message = typeof body.error === 'string' ? body.error : TRY_AGAIN;
+    // Declined (402): the provider's message, on the card step; that reservation has ended and the car is available again.
+    if (status === 402) setStarted(null);
+    if (status === 402 || status === 422 || status === 429) return showErrors(status === 422 ? fieldsOf(body) : {}, message, CARD_FIELDS);
+    if (status === 409) {
+      setAlert(message);
+      setStep('ended');
+      return;
+    }
+    showErrors({}, message, CARD_FIELDS);
+  }
+
+  async function authenticate(outcome: 'approve' | 'fail') {
+    if (busy || !started || !actionToken) return;
+    setBusy(true);
+    const { status, body } = await call(started.authenticateUrl, { method: 'POST', token: started.token, body: { action_token: actionToken, outcome } });
+    setBusy(false);
+    setActionToken(null);
+    if (status === 200 && body.reservation) {
+      await settle(body.reservation as ReservationView, started.token);
+      return;
+    }
+    const message = typeof body.error === 'string' ? body.error : TRY_AGAIN;
+    if (status === 402) {
+      // As a declined card: back to the card form with the provider's message (a new attempt starts a new reservation).
+      setStarted(null);
+      setStep('card');
+      showErrors({}, message, CARD_FIELDS);
+      return;
+    }
+    setAlert(message);
+    setStep('ended');
+  }
+
+  const alertBox = alert ? (
+    <div ref={alertRef} tabIndex={-1} className="outline-none" id={`${FORM_ID}-alert`}>
+      <FormAlert tone="destructive">{alert}</FormAlert>
+    </div>
+  ) : null;
+
+  const similarList = similar.length ? (
+      <div>
+        <p className="font-medium text-gray-900">You may like these instead:</p>
+        <ul className="mt-2 list-disc space-y-1 pl-5" aria-label="Similar cars">
+          {similar.map((s) => (
+            <li key={s.id}>
+              <a className="text-brand-text underline" href={`${carBasePath}/${s.slug}`}>
+                {s.name}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </div>
+    ) : null;
+
+  const radioGroup = (name: string, legend: string, items: [string, string][]) => (
+    <fieldset>
+      <legend className="mb-1.5 font-medium text-gray-900">{legend}</legend>
+      <div className="flex flex-col gap-2 sm:flex-row sm:gap-6">
+        {items.map(([value, label]) => (
+          <label key={value} className="flex min-h-11 items-center gap-2 text-gray-800">
+            <input type="radio" name={name} value={value} checked={values[name] === value} onChange={() => setValue(name, value)} className="size-5 accent-brand" />
+            {label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+
+  const heading = (text: string) => (
+    <h2 ref={headingRef} tabIndex={-1} className="text-xl font-bold text-gray-900 outline-none">
+      {text}
+    </h2>
+  );
+
+  const submitClasses =
+    'inline-flex min-h-12 w-full items-center justify-center rounded-site bg-brand px-5 py-2 text-base font-semibold text-brand-foreground hover:brightness-110 disabled:opacity-60 sm:w-auto';
+
+  if (step === 'details') {
+    return (
+      <form onSubmit={start} noValidate aria-labelledby={`${FORM_ID}-heading`} className="space-y-5" data-step="details">
+        <h2 id={`${FORM_ID}-heading`} ref={headingRef} tabIndex={-1} className="text-xl font-bold text-gray-900 outline-none">
+          Your details
+        </h2>
+        {alertBox}
+        {choices ? (
+          <div className="space-y-5" data-checkout="choices">
+            {radioGroup('payment_method', 'How would you like to pay for the car?', [
+              ['cash', 'Cash or bank transfer'],
+              ['finance', 'Finance'],
+            ])}
+            {radioGroup('trade_in', 'Do you have a car to trade in?', [
+              ['no', 'No'],
+              ['yes', 'Yes (we will value it with you)'],
+            ])}
+            {radioGroup('fulfilment', 'Pick up or delivery?', [
+              ...(choices.locations.length ? ([['pickup', 'Pick up from a dealership']] as [string, string][]) : []),
+              ['delivery', 'Deliver to my postcode'],
+            ])}
+            {values.fulfilment === 'pickup' ? (
+              <FieldControl
+                formId={FORM_ID}
+                field={{ name: 'pickup_location_id', label: 'Pick-up location', kind: 'select', required: true, options: choices.locations.map((l) => ({ value: String(l.id), label: l.name })) }}
+                value={values.pickup_location_id}
+                error={errors.pickup_location_id}
+                onChange={setValue}
+              />
+            ) : (
+              <FieldControl
+                formId={FORM_ID}
+                field={{ name: 'delivery_postcode', label: 'Delivery postcode', kind: 'postcode', required: true }}
+                value={values.delivery_postcode}
+                error={errors.delivery_postcode}
+                onChange={setValue}
+              />
+            )}
+            <h3 className="text-lg font-semibold text-gray-900">Your contact details</h3>
+          </div>
+        ) : null}
+        <div className="grid gap-5 sm:grid-cols-2">
+          {fields.map((field) => (
+            <FieldControl key={field.name} formId={FORM_ID} field={field} value={values[field.name]} error={errors[field.name]} onChange={setValue} />
+          ))}
+          <FieldControl formId={FORM_ID} field={TERMS} value={values[TERMS.name]} error={errors[TERMS.name]} onChange={setValue} />
+        </div>
+        <p className="text-sm text-gray-700">
+          We hold the car for you for {holdMinutes} minutes while you pay. Your deposit is taken only once the car is held for you.
+        </p>
+        <button type="submit" className={submitClasses} disabled={busy} aria-busy={busy || undefined}>
+          {busy ? 'Holding the car…' : `Reserve for ${amountDisplay}`}
+        </button>
+      </form>
+    );
+  }
+
+  if (step === 'card') {
+    const describedBy = (name: string) => (errors[name] ? `${fieldId(FORM_ID, name)}-error` : undefined);
+    const cardInput = (name: (typeof CARD_FIELDS)[number], label: string, autoComplete: string, placeholder: string, maxLength: number) => (
+      <div>
+        <label htmlFor={fieldId(FORM_ID, name)} className="mb-1.5 block font-medium text-gray-900">
+          {label}
+        </label>
+        <input
+          id={fieldId(FORM_ID, name)}
+          name={name}
+          type="text"
+          inputMode="numeric"
+          autoComplete={autoComplete}
+          placeholder={placeholder}
+          maxLength={maxLength}
+          required
+          aria-invalid={errors[name] ? true : undefined}
+          aria-describedby={describedBy(name)}
+          className={`${inputClasses} ${errors[name] ? 'border-red-600' : 'border-gray-300'}`}
+        />
+        {errors[name] ? (
+          <p id={`${fieldId(FORM_ID, name)}-error`} className="mt-1.5 text-sm font-medium text-red-700">
+            {errors[name]}
+          </p>
+        ) : null}
+      </div>
+    );
+    return (
+      <form onSubmit={pay} noValidate className="space-y-5" data-step="card">
+        {heading(`Pay your ${amountDisplay} deposit`)}
+        <p className="rounded-site border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          Test payments (sandbox): no real card is charged. Use 4242 4242 4242 4242 with any future expiry and any 3-digit code.
+        </p>
+        {alertBox}
+        {cardInput('number', 'Card number', 'cc-number', '1234 1234 1234 1234', 23)}
+        <div className="grid grid-cols-2 gap-4">
+          {cardInput('expiry', 'Expiry (MM/YY)', 'cc-exp', 'MM/YY', 7)}
+          {cardInput('cvc', 'Security code (CVC)', 'cc-csc', '123', 4)}
+        </div>
+        <button type="submit" className={submitClasses} disabled={busy} aria-busy={busy || undefined}>
+          {busy ? 'Paying…' : `Pay ${amountDisplay}`}
+        </button>
+      </form>
+    );
+  }
+
+  if (step === 'authenticate') {
+    return (
+      <div className="space-y-5" data-step="authenticate">
+        {heading('Confirm your payment')}
+        <p className="text-gray-800">
+          Your bank asks you to confirm this payment of {amountDisplay}. (Sandbox: this stands in for your bank&apos;s own confirmation page.)
+        </p>
+        <div className="flex flex-col gap-3 sm:flex-row">
+          <button type="button" className={submitClasses} disabled={busy} onClick={() => authenticate('approve')}>
+            Approve
+          </button>
+          <button
+            type="button"
+            className="inline-flex min-h-12 w-full items-center justify-center rounded-site border-2 border-slate-900 px-5 py-2 font-semibold text-slate-900 sm:w-auto"
+            disabled={busy}
+            onClick={() => authenticate('fail')}
+          >
+            Fail
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  if (step === 'done') {
+    return (
+      <div className="space-y-5" data-step="done" data-status={reservation?.status}>
+        {heading(`${car.name} is reserved for you`)}
+        <FormAlert tone="success">{`Your deposit of ${reservation?.amount_display ?? amountDisplay} is paid and the car is held for you.`}</FormAlert>
+        <div>
+          <h3 className="font-semibold text-gray-900">What happens next</h3>
+          <ol className="mt-2 list-decimal space-y-1 pl-5 text-gray-800">
+            <li>We have emailed you a confirmation.</li>
+            <li>{dealer.name} will call you shortly to arrange an inspection and the paperwork.</li>
+            <li>The deposit counts towards the price when you buy the car.</li>
+          </ol>
+        </div>
+        <div>
+          <h3 className="font-semibold text-gray-900">Refund terms</h3>
+          <p className="mt-2 text-gray-800">{refundTerms}</p>
+        </div>
+        <p className="text-gray-800">
+          Questions? Call {dealer.name}
+          {dealer.phone ? (
+            <>
+              {' '}
+              on{' '}
+              <a className="font-semibold text-brand-text underline" href={`tel:${dealer.phone.replace(/[^\d+]/g, '')}`}>
+                {dealer.phone}
+              </a>
+            </>
+          ) : null}
+          .
+        </p>
+        <p>
+          <a className="font-semibold text-brand-text underline" href="/checkout">
+            Your reservations
+          </a>
+        </p>
+      </div>
+    );
+  }
+
+  return (
+    <div className="space-y-5" data-step="ended">
+      {heading(similar.length ? 'This car cannot be reserved now' : 'This reservation has ended')}
+      {alertBox}
+      {similarList}
+      <p>
+        <a className="font-semibold text-brand-text underline" href={`${carBasePath}/${car.slug}`}>
+          Back to the {car.name}
+        </a>
+      </p>
+    </div>
+  );
+}
