@@ -11,7 +11,8 @@ import type { CarAction, CarActionKind } from '../car-page.rules';
 /**
  * The car page's actions. Each action has its own small component. Enquire, test drive and request
  * photos open their forms in a dialog (the link still goes to the form's page without JavaScript);
- * the others link to their SPEC §2 routes until their forms arrive (finance, trade-in, reserve, chat).
+ * the others link to their SPEC §2 routes until their forms arrive (finance, trade-in, reserve); chat and
+ * chatbot open the website's widget where it has one, else link to the contact form.
  */
 
 const base =
@@ -32,7 +33,9 @@ const dialogLink = ({ action, className }: ActionProps): TriggerLink => ({ href:
 
 function ActionLink({ action, className, children }: ActionProps & { children?: ReactNode }) {
   const external = /^https?:\/\//.test(action.href);
-  const plain = external || action.href.startsWith('#') || action.href.startsWith('tel:') || action.href.startsWith('/media/');
+  // Chat and chatbot: the widget host opens the website's widget from data-widget-open (decision 037).
+  const widget = action.kind === 'chat' || action.kind === 'chatbot' ? action.kind : undefined;
+  const plain = external || widget != null || action.href.startsWith('#') || action.href.startsWith('tel:') || action.href.startsWith('/media/');
   const label = children ?? action.label;
   if (plain) {
     return (
@@ -40,6 +43,7 @@ function ActionLink({ action, className, children }: ActionProps & { children?: 
         href={action.href}
         className={className}
         data-action={action.kind}
+        data-widget-open={widget}
         {...(external ? { target: '_blank', rel: EXTERNAL_LINK_REL } : {})}
       >
         {label}
@@ -108,6 +112,7 @@ const ACTIONS: Record<Exclude<CarActionKind, 'call'>, (props: ActionProps) => Re
   reserve: ReserveAction,
   buyOnline: BuyOnlineAction,
   chat: ChatAction,
+  chatbot: ChatAction,
   whatsapp: WhatsAppAction,
   historyReport: HistoryReportAction,
   location: LocationAction,
