@@ -49,10 +49,11 @@ type Adapter = {
 
 const poll = (check: () => unknown, interval: number) => () => pollFor(check, interval, READY_TIMEOUT_MS);
 
-function podiumButton(): HTMLElement | null {
-  const frame = document.querySelector<HTMLIFrameElement>('iframe#podium-bubble, iframe[id^="podium-"]');
+/** Podium's launcher: a button inside its bubble iframe (same-origin). Warns (SPEC §8) unless quiet. */
+function podiumButton(quiet = false): HTMLElement | null {
+  const frame = document.querySelector<HTMLIFrameElement>('iframe#podium-bubble');
   if (!frame) {
-    warn('Chat: Podium iframe not found');
+    if (!quiet) warn('Chat: Podium iframe not found');
     return null;
   }
   let button: HTMLElement | null = null;
@@ -61,7 +62,7 @@ function podiumButton(): HTMLElement | null {
   } catch {
     button = null;
   }
-  if (!button) warn('Chat: Podium button not found');
+  if (!button && !quiet) warn('Chat: Podium button not found');
   return button;
 }
 
@@ -105,7 +106,7 @@ export const ADAPTERS: Record<WidgetSpec['id'], Adapter> = {
   callTracking: { ready: () => Promise.resolve() },
   podium: {
     attributes: (spec) => ({ id: 'podium-widget', 'data-organization-api-token': spec.keys!.token ?? '', 'data-organization-id': spec.keys!.organization }),
-    ready: poll(() => document.querySelector('iframe#podium-bubble, iframe[id^="podium-"]'), WIDGET_POLL_MS),
+    ready: poll(() => podiumButton(true), WIDGET_POLL_MS),
     open: () => {
       const button = podiumButton();
       button?.click();
@@ -269,7 +270,9 @@ export function startWidgets(plan: WidgetPlan, onState?: (id: string, state: Loa
     return opened;
   };
 
-  // Events the page sent before the runtime arrived, then every later one (analytics-client pushes them).
+  // The tags first (their queueing stubs take calls at once), then the events the page sent before
+  // the runtime arrived, then every later one (analytics-client pushes them).
+  showPath(current);
   const w = win();
   const queued = Array.isArray(w.siteEvents) ? [...w.siteEvents] : [];
   const mirror = (item: unknown) => {
@@ -283,7 +286,6 @@ export function startWidgets(plan: WidgetPlan, onState?: (id: string, state: Loa
   w.siteEvents = Object.assign([], { push: (...items: unknown[]) => (items.forEach(mirror), 0) });
   queued.forEach(mirror);
 
-  showPath(current);
   return {
     states: () => Object.fromEntries([...loaders].map(([spec, loader]) => [spec.id, loader.state])),
     showPath,
