@@ -2,7 +2,7 @@
 
 import dynamic from 'next/dynamic';
 import { usePathname } from 'next/navigation';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { WidgetPlan } from '../widgets.plan';
 import { isHiddenPath, pageTypeOf } from '../widgets.paths';
 import { afterFirstInteraction } from '../widgets.timing';
@@ -13,7 +13,9 @@ import { PageViewTracker } from './page-view-tracker';
  * Mounted once by the site layout (decision 037). Always on the page, so it stays small: it sends
  * each page's view (PageViewTracker, page type from the path), and at the visitor's first
  * interaction or 3 s imports the widget runtime, which loads the website's widgets. The chat
- * button, popup and consent banner are a chunk of their own, loaded only on websites that have them.
+ * button, popup and consent banner are a chunk of their own, loaded at the same moment and only on
+ * websites that have them (the banner can wait: until the visitor answers, Google tags run with
+ * Consent Mode 'denied' and the Meta pixel does not load).
  */
 
 let runtime: Promise<WidgetRuntime> | null = null;
@@ -30,9 +32,14 @@ export function WidgetHost({ plan }: { plan: WidgetPlan }) {
   const pathname = usePathname() ?? '/';
   const hasWidgets = plan.widgets.length > 0;
 
+  // Nothing of the widgets, not even our own button's chunk, before the first interaction or 3 s.
+  const [armed, setArmed] = useState(false);
   useEffect(() => {
-    if (!hasWidgets) return;
-    return afterFirstInteraction(() => void widgetRuntime(plan));
+    if (!hasWidgets && !plan.consent.required) return;
+    return afterFirstInteraction(() => {
+      setArmed(true);
+      if (hasWidgets) void widgetRuntime(plan);
+    });
     // The plan is the website's and does not change within a page load.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -65,7 +72,7 @@ export function WidgetHost({ plan }: { plan: WidgetPlan }) {
   }, []);
 
   const chat = plan.widgets.find((w) => w.group === 'chat');
-  const showUi = plan.consent.required || (chat != null && !isHiddenPath(pathname, chat.hiddenPaths));
+  const showUi = armed && (plan.consent.required || (chat != null && !isHiddenPath(pathname, chat.hiddenPaths)));
   return (
     <>
       <PageViewTracker key={pathname} pageType={pageTypeOf(pathname, plan.routes)} />

@@ -44,7 +44,8 @@ function ChatButton({ plan }: { plan: WidgetPlan }) {
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
       });
-    }, after || CHAT_POPUP_MS);
+      // 3 s after the page loaded, however late this chunk arrived.
+    }, Math.max(0, (after || CHAT_POPUP_MS) - performance.now()));
     return () => {
       live = false;
       clearTimeout(timer);
