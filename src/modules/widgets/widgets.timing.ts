@@ -1,39 +1,16 @@
 /**
- * The widget loader's clock (SPEC §4, §9; decision 037), client-safe and dependency-free: it ships
- * on every page, so it stays a few hundred bytes. The adapters themselves are imported on demand.
+ * The widget loader's clock and script states (SPEC §4, §9; decision 037), client-safe and
+ * dependency-free; imported on demand with the runtime and the chat button, never with the page.
  */
 
-/** SPEC §9: interaction delay, chat popup, open delay, widget poll, analytics poll (ms). */
-export const INTERACTION_DELAY_MS = 3000;
+export { INTERACTION_DELAY_MS, afterFirstInteraction } from './widgets.trigger';
+
+/** SPEC §9: interaction delay (widgets.trigger.ts), chat popup, open delay, widget poll, analytics poll (ms). */
 export const CHAT_POPUP_MS = 3000;
 export const OPEN_DELAY_MS = 1300;
 export const WIDGET_POLL_MS = 100;
 export const ANALYTICS_POLL_MS = 300;
 export const FACEBOOK_EVENT_DELAY_MS = 250;
-
-const INTERACTIONS = ['scroll', 'click', 'touchstart', 'keydown', 'pointerdown', 'wheel'] as const;
-
-/**
- * Calls run once, at the visitor's first scroll, click, touch or key, or after delayMs, whichever
- * comes first. Returns a cancel function.
- */
-export function afterFirstInteraction(run: () => void, delayMs = INTERACTION_DELAY_MS, target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): () => void {
-  let done = false;
-  const options = { capture: true, passive: true } as const;
-  const cancel = () => {
-    done = true;
-    clearTimeout(timer);
-    for (const type of INTERACTIONS) target.removeEventListener(type, fire, options);
-  };
-  function fire() {
-    if (done) return;
-    cancel();
-    run();
-  }
-  const timer = setTimeout(fire, delayMs);
-  for (const type of INTERACTIONS) target.addEventListener(type, fire, options);
-  return cancel;
-}
 
 /** Resolves with check()'s first truthy value, asked every intervalMs; rejects after timeoutMs. */
 export function pollFor<T>(check: () => T | null | undefined | false, intervalMs: number, timeoutMs: number): Promise<T> {

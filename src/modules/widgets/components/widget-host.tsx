@@ -1,11 +1,10 @@
 'use client';
 
-import dynamic from 'next/dynamic';
 import { usePathname } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import type { WidgetPlan } from '../widgets.plan';
 import { isHiddenPath, pageTypeOf } from '../widgets.paths';
-import { afterFirstInteraction } from '../widgets.timing';
+import { afterFirstInteraction } from '../widgets.trigger';
 import type { WidgetRuntime } from '../widgets.runtime';
 import { PageViewTracker } from './page-view-tracker';
 
@@ -26,19 +25,21 @@ export function widgetRuntime(plan: WidgetPlan): Promise<WidgetRuntime> {
   return runtime;
 }
 
-const WidgetUi = dynamic(() => import('./widget-ui').then((m) => m.WidgetUi), { ssr: false });
+type WidgetUiProps = { plan: WidgetPlan; pathname: string };
 
 export function WidgetHost({ plan }: { plan: WidgetPlan }) {
   const pathname = usePathname() ?? '/';
   const hasWidgets = plan.widgets.length > 0;
 
   // Nothing of the widgets, not even our own button's chunk, before the first interaction or 3 s.
-  const [armed, setArmed] = useState(false);
+  // A plain import(), not next/dynamic: its loadable machinery would ship on every page.
+  const [WidgetUi, setWidgetUi] = useState<ComponentType<WidgetUiProps> | null>(null);
+  const chat = plan.widgets.find((w) => w.group === 'chat');
   useEffect(() => {
     if (!hasWidgets && !plan.consent.required) return;
     return afterFirstInteraction(() => {
-      setArmed(true);
       if (hasWidgets) void widgetRuntime(plan);
+      if (chat || plan.consent.required) void import('./widget-ui').then((m) => setWidgetUi(() => m.WidgetUi));
     });
     // The plan is the website's and does not change within a page load.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -71,8 +72,7 @@ export function WidgetHost({ plan }: { plan: WidgetPlan }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const chat = plan.widgets.find((w) => w.group === 'chat');
-  const showUi = armed && (plan.consent.required || (chat != null && !isHiddenPath(pathname, chat.hiddenPaths)));
+  const showUi = WidgetUi != null && (plan.consent.required || (chat != null && !isHiddenPath(pathname, chat.hiddenPaths)));
   return (
     <>
       <PageViewTracker key={pathname} pageType={pageTypeOf(pathname, plan.routes)} />
