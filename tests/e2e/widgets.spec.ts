@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
 
@@ -205,4 +206,29 @@ test('the CSP allows only the origins of the widgets this website configured', a
   expect(lone).not.toContain('podium');
   const plain = await csp('wanderer-rv');
   expect(plain).not.toContain('googletagmanager');
+});
+
+test('the consent banner and chat button pass axe and work by keyboard on a 375 px phone', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  const counts = await standIns(page);
+  await page.goto(siteUrl('lone-star-auto', '/'));
+  const banner = page.getByRole('region', { name: 'Cookies on this site' });
+  await expect(banner).toBeVisible();
+  const box = (await banner.boundingBox())!;
+  expect(box.width).toBeLessThanOrEqual(375);
+  const results = await new AxeBuilder({ page }).include('[data-widget-ui]').analyze();
+  expect(results.violations.map((v) => v.id)).toEqual([]);
+  await banner.getByRole('button', { name: 'Accept' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(banner).toHaveCount(0);
+  await expect.poll(() => counts.metaPixel).toBe(1);
+
+  await page.goto(siteUrl('harbour-city-motors', '/contact'));
+  const button = page.locator('[data-widget-button="chat"]');
+  await expect(button).toBeVisible();
+  const chatResults = await new AxeBuilder({ page }).include('[data-widget-ui]').analyze();
+  expect(chatResults.violations.map((v) => v.id)).toEqual([]);
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __podiumOpened?: number }).__podiumOpened ?? 0), { timeout: 6000 }).toBe(1);
 });
