@@ -134,12 +134,20 @@ test('the text button opens chat (loading first when the script is not there yet
   expect(counts.podium).toBe(1);
 });
 
-test('a widget script that fails to load leaves the page working', async ({ page }) => {
+test('a widget script that fails to load leaves the page working, and the failure is logged as an event', async ({ page, request }) => {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const errors = async () => {
+    const response = await request.get(serverUrl(`/websites/1/analytics.json?from=${day(-1)}&to=${day(1)}`), { headers: { authorization: dashboardAuth() } });
+    return ((await response.json()) as { totals: Record<string, number> }).totals['60'] ?? 0;
+  };
+  const before = await errors();
   await page.route(/^https:\/\/(?!harbour)[^/]+\//, (route) => route.abort());
   await page.goto(siteUrl('harbour-city-motors', '/'));
   await page.mouse.wheel(0, 300);
   await page.waitForTimeout(1500);
   await expect(page.locator('main')).toBeVisible();
+  // One widget_error event per failed script (GA4, GTM, Meta, call tracking, Podium, sidebar).
+  await expect.poll(errors, { timeout: 15_000 }).toBe(before + 6);
   await page.locator('a[href^="/cars/"]').first().click();
   await expect(page).toHaveURL(/\/cars\//);
 });
