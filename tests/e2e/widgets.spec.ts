@@ -240,3 +240,12 @@ test('the consent banner and chat button pass axe and work by keyboard on a 375 
   await page.keyboard.press('Enter');
   await expect.poll(() => page.evaluate(() => (window as unknown as { __podiumOpened?: number }).__podiumOpened ?? 0), { timeout: 6000 }).toBe(1);
 });
+
+test('the service page links to the dealer\'s online booking (xtime) where it has one', async ({ page }) => {
+  await page.goto(siteUrl('harbour-city-motors', '/book-a-service'));
+  const booking = page.getByRole('link', { name: 'Book your service online (opens in a new tab)' });
+  await expect(booking).toHaveAttribute('href', /^https:\/\/consumer\.xtime\.com\//);
+  await expect(booking).toHaveAttribute('target', '_blank');
+  await page.goto(siteUrl('wanderer-rv', '/book-a-service'));
+  await expect(page.locator('[data-widget="service-booking"]')).toHaveCount(0);
+});

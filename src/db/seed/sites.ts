@@ -183,7 +183,11 @@ export const DEMO_SITES: readonly SiteSeed[] = [
       },
       specialHoursNotice: 'Our showrooms close for Christmas Day and open shorter hours on Boxing Day. Online enquiries are answered every day.',
     },
-    secrets: { podiumApiOrganization: 'demo-hcm-podium-org', podiumApiToken: 'demo-hcm-podium-token' },
+    secrets: {
+      podiumApiOrganization: 'demo-hcm-podium-org',
+      podiumApiToken: 'demo-hcm-podium-token',
+      xtimeUrl: 'https://consumer.xtime.com/scheduling/?webKey=demo-hcm',
+    },
     dealerships: [
       {
         id: 11,

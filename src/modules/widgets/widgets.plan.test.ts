@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseWebsiteConfig, websiteConfigSchema } from '@/modules/tenancy/tenancy.config';
 import { contentSecurityPolicy } from '@/lib/security-headers';
 import { DEMO_SITES as SITES } from '@/db/seed/sites';
-import { isHiddenPath, pageTypeOf, widgetCspSources, widgetPlan } from './widgets.plan';
+import { isHiddenPath, pageTypeOf, serviceBookingUrl, widgetCspSources, widgetPlan } from './widgets.plan';
 import { consentSignals, marketingAllowed } from './widgets.consent';
 import { chatMessageEvent } from './widgets.runtime';
 
@@ -144,5 +144,16 @@ describe('consent and chat events', () => {
     expect(chatMessageEvent({ author: 'customer', at: now - 1000 }, now, true)).toBe(57);
     expect(chatMessageEvent({ author: 'customer', at: now - 10_001 }, now, false)).toBeNull();
     expect(chatMessageEvent({ author: 'agent', at: now }, now, false)).toBeNull();
+  });
+});
+
+describe('service booking link (xtime)', () => {
+  it('takes an https address only', () => {
+    expect(serviceBookingUrl('https://consumer.xtime.com/scheduling/?webKey=abc')).toBe('https://consumer.xtime.com/scheduling/?webKey=abc');
+    expect(serviceBookingUrl('javascript:alert(1)')).toBeNull();
+    expect(serviceBookingUrl('http://consumer.xtime.com/')).toBeNull();
+    expect(serviceBookingUrl('https://user:pw@xtime.com/')).toBeNull();
+    expect(serviceBookingUrl('not a url')).toBeNull();
+    expect(serviceBookingUrl(undefined)).toBeNull();
   });
 });

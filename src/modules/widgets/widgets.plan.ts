@@ -146,3 +146,14 @@ export function widgetCspSources(plan: Pick<WidgetPlan, 'widgets'>): CspSources 
   return out;
 }
 
+
+/** A service booking address fit for a link: https, at most 2,000 characters; else null. */
+export function serviceBookingUrl(value: string | undefined | null): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'https:' && url.href.length <= 2000 && !url.username && !url.password ? url.href : null;
+  } catch {
+    return null;
+  }
+}
