@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PageCacheMark } from './page-cache';
+import type { CspSources } from './security-headers';
 
 /**
  * What a render tells the HTTP layer about its own response: the App Router gives pages no
@@ -13,6 +14,8 @@ export type RequestState = {
   pageCache: PageCacheMark | null;
   /** The instant (ms) from which a cached copy of this page would read wrong on the clock alone ('open now'). */
   pageCacheUntil: number | null;
+  /** More CSP origins for this response: the website's widgets (decision 037). */
+  cspExtra: CspSources | null;
 };
 
 const STORAGE = Symbol.for('dealer-platform.request-state');
@@ -29,11 +32,17 @@ export function currentRequestState(): RequestState | undefined {
 }
 
 export function newRequestState(): RequestState {
-  return { serviceUnavailable: false, pageCache: null, pageCacheUntil: null };
+  return { serviceUnavailable: false, pageCache: null, pageCacheUntil: null, cspExtra: null };
 }
 
 /** This response shows something for this request alone (e.g. a revealed phone number): never keep it in the page cache. */
 export function skipPageCache(): void {
   const state = currentRequestState();
   if (state) state.pageCache = null;
+}
+
+/** This page runs third-party widgets from these origins: its Content-Security-Policy allows them. */
+export function allowCspSources(extra: CspSources): void {
+  const state = currentRequestState();
+  if (state) state.cspExtra = extra;
 }

@@ -4,7 +4,7 @@ import { PAGE_CACHE_HEADER, PageCache, pageCacheKey, recordBody, replay, type Pa
 import { statusForResponse } from './service-unavailable';
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from './client-address';
 import { refusal, type Refusal } from './request-refusals';
-import { securityHeaders } from './security-headers';
+import { contentSecurityPolicy, securityHeaders, type CspSources } from './security-headers';
 import { deferScriptsInResponse } from './deferred-scripts';
 
 /**
@@ -65,7 +65,8 @@ export function installRequestHooks({ pageCache, trustedProxyHops, development }
     if (event !== 'request') return emit.call(this, event, ...args);
     const request = args[0] as http.IncomingMessage;
     const response = args[1] as http.ServerResponse;
-    for (const [name, value] of Object.entries(securityHeaders({ https: isHttps(request, trustedProxyHops), development }))) response.setHeader(name, value);
+    const https = isHttps(request, trustedProxyHops);
+    for (const [name, value] of Object.entries(securityHeaders({ https, development }))) response.setHeader(name, value);
     const refused = refusal(request);
     if (refused) {
       request.resume();
@@ -78,7 +79,7 @@ export function installRequestHooks({ pageCache, trustedProxyHops, development }
     delete request.headers[CLIENT_ADDRESS_HEADER];
     if (address) request.headers[CLIENT_ADDRESS_HEADER] = address;
     const key = cache ? pageCacheKey(request) : null;
-    const render = () => renderWithState(this, emit, args, cache, key, !development);
+    const render = () => renderWithState(this, emit, args, cache, key, !development, (extra) => contentSecurityPolicy(extra, { https, development }));
     if (!cache || !key) return render();
     cache.current(key).then(
       (entry) => (entry ? replay(entry, response) : render()),
@@ -95,6 +96,7 @@ function renderWithState(
   cache: PageCache | null,
   key: string | null,
   deferScripts: boolean,
+  csp: (extra: CspSources) => string,
 ): boolean {
   const request = args[0] as http.IncomingMessage;
   const response = args[1] as http.ServerResponse;
@@ -105,6 +107,8 @@ function renderWithState(
   response.writeHead = function (this: http.ServerResponse, statusCode: number, ...rest: unknown[]) {
     statusCode = statusForResponse(state, this, statusCode);
     sentStatus = statusCode;
+    // The page named its widgets' origins while rendering (allowCspSources): the policy allows them.
+    if (state.cspExtra) this.setHeader('Content-Security-Policy', csp(state.cspExtra));
     // Headers given to writeHead itself are not all visible through getHeaders() afterwards.
     const given = rest.find((value) => value !== null && typeof value === 'object' && !Array.isArray(value)) as Record<string, unknown> | undefined;
     // Next tells the browser where the proxy rewrote a page to (/sites/{host}/…): internal, never sent.

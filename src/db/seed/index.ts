@@ -184,7 +184,7 @@ async function writeDatabase(db: Db, plans: SitePlan[], now: Date): Promise<void
         dealershipGroup: site.dealershipGroup,
         manufacturerId: site.manufacturerSlug ? manufacturerId.get(site.manufacturerSlug)! : null,
         config: site.config,
-        secrets: {},
+        secrets: site.secrets ?? {},
         stockVersion: 1,
         createdAt: now,
         updatedAt: now,

@@ -1,4 +1,4 @@
-import { SORT_OPTIONS, type WebsiteConfigInput } from '@/modules/tenancy/tenancy.config';
+import { SORT_OPTIONS, type WebsiteConfigInput, type WebsiteSecrets } from '@/modules/tenancy/tenancy.config';
 import type { LocationSettings, OpeningHoursEntry, SocialLinks } from '@/modules/locations/locations.types';
 import { AU_CARS, MOTORCYCLES, NZ_IMPORTS, RVS, SKODA_CARS, TRUCKS, US_CARS, type ModelSpec } from './catalogue';
 import { weeklyHours, type Country } from './hours';
@@ -79,6 +79,8 @@ export type SiteSeed = {
   /** What the dealer sells, in words, for copy: 'cars', 'trucks', 'motorcycles', 'caravans and campervans'. */
   vehicleWord: string;
   config: WebsiteConfigInput;
+  /** Third-party keys (demo values; the providers' scripts are stand-ins in tests). */
+  secrets?: WebsiteSecrets;
   dealerships: DealershipSeed[];
   locations: LocationSeed[];
   stock: {
@@ -174,9 +176,17 @@ export const DEMO_SITES: readonly SiteSeed[] = [
         googleAnalyticsId: 'G-HCM0000001',
         facebookPixelId: '100000000000001',
         gtmId: 'GTM-HCM0001',
+        callTracking: true,
+        callTrackingAccount: 'COM-harbour-city',
         digitalToolsSidebar: true,
+        spinViewer: true,
       },
       specialHoursNotice: 'Our showrooms close for Christmas Day and open shorter hours on Boxing Day. Online enquiries are answered every day.',
+    },
+    secrets: {
+      podiumApiOrganization: 'demo-hcm-podium-org',
+      podiumApiToken: 'demo-hcm-podium-token',
+      xtimeUrl: 'https://consumer.xtime.com/scheduling/?webKey=demo-hcm',
     },
     dealerships: [
       {
@@ -345,6 +355,7 @@ export const DEMO_SITES: readonly SiteSeed[] = [
         googleAnalyticsId: 'G-SCS0000002',
       },
     },
+    secrets: { livechatAgentGroup: '19000002:2', impelChatbotKey: 'demo-scs-impel' },
     dealerships: [
       {
         id: 21,
@@ -1064,6 +1075,8 @@ export const DEMO_SITES: readonly SiteSeed[] = [
       leads: { enquirySubmitLabel: 'Message Now' },
       finance: { instantQuote: false },
       widgets: { googleAnalyticsId: 'G-LSA0000008', facebookPixelId: '100000000000008' },
+      // A US dealer that asks first: the Meta pixel waits for the visitor's yes.
+      consent: { required: true },
     },
     dealerships: [
       {

@@ -28,6 +28,7 @@ export const CAR_PAGE_MESSAGES = {
   valuation: 'Get Your Valuation',
   whatsapp: 'WhatsApp',
   chat: 'Chat with us',
+  chatbot: 'Open chatbot',
   historyReport: 'Car History Report',
   location: 'Vehicle Location',
   requestPhotos: 'Request Photos',
@@ -206,6 +207,7 @@ export type CarActionKind =
   | 'reserve'
   | 'buyOnline'
   | 'chat'
+  | 'chatbot'
   | 'historyReport'
   | 'location'
   | 'requestPhotos';
@@ -257,6 +259,7 @@ export function carActions(
   if (template !== 'override') add('tradeIn', tradeInLabel, hrefs.tradeIn, tradeIn);
   add('whatsapp', CAR_PAGE_MESSAGES.whatsapp, whatsappHref(car.whatsappNumber, car, context.pageUrl));
   add('chat', CAR_PAGE_MESSAGES.chat, hrefs.chat, config.widgets.chat.provider != null);
+  add('chatbot', CAR_PAGE_MESSAGES.chatbot, hrefs.chat, config.widgets.chatbot.enabled);
   add('historyReport', CAR_PAGE_MESSAGES.historyReport, car.historyReportUrl, hasHistoryReport(car));
   add('location', CAR_PAGE_MESSAGES.location, hrefs.location, car.location != null);
   add('requestPhotos', CAR_PAGE_MESSAGES.requestPhotos, hrefs.requestPhotos, car.status !== 'sold');

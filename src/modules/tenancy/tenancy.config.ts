@@ -275,23 +275,46 @@ export const websiteConfigSchema = z.object({
           provider: z.enum(CHAT_PROVIDERS).nullable().default(null),
           /** Path prefixes where the text-chat widget is hidden, e.g. /cars, /careers. */
           hiddenPaths: z.array(sitePath).default([]),
+          /** The popup opens by itself this long after load, unless the visitor closed it before; null: never. */
+          popupAfterMs: z.number().int().min(0).max(60_000).nullable().default(3000),
         })
         .prefault({}),
+      /** Impel chatbot (its key is the impelChatbotKey secret). */
       chatbot: z
         .object({
           enabled: z.boolean().default(false),
           hiddenPaths: z.array(sitePath).default([]),
         })
         .prefault({}),
-      googleAnalyticsId: z.string().nullable().default(null),
-      facebookPixelId: z.string().nullable().default(null),
-      gtmId: z.string().nullable().default(null),
+      googleAnalyticsId: z.string().regex(/^G-[A-Z0-9]{4,20}$/).nullable().default(null),
+      facebookPixelId: z.string().regex(/^\d{6,20}$/).nullable().default(null),
+      /** Meta's automotive catalogue wants 'vehicle'; a plain product catalogue 'product'. */
+      facebookContentType: z.enum(['vehicle', 'product']).default('vehicle'),
+      gtmId: z.string().regex(/^GTM-[A-Z0-9]{4,12}$/).nullable().default(null),
       callTracking: z.boolean().default(false),
+      /** The call-tracking account whose number-swap script runs on the site (CallRail company id). */
+      callTrackingAccount: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).nullable().default(null),
       digitalToolsSidebar: z.boolean().default(false),
+      /** Vehicle 360° spin viewer on car pages. */
+      spinViewer: z.boolean().default(false),
+      /** Path prefixes where every widget but analytics is hidden (e.g. a checkout flow). */
+      hiddenPaths: z.array(sitePath).default([]),
       autobot: z.boolean().default(false),
       dealercell: z.boolean().default(false),
       /** Widgets load only in production mode unless this is set. */
       loadOutsideProduction: z.boolean().default(false),
+    })
+    .prefault({}),
+
+  /**
+   * Cookie consent (decision 037): off by default (AU sites); where on, marketing pixels wait for
+   * the visitor's yes and Google tags start with Consent Mode v2 'denied'.
+   */
+  consent: z
+    .object({
+      required: z.boolean().default(false),
+      /** The privacy page the banner links to. */
+      privacyPath: sitePath.default('/privacy-policy'),
     })
     .prefault({}),
 

@@ -10,6 +10,8 @@ import { SiteFooter } from '@/modules/tenancy/components/site-footer';
 import { SiteHeader } from '@/modules/tenancy/components/site-header';
 import { SkipLink } from '@/modules/tenancy/components/skip-link';
 import { VisitRecorder } from '@/modules/leads/components/visit-recorder';
+import { WidgetHost } from '@/modules/widgets/components/widget-host';
+import { getWidgetPlan } from '@/modules/widgets/widgets.queries';
 import { themeStyle } from '@/modules/tenancy/components/site-theme';
 import { siteOrigin } from '@/modules/tenancy/tenancy.paths';
 import { cachePageUntil } from '@/lib/page-cache';
@@ -64,7 +66,7 @@ export default async function SiteLayout({ children, params }: LayoutProps) {
     );
   }
 
-  const [navigation, licences] = await Promise.all([getNavigation(tenant), listDealerLicences(tenant)]);
+  const [navigation, licences, widgets] = await Promise.all([getNavigation(tenant), listDealerLicences(tenant), getWidgetPlan(tenant)]);
   const year = currentYear(tenant.config.timeZone);
 
   return (
@@ -77,6 +79,7 @@ export default async function SiteLayout({ children, params }: LayoutProps) {
           {children}
         </main>
         <SiteFooter tenant={tenant} entries={buildNavEntries(tenant, navigation.footer)} year={year} licences={licences} />
+        <WidgetHost plan={widgets} />
       </body>
     </html>
   );

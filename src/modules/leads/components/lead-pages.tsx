@@ -5,7 +5,8 @@ import { Container } from '@/components/ui/container';
 import { PageHeader } from '@/components/ui/page-header';
 import { spell } from '@/lib/format';
 import { ContactAside } from '@/modules/content/components/content-layout';
-import { canonicalContentPath } from '@/modules/tenancy/tenancy.links';
+import { canonicalContentPath, EXTERNAL_LINK_REL } from '@/modules/tenancy/tenancy.links';
+import { getServiceBookingUrl } from '@/modules/widgets/widgets.queries';
 import { requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { getLeadCar, getLeadSite, listLeadLocations } from '../leads.form-context';
@@ -97,6 +98,26 @@ export async function LeadPage({ kind, params, searchParams }: LeadPageProps & {
         showHeading: false,
       };
       form = kind === 'service' ? <ServiceForm {...props} /> : kind === 'parts' ? <PartsForm {...props} /> : <PhotographyForm {...props} />;
+      // The dealer's online service booking (xtime), where it has one, before the request form.
+      const booking = kind === 'service' ? await getServiceBookingUrl(tenant) : null;
+      if (booking) {
+        form = (
+          <>
+            <p className="mb-6">
+              <a
+                href={booking}
+                target="_blank"
+                rel={EXTERNAL_LINK_REL}
+                data-widget="service-booking"
+                className="inline-flex min-h-12 items-center rounded-site bg-brand px-5 font-semibold text-brand-foreground hover:brightness-110"
+              >
+                Book your service online<span className="sr-only"> (opens in a new tab)</span>
+              </a>
+            </p>
+            {form}
+          </>
+        );
+      }
     }
   }
 

@@ -11,8 +11,9 @@ import type { CarAction, CarActionKind } from '../car-page.rules';
 /**
  * The car page's actions. Each action has its own small component. Enquire, test drive and request
  * photos open their forms in a dialog (the link still goes to the form's page without JavaScript);
- * reserve links to its checkout page (a page of its own: the payment steps load only there); the
- * others link to their SPEC §2 routes until their forms arrive (trade-in, chat).
+ * reserve links to its checkout page (a page of its own: the payment steps load only there); chat
+ * and chatbot open the website's widget where it has one, else link to the contact form; the others
+ * link to their SPEC §2 routes until their forms arrive (trade-in).
  */
 
 const base =
@@ -33,7 +34,9 @@ const dialogLink = ({ action, className }: ActionProps): TriggerLink => ({ href:
 
 function ActionLink({ action, className, children }: ActionProps & { children?: ReactNode }) {
   const external = /^https?:\/\//.test(action.href);
-  const plain = external || action.href.startsWith('#') || action.href.startsWith('tel:') || action.href.startsWith('/media/');
+  // Chat and chatbot: the widget host opens the website's widget from data-widget-open (decision 037).
+  const widget = action.kind === 'chat' || action.kind === 'chatbot' ? action.kind : undefined;
+  const plain = external || widget != null || action.href.startsWith('#') || action.href.startsWith('tel:') || action.href.startsWith('/media/');
   const label = children ?? action.label;
   if (plain) {
     return (
@@ -41,6 +44,7 @@ function ActionLink({ action, className, children }: ActionProps & { children?: 
         href={action.href}
         className={className}
         data-action={action.kind}
+        data-widget-open={widget}
         {...(external ? { target: '_blank', rel: EXTERNAL_LINK_REL } : {})}
       >
         {label}
@@ -109,6 +113,7 @@ const ACTIONS: Record<Exclude<CarActionKind, 'call'>, (props: ActionProps) => Re
   reserve: ReserveAction,
   buyOnline: BuyOnlineAction,
   chat: ChatAction,
+  chatbot: ChatAction,
   whatsapp: WhatsAppAction,
   historyReport: HistoryReportAction,
   location: LocationAction,

@@ -47,6 +47,9 @@ export function trackEvent(category: number, properties?: Record<string, unknown
       ...extras,
       ...(properties ? { event_properties: properties } : {}),
     });
+    // The widget runtime (GA4, Meta pixel) reads the same events from this queue (decision 037).
+    const queue = ((window as unknown as { siteEvents?: unknown[] }).siteEvents ??= []);
+    if (queue.length < 50) queue.push([category, properties]);
     // A string is sent as text/plain: no preflight, and the beacon outlives the page.
     if (navigator.sendBeacon?.(ENDPOINT, body)) return;
     void fetch(ENDPOINT, { method: 'POST', body, keepalive: true, headers: { 'Content-Type': 'text/plain' } }).catch(() => {});

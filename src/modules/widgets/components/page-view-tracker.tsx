@@ -4,11 +4,21 @@ import { useEffect } from 'react';
 import { PAGE_VIEW_EVENTS, type PageType } from '../widgets.events.catalogue';
 import { trackEvent, trackLinkClicks } from './analytics-client';
 
+/** The car of a car page, from the vehicle event the page writes (#vehicle-content-event). */
+function carOnPage(): { car_id: number } | undefined {
+  try {
+    const id = Number((JSON.parse(document.getElementById('vehicle-content-event')?.textContent ?? '{}') as { content_ids?: string[] }).content_ids?.[0]);
+    return Number.isSafeInteger(id) ? { car_id: id } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Sends the page view of SPEC §9 (ids 1–13 by page type) once the page has loaded and the browser
  * is idle, so it never competes with the page's own work. Renders nothing. Mount one per page
  * (a client navigation mounts the next page's and sends its view); `properties` such as
- * {car_id} make the dealer's page views per car. It also counts call and directions link clicks
+ * {car_id} make the dealer's page views per car (on a car page they default to the page's car). It also counts call and directions link clicks
  * (25, 41) on every page, through one listener (trackLinkClicks).
  */
 export function PageViewTracker({ pageType, properties }: { pageType: PageType; properties?: Record<string, string | number | boolean> }) {
@@ -17,7 +27,7 @@ export function PageViewTracker({ pageType, properties }: { pageType: PageType; 
     trackLinkClicks();
     let cancelled = false;
     const send = () => {
-      if (!cancelled) trackEvent(PAGE_VIEW_EVENTS[pageType] ?? PAGE_VIEW_EVENTS.other, properties);
+      if (!cancelled) trackEvent(PAGE_VIEW_EVENTS[pageType] ?? PAGE_VIEW_EVENTS.other, properties ?? (pageType === 'car' ? carOnPage() : undefined));
     };
     const whenIdle = () => (window.requestIdleCallback ? window.requestIdleCallback(send, { timeout: 3000 }) : setTimeout(send, 1));
     if (document.readyState === 'complete') whenIdle();

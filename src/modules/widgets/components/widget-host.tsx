@@ -1,0 +1,82 @@
+'use client';
+
+import { usePathname } from 'next/navigation';
+import { useEffect, useState, type ComponentType } from 'react';
+import type { WidgetPlan } from '../widgets.plan';
+import { isHiddenPath, pageTypeOf } from '../widgets.paths';
+import { afterFirstInteraction } from '../widgets.trigger';
+import type { WidgetRuntime } from '../widgets.runtime';
+import { PageViewTracker } from './page-view-tracker';
+
+/**
+ * Mounted once by the site layout (decision 037). Always on the page, so it stays small: it sends
+ * each page's view (PageViewTracker, page type from the path), and at the visitor's first
+ * interaction or 3 s imports the widget runtime, which loads the website's widgets. The chat
+ * button, popup and consent banner are a chunk of their own, loaded at the same moment and only on
+ * websites that have them (the banner can wait: until the visitor answers, Google tags run with
+ * Consent Mode 'denied' and the Meta pixel does not load).
+ */
+
+let runtime: Promise<WidgetRuntime> | null = null;
+
+/** The widget runtime, imported and started once per page load. */
+export function widgetRuntime(plan: WidgetPlan): Promise<WidgetRuntime> {
+  runtime ??= import('../widgets.runtime').then((m) => m.startWidgets(plan));
+  return runtime;
+}
+
+type WidgetUiProps = { plan: WidgetPlan; pathname: string };
+
+export function WidgetHost({ plan }: { plan: WidgetPlan }) {
+  const pathname = usePathname() ?? '/';
+  const hasWidgets = plan.widgets.length > 0;
+
+  // Nothing of the widgets, not even our own button's chunk, before the first interaction or 3 s.
+  // A plain import(), not next/dynamic: its loadable machinery would ship on every page.
+  const [WidgetUi, setWidgetUi] = useState<ComponentType<WidgetUiProps> | null>(null);
+  const chat = plan.widgets.find((w) => w.group === 'chat');
+  useEffect(() => {
+    if (!hasWidgets && !plan.consent.required) return;
+    return afterFirstInteraction(() => {
+      if (hasWidgets) void widgetRuntime(plan);
+      if (chat || plan.consent.required) void import('./widget-ui').then((m) => setWidgetUi(() => m.WidgetUi));
+    });
+    // The plan is the website's and does not change within a page load.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    void runtime?.then((r) => r.showPath(pathname));
+  }, [pathname]);
+
+  // The car page's 'Chat with us' and 'Open chatbot' (data-widget-open) open the widget; without one they stay links.
+  useEffect(() => {
+    const groups = new Set(plan.widgets.map((w) => w.group));
+    if (!groups.has('chat') && !groups.has('chatbot')) return;
+    const onClick = (event: MouseEvent) => {
+      const link = (event.target as Element | null)?.closest?.('[data-widget-open]');
+      const group = link?.getAttribute('data-widget-open');
+      if ((group !== 'chat' && group !== 'chatbot') || !groups.has(group) || event.metaKey || event.ctrlKey || event.shiftKey) return;
+      event.preventDefault();
+      link!.setAttribute('aria-busy', 'true');
+      void widgetRuntime(plan)
+        .then((r) => r.open(group))
+        .then((opened) => {
+          link!.removeAttribute('aria-busy');
+          // The widget could not open (its script failed): the link's own page, the contact form.
+          if (!opened && link instanceof HTMLAnchorElement) location.assign(link.href);
+        });
+    };
+    document.addEventListener('click', onClick, true);
+    return () => document.removeEventListener('click', onClick, true);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const showUi = WidgetUi != null && (plan.consent.required || (chat != null && !isHiddenPath(pathname, chat.hiddenPaths)));
+  return (
+    <>
+      <PageViewTracker key={pathname} pageType={pageTypeOf(pathname, plan.routes)} />
+      {showUi ? <WidgetUi plan={plan} pathname={pathname} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { parseWebsiteConfig, websiteConfigSchema } from '@/modules/tenancy/tenancy.config';
+import { contentSecurityPolicy } from '@/lib/security-headers';
+import { DEMO_SITES as SITES } from '@/db/seed/sites';
+import { isHiddenPath, pageTypeOf, serviceBookingUrl, widgetCspSources, widgetPlan } from './widgets.plan';
+import { consentSignals, marketingAllowed } from './widgets.consent';
+import { chatMessageEvent } from './widgets.runtime';
+
+const production = { production: true };
+
+describe('widget configuration', () => {
+  it('is all off by default: no widget, no consent banner, Meta content type vehicle', () => {
+    const config = websiteConfigSchema.parse({});
+    expect(config.consent).toEqual({ required: false, privacyPath: '/privacy-policy' });
+    expect(config.widgets.facebookContentType).toBe('vehicle');
+    expect(config.widgets.chat.popupAfterMs).toBe(3000);
+    const plan = widgetPlan(config, {}, production);
+    expect(plan.widgets).toEqual([]);
+    expect(plan.chat).toBeNull();
+    expect(widgetCspSources(plan)).toEqual({});
+  });
+
+  it('refuses ids that are not the providers\' shapes (nothing odd reaches a script address)', () => {
+    expect(() => parseWebsiteConfig({ widgets: { googleAnalyticsId: 'G-1"><script>' } })).toThrow();
+    expect(() => parseWebsiteConfig({ widgets: { gtmId: 'UA-1' } })).toThrow();
+    expect(() => parseWebsiteConfig({ widgets: { facebookPixelId: 'abc' } })).toThrow();
+    expect(() => parseWebsiteConfig({ widgets: { chat: { hiddenPaths: ['cars'] } } })).toThrow();
+  });
+
+  it('declares each configured widget with its script, keys and hidden paths; chat needs its secret', () => {
+    const config = parseWebsiteConfig({
+      widgets: {
+        chat: { provider: 'podium', hiddenPaths: ['/cars'] },
+        chatbot: { enabled: true, hiddenPaths: ['/checkout-journey'] },
+        googleAnalyticsId: 'G-ABC1234',
+        facebookPixelId: '1234567890',
+        gtmId: 'GTM-ABC123',
+        callTracking: true,
+        callTrackingAccount: 'COM1',
+        digitalToolsSidebar: true,
+        spinViewer: true,
+        hiddenPaths: ['/checkout'],
+      },
+    });
+    const plan = widgetPlan(config, { podiumApiOrganization: 'org', podiumApiToken: 'tok', impelChatbotKey: 'imp' }, production);
+    expect(plan.widgets.map((w) => [w.id, w.group])).toEqual([
+      ['ga4', 'analytics'],
+      ['gtm', 'analytics'],
+      ['metaPixel', 'marketing'],
+      ['callTracking', 'analytics'],
+      ['podium', 'chat'],
+      ['impel', 'chatbot'],
+      ['digitalTools', 'tool'],
+      ['spinViewer', 'tool'],
+    ]);
+    const byId = Object.fromEntries(plan.widgets.map((w) => [w.id, w]));
+    expect(byId.ga4.src).toBe('https://www.googletagmanager.com/gtag/js?id=G-ABC1234');
+    expect(byId.gtm.src).toBe('https://www.googletagmanager.com/gtm.js?id=GTM-ABC123');
+    expect(byId.podium.hiddenPaths).toEqual(['/checkout', '/cars']);
+    expect(byId.ga4.hiddenPaths).toEqual([]);
+    expect(byId.spinViewer.pageTypes).toEqual(['car']);
+    expect(plan.chat).toEqual({ popupAfterMs: 3000 });
+    // Without its secret a chat provider is not loaded (and no origin allowed for it).
+    const noSecret = widgetPlan(config, {}, production);
+    expect(noSecret.widgets.map((w) => w.id)).not.toContain('podium');
+    expect(noSecret.chat).toBeNull();
+  });
+
+  it('loads nothing outside production unless the website asks', () => {
+    const config = parseWebsiteConfig({ widgets: { googleAnalyticsId: 'G-ABC1234' } });
+    expect(widgetPlan(config, {}, { production: false }).widgets).toEqual([]);
+    const asks = parseWebsiteConfig({ widgets: { googleAnalyticsId: 'G-ABC1234', loadOutsideProduction: true } });
+    expect(widgetPlan(asks, {}, { production: false }).widgets).toHaveLength(1);
+  });
+
+  it('gives the demo dealers a realistic set: harbour-city-motors every kind, lone-star-auto a consent banner', () => {
+    const site = (slug: string) => SITES.find((s) => s.slug === slug)!;
+    const harbour = widgetPlan(parseWebsiteConfig(site('harbour-city-motors').config), site('harbour-city-motors').secrets ?? {}, production);
+    expect(harbour.widgets.map((w) => w.id).sort()).toEqual(['callTracking', 'digitalTools', 'ga4', 'gtm', 'metaPixel', 'podium', 'spinViewer']);
+    const lone = parseWebsiteConfig(site('lone-star-auto').config);
+    expect(lone.consent.required).toBe(true);
+    expect(parseWebsiteConfig(site('harbour-city-motors').config).consent.required).toBe(false);
+  });
+});
+
+describe('CSP origins', () => {
+  it('allows exactly the origins of the configured widgets', () => {
+    const config = parseWebsiteConfig({ widgets: { googleAnalyticsId: 'G-ABC1234', chat: { provider: 'zendesk' } } });
+    const csp = widgetCspSources(widgetPlan(config, { zendeskKey: 'k' }, production));
+    expect(csp.script).toEqual(['https://www.googletagmanager.com', 'https://static.zdassets.com']);
+    expect(csp.connect).toContain('wss://*.zendesk.com');
+    const policy = contentSecurityPolicy(csp);
+    expect(policy).toContain('https://static.zdassets.com');
+    expect(policy).not.toContain('connect.facebook.net');
+    expect(policy).not.toContain('podium');
+  });
+
+  it('every origin is https or wss, never a wildcard scheme', () => {
+    const all = parseWebsiteConfig({
+      widgets: { googleAnalyticsId: 'G-ABC1234', facebookPixelId: '1234567', gtmId: 'GTM-ABCD', callTracking: true, callTrackingAccount: 'x', digitalToolsSidebar: true, spinViewer: true, chat: { provider: 'livechat' }, chatbot: { enabled: true } },
+    });
+    const csp = widgetCspSources(widgetPlan(all, { livechatAgentGroup: '1:2', impelChatbotKey: 'k' }, production));
+    for (const origin of Object.values(csp).flat()) expect(origin).toMatch(/^(https|wss):\/\/(\*\.)?[a-z0-9.-]+\.[a-z]+$/);
+  });
+});
+
+describe('paths', () => {
+  it('hides a widget on a prefix and what is below it, not on look-alikes', () => {
+    expect(isHiddenPath('/cars', ['/cars'])).toBe(true);
+    expect(isHiddenPath('/cars/2020-mazda-cx-5-123', ['/cars'])).toBe(true);
+    expect(isHiddenPath('/carsales', ['/cars'])).toBe(false);
+    expect(isHiddenPath('/our-locations/parramatta', ['/our-locations/'])).toBe(true);
+    expect(isHiddenPath('/', ['/cars'])).toBe(false);
+  });
+
+  it('tells page types apart by SPEC §2 routes', () => {
+    const routes = { vehiclePath: 'cars', garagePath: '/my-garage' };
+    expect(pageTypeOf('/', routes)).toBe('home');
+    expect(pageTypeOf('/search/used-cars', routes)).toBe('search');
+    expect(pageTypeOf('/cars/2020-mazda-cx-5-123', routes)).toBe('car');
+    expect(pageTypeOf('/my-garage', routes)).toBe('garage');
+    expect(pageTypeOf('/contact', routes)).toBe('contact');
+    expect(pageTypeOf('/book-a-service', routes)).toBe('service');
+    expect(pageTypeOf('/book-test-drive', routes)).toBe('test-drive');
+    expect(pageTypeOf('/finance-pre-approval', routes)).toBe('finance');
+    expect(pageTypeOf('/sell-my-car', routes)).toBe('trade-in');
+    expect(pageTypeOf('/privacy-policy', routes)).toBe('content');
+    expect(pageTypeOf('/motorcycles/x', { ...routes, vehiclePath: 'motorcycles' })).toBe('car');
+  });
+});
+
+describe('consent and chat events', () => {
+  it('marketing waits for a yes only where the banner is on', () => {
+    expect(marketingAllowed(false, null)).toBe(true);
+    expect(marketingAllowed(true, null)).toBe(false);
+    expect(marketingAllowed(true, 'denied')).toBe(false);
+    expect(marketingAllowed(true, 'granted')).toBe(true);
+    expect(consentSignals(false)).toEqual({ ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied', analytics_storage: 'denied' });
+  });
+
+  it('counts the customer\'s first message 55, later ones 57, ignores old or staff messages', () => {
+    const now = 1_000_000;
+    expect(chatMessageEvent({ author: 'customer', at: now - 1000 }, now, false)).toBe(55);
+    expect(chatMessageEvent({ author: 'customer', at: now - 1000 }, now, true)).toBe(57);
+    expect(chatMessageEvent({ author: 'customer', at: now - 10_001 }, now, false)).toBeNull();
+    expect(chatMessageEvent({ author: 'agent', at: now }, now, false)).toBeNull();
+  });
+});
+
+describe('service booking link (xtime)', () => {
+  it('takes an https address only', () => {
+    expect(serviceBookingUrl('https://consumer.xtime.com/scheduling/?webKey=abc')).toBe('https://consumer.xtime.com/scheduling/?webKey=abc');
+    expect(serviceBookingUrl('javascript:alert(1)')).toBeNull();
+    expect(serviceBookingUrl('http://consumer.xtime.com/')).toBeNull();
+    expect(serviceBookingUrl('https://user:pw@xtime.com/')).toBeNull();
+    expect(serviceBookingUrl('not a url')).toBeNull();
+    expect(serviceBookingUrl(undefined)).toBeNull();
+  });
+});

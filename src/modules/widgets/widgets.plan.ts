@@ -1,0 +1,159 @@
+import type { WebsiteConfig, WebsiteSecrets } from '@/modules/tenancy/tenancy.config';
+import type { CspSources } from '@/lib/security-headers';
+import type { PageType } from './widgets.events.catalogue';
+import type { PageRoutes } from './widgets.paths';
+
+export { isHiddenPath, pageTypeOf, type PageRoutes } from './widgets.paths';
+
+/**
+ * Which third-party widgets a website runs (decision 037), worked out on the server from its
+ * configuration and secrets, and handed to the browser as a small plan: each widget's adapter id,
+ * script address, keys and hidden paths. No secrets that are not public by design: a chat widget's
+ * organisation id or key is in every visitor's page on any site that runs it.
+ */
+
+export type WidgetGroup = 'analytics' | 'marketing' | 'chat' | 'chatbot' | 'tool';
+export type WidgetId = 'ga4' | 'gtm' | 'metaPixel' | 'callTracking' | 'podium' | 'zendesk' | 'livechat' | 'impel' | 'digitalTools' | 'spinViewer';
+
+export type WidgetSpec = {
+  id: WidgetId;
+  group: WidgetGroup;
+  src: string;
+  /** Public ids the adapter hands the provider (measurement id, pixel id, licence…). */
+  keys?: Record<string, string>;
+  /** Path prefixes where it is not loaded (and hidden if it was). */
+  hiddenPaths: string[];
+  /** Only on these page types (the spin viewer: car pages). */
+  pageTypes?: PageType[];
+};
+
+export type WidgetPlan = {
+  widgets: WidgetSpec[];
+  consent: { required: boolean; privacyPath: string };
+  chat: { popupAfterMs: number | null } | null;
+  facebookContentType: 'vehicle' | 'product';
+  currency: string;
+  routes: PageRoutes;
+};
+
+/** Providers' script addresses; the CSP allows exactly their origins (plus what each script fetches). */
+export const WIDGET_SOURCES: Record<WidgetId, { script: (keys: Record<string, string>) => string; csp: CspSources }> = {
+  ga4: {
+    script: (k) => `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(k.id)}`,
+    csp: {
+      script: ['https://www.googletagmanager.com'],
+      connect: ['https://www.google-analytics.com', 'https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://www.googletagmanager.com'],
+      img: ['https://www.google-analytics.com', 'https://www.googletagmanager.com'],
+    },
+  },
+  gtm: {
+    script: (k) => `https://www.googletagmanager.com/gtm.js?id=${encodeURIComponent(k.id)}`,
+    csp: {
+      script: ['https://www.googletagmanager.com', 'https://tagmanager.google.com'],
+      connect: ['https://www.google-analytics.com', 'https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://www.googletagmanager.com'],
+      frame: ['https://www.googletagmanager.com'],
+    },
+  },
+  metaPixel: {
+    script: () => 'https://connect.facebook.net/en_US/fbevents.js',
+    csp: { script: ['https://connect.facebook.net'], connect: ['https://www.facebook.com', 'https://connect.facebook.net'], frame: ['https://www.facebook.com'] },
+  },
+  callTracking: {
+    script: (k) => `https://cdn.callrail.com/companies/${encodeURIComponent(k.account)}/wc/swap.js`,
+    csp: { script: ['https://cdn.callrail.com', 'https://js.callrail.com'], connect: ['https://*.callrail.com'] },
+  },
+  podium: {
+    script: () => 'https://connect.podium.com/widget.js',
+    csp: { script: ['https://connect.podium.com'], connect: ['https://*.podium.com', 'wss://*.podium.com'], frame: ['https://*.podium.com'] },
+  },
+  zendesk: {
+    script: (k) => `https://static.zdassets.com/ekr/snippet.js?key=${encodeURIComponent(k.key)}`,
+    csp: {
+      script: ['https://static.zdassets.com'],
+      connect: ['https://*.zendesk.com', 'wss://*.zendesk.com', 'https://*.zdassets.com'],
+      frame: ['https://*.zendesk.com'],
+      font: ['https://static.zdassets.com'],
+    },
+  },
+  livechat: {
+    script: () => 'https://cdn.livechatinc.com/tracking.js',
+    csp: {
+      script: ['https://cdn.livechatinc.com', 'https://cdn.livechat-files.com'],
+      connect: ['https://*.livechatinc.com', 'wss://*.livechatinc.com'],
+      frame: ['https://secure.livechatinc.com'],
+    },
+  },
+  impel: {
+    script: (k) => `https://cdn.impel.io/chat/loader.js?key=${encodeURIComponent(k.key)}`,
+    csp: { script: ['https://cdn.impel.io'], connect: ['https://*.impel.io', 'wss://*.impel.io'], frame: ['https://*.impel.io'] },
+  },
+  digitalTools: {
+    script: () => 'https://cdn.dealertools.com.au/sidebar/loader.js',
+    csp: { script: ['https://cdn.dealertools.com.au'], connect: ['https://api.dealertools.com.au'], frame: ['https://app.dealertools.com.au'] },
+  },
+  spinViewer: {
+    script: () => 'https://cdn.spincar.com/spincar-embed.js',
+    csp: { script: ['https://cdn.spincar.com'], frame: ['https://spins.spincar.com'], connect: ['https://api.spincar.com'] },
+  },
+};
+
+function spec(id: WidgetId, group: WidgetGroup, keys: Record<string, string>, hiddenPaths: string[], pageTypes?: PageType[]): WidgetSpec {
+  return { id, group, src: WIDGET_SOURCES[id].script(keys), keys, hiddenPaths, ...(pageTypes ? { pageTypes } : {}) };
+}
+
+/** The widgets the website configured, in load order; empty outside production unless the website asks. */
+export function widgetPlan(config: WebsiteConfig, secrets: WebsiteSecrets, options: { production: boolean }): WidgetPlan {
+  const w = config.widgets;
+  const widgets: WidgetSpec[] = [];
+  const hidden = (extra: string[]) => [...new Set([...w.hiddenPaths, ...extra])];
+  if (options.production || w.loadOutsideProduction) {
+    if (w.googleAnalyticsId) widgets.push(spec('ga4', 'analytics', { id: w.googleAnalyticsId }, []));
+    if (w.gtmId) widgets.push(spec('gtm', 'analytics', { id: w.gtmId }, []));
+    if (w.facebookPixelId) widgets.push(spec('metaPixel', 'marketing', { id: w.facebookPixelId }, []));
+    if (w.callTracking && w.callTrackingAccount) widgets.push(spec('callTracking', 'analytics', { account: w.callTrackingAccount }, []));
+    const chat = w.chat.provider;
+    if (chat === 'podium' && secrets.podiumApiOrganization) {
+      widgets.push(spec('podium', 'chat', { organization: secrets.podiumApiOrganization, token: secrets.podiumApiToken ?? '' }, hidden(w.chat.hiddenPaths)));
+    } else if (chat === 'zendesk' && secrets.zendeskKey) {
+      widgets.push(spec('zendesk', 'chat', { key: secrets.zendeskKey }, hidden(w.chat.hiddenPaths)));
+    } else if (chat === 'livechat' && secrets.livechatAgentGroup) {
+      const [license, group = '0'] = secrets.livechatAgentGroup.split(':');
+      widgets.push(spec('livechat', 'chat', { license, group }, hidden(w.chat.hiddenPaths)));
+    }
+    if (w.chatbot.enabled && secrets.impelChatbotKey) widgets.push(spec('impel', 'chatbot', { key: secrets.impelChatbotKey }, hidden(w.chatbot.hiddenPaths)));
+    if (w.digitalToolsSidebar) widgets.push(spec('digitalTools', 'tool', {}, hidden([])));
+    if (w.spinViewer) widgets.push(spec('spinViewer', 'tool', {}, hidden([]), ['car']));
+  }
+  const hasChat = widgets.some((x) => x.group === 'chat');
+  return {
+    widgets,
+    consent: { required: config.consent.required, privacyPath: config.consent.privacyPath },
+    chat: hasChat ? { popupAfterMs: w.chat.popupAfterMs } : null,
+    facebookContentType: w.facebookContentType,
+    currency: config.currency,
+    routes: { vehiclePath: config.vehiclePath, garagePath: config.garage.path },
+  };
+}
+
+/** The CSP origins the plan's widgets need (decision 028's policy takes them per request). */
+export function widgetCspSources(plan: Pick<WidgetPlan, 'widgets'>): CspSources {
+  const out: Required<CspSources> = { script: [], style: [], img: [], connect: [], frame: [], font: [] };
+  for (const widget of plan.widgets) {
+    const csp = WIDGET_SOURCES[widget.id].csp;
+    for (const key of Object.keys(out) as (keyof CspSources)[]) for (const origin of csp[key] ?? []) if (!out[key].includes(origin)) out[key].push(origin);
+  }
+  for (const key of Object.keys(out) as (keyof CspSources)[]) if (!out[key].length) delete out[key];
+  return out;
+}
+
+
+/** A service booking address fit for a link: https, at most 2,000 characters; else null. */
+export function serviceBookingUrl(value: string | undefined | null): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'https:' && url.href.length <= 2000 && !url.username && !url.password ? url.href : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,74 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mirrorEvent } from './widgets.runtime';
+import type { WidgetPlan } from './widgets.plan';
+
+const plan: WidgetPlan = {
+  widgets: [],
+  consent: { required: false, privacyPath: '/privacy-policy' },
+  chat: null,
+  facebookContentType: 'vehicle',
+  currency: 'AUD',
+  routes: { vehiclePath: 'cars', garagePath: '/my-garage' },
+};
+
+const vehicle = { content_ids: ['42'], contents: [{ id: '42', quantity: 1 }], currency: 'AUD', value: 25990, content_type: 'product', content_name: '2020 Mazda CX-5' };
+
+describe('events mirrored to GA4 and the Meta pixel', () => {
+  let fbq: ReturnType<typeof vi.fn>;
+  let dataLayer: unknown[];
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    fbq = vi.fn();
+    dataLayer = [];
+    vi.stubGlobal('window', { fbq, dataLayer });
+    vi.stubGlobal('document', { title: 'Car', getElementById: (id: string) => (id === 'vehicle-content-event' ? { textContent: JSON.stringify(vehicle) } : null) });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  const gtagCalls = () => dataLayer.map((entry) => Array.from(entry as ArrayLike<unknown>));
+
+  it('a car page view: GA4 page_view and Meta PageView at once, ViewContent (automotive) 250 ms later', () => {
+    vi.stubGlobal('location', { pathname: '/cars/2020-mazda-cx-5-42', search: '', href: 'https://x/cars/2020-mazda-cx-5-42' });
+    mirrorEvent(plan, 3, { car_id: 42 }, { google: true, meta: true });
+    expect(gtagCalls()).toEqual([['event', 'page_view', { page_location: 'https://x/cars/2020-mazda-cx-5-42', page_title: 'Car' }]]);
+    expect(fbq.mock.calls).toEqual([['track', 'PageView']]);
+    vi.advanceTimersByTime(249);
+    expect(fbq).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    expect(fbq.mock.calls[1]).toEqual(['track', 'ViewContent', { ...vehicle, content_type: 'vehicle' }]);
+  });
+
+  it("'product' where the website's catalogue is a product one", () => {
+    vi.stubGlobal('location', { pathname: '/cars/x-42', search: '', href: 'https://x/cars/x-42' });
+    mirrorEvent({ ...plan, facebookContentType: 'product' }, 3, undefined, { google: true, meta: true });
+    vi.advanceTimersByTime(250);
+    expect(fbq.mock.calls[1][2]).toMatchObject({ content_type: 'product' });
+  });
+
+  it('a search page view: Meta Search with search_string', () => {
+    vi.stubGlobal('location', { pathname: '/search/used-cars', search: '?q=mazda%20cx-5', href: 'https://x/search/used-cars?q=mazda%20cx-5' });
+    mirrorEvent(plan, 2, undefined, { google: true, meta: true });
+    vi.advanceTimersByTime(250);
+    expect(fbq.mock.calls).toEqual([['track', 'PageView'], ['track', 'Search', { search_string: 'mazda cx-5' }]]);
+  });
+
+  it('saving a car: GA4 add_to_wishlist and Meta AddToWishlist', () => {
+    vi.stubGlobal('location', { pathname: '/', search: '', href: 'https://x/' });
+    mirrorEvent(plan, 20, { car_id: 42 }, { google: true, meta: true });
+    expect(gtagCalls()).toEqual([['event', 'add_to_wishlist', { items: [{ item_id: '42' }] }]]);
+    vi.advanceTimersByTime(250);
+    expect(fbq.mock.calls).toEqual([['track', 'AddToWishlist', { content_type: 'vehicle', content_ids: ['42'], currency: 'AUD' }]]);
+  });
+
+  it('nothing to Meta without consent', () => {
+    vi.stubGlobal('location', { pathname: '/cars/x-42', search: '', href: 'https://x/cars/x-42' });
+    mirrorEvent(plan, 3, undefined, { google: true, meta: false });
+    vi.advanceTimersByTime(1000);
+    expect(fbq).not.toHaveBeenCalled();
+    expect(gtagCalls()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,313 @@
+/**
+ * The widget adapters (decision 037), imported on demand by the widget host at the visitor's first
+ * interaction or 3 s, never before: nothing here ships with a page. Each adapter prepares the
+ * provider's globals, injects its script once (ScriptLoader), waits for it to be ready by polling
+ * (100 ms for widgets, 300 ms for analytics) and knows how to open, hide and show itself. A script
+ * that fails leaves its loader in 'error', logged through /api/events' error_message; the page
+ * never notices.
+ */
+import { CLIENT_EVENTS } from './widgets.events.catalogue';
+import { trackEvent } from './components/analytics-client';
+import { consentSignals, gtag, marketingAllowed, storedConsent } from './widgets.consent';
+import { isHiddenPath, pageTypeOf } from './widgets.paths';
+import type { WidgetPlan, WidgetSpec } from './widgets.plan';
+import {
+  ANALYTICS_POLL_MS,
+  FACEBOOK_EVENT_DELAY_MS,
+  WIDGET_POLL_MS,
+  ScriptLoader,
+  injectScript,
+  openWhenReady,
+  pollFor,
+  type LoaderState,
+} from './widgets.timing';
+
+const READY_TIMEOUT_MS = 15_000;
+
+type Win = Window &
+  Record<string, unknown> & {
+    fbq?: ((...args: unknown[]) => void) & { callMethod?: unknown; queue?: unknown[]; loaded?: boolean; version?: string; push?: unknown };
+    zE?: (...args: unknown[]) => void;
+    LiveChatWidget?: { call: (...args: unknown[]) => void; on: (event: string, cb: (data: unknown) => void) => void };
+    ImpelChat?: { open?: () => void; hide?: () => void; show?: () => void };
+    siteEvents?: { push: (...items: unknown[]) => number } & unknown[];
+  };
+const win = () => window as unknown as Win;
+
+/** SPEC §8: a chat widget whose iframe or button is missing is a warning, not an error. */
+export function warn(message: string): void {
+  console.warn(message);
+}
+
+type Adapter = {
+  prepare?: (spec: WidgetSpec, plan: WidgetPlan) => void;
+  attributes?: (spec: WidgetSpec) => Record<string, string>;
+  ready: (spec: WidgetSpec) => Promise<unknown>;
+  open?: (spec: WidgetSpec) => boolean;
+  hide?: (hidden: boolean) => void;
+};
+
+const poll = (check: () => unknown, interval: number) => () => pollFor(check, interval, READY_TIMEOUT_MS);
+
+/** Podium's launcher: a button inside its bubble iframe (same-origin). Warns (SPEC §8) unless quiet. */
+function podiumButton(quiet = false): HTMLElement | null {
+  const frame = document.querySelector<HTMLIFrameElement>('iframe#podium-bubble');
+  if (!frame) {
+    if (!quiet) warn('Chat: Podium iframe not found');
+    return null;
+  }
+  let button: HTMLElement | null = null;
+  try {
+    button = frame.contentDocument?.querySelector<HTMLElement>('button, [role="button"]') ?? null;
+  } catch {
+    button = null;
+  }
+  if (!button && !quiet) warn('Chat: Podium button not found');
+  return button;
+}
+
+export const ADAPTERS: Record<WidgetSpec['id'], Adapter> = {
+  ga4: {
+    prepare: (spec) => {
+      gtag('js', new Date());
+      // Page views are sent from the platform's own events (one per page, client navigations included).
+      gtag('config', spec.keys!.id, { send_page_view: false });
+    },
+    ready: () => pollFor(() => win().google_tag_manager, ANALYTICS_POLL_MS, READY_TIMEOUT_MS),
+  },
+  gtm: {
+    prepare: () => {
+      const w = win();
+      w.dataLayer = (w.dataLayer as unknown[] | undefined) ?? [];
+      (w.dataLayer as unknown[]).push({ 'gtm.start': Date.now(), event: 'gtm.js' });
+    },
+    ready: () => pollFor(() => win().google_tag_manager, ANALYTICS_POLL_MS, READY_TIMEOUT_MS),
+  },
+  metaPixel: {
+    prepare: (spec) => {
+      const w = win();
+      if (!w.fbq) {
+        // Meta's own queueing stub: calls made before fbevents.js arrives are replayed by it.
+        const fbq = function (...args: unknown[]) {
+          if (fbq.callMethod) (fbq.callMethod as (...a: unknown[]) => void)(...args);
+          else fbq.queue.push(args);
+        } as NonNullable<Win['fbq']> & { queue: unknown[] };
+        fbq.push = fbq;
+        fbq.loaded = true;
+        fbq.version = '2.0';
+        fbq.queue = [];
+        w.fbq = fbq;
+        w._fbq = fbq;
+      }
+      w.fbq!('init', spec.keys!.id);
+    },
+    ready: () => pollFor(() => win().fbq?.callMethod, ANALYTICS_POLL_MS, READY_TIMEOUT_MS),
+  },
+  callTracking: { ready: () => Promise.resolve() },
+  podium: {
+    attributes: (spec) => ({ id: 'podium-widget', 'data-organization-api-token': spec.keys!.token ?? '', 'data-organization-id': spec.keys!.organization }),
+    ready: poll(() => podiumButton(true), WIDGET_POLL_MS),
+    open: () => {
+      const button = podiumButton();
+      button?.click();
+      return button != null;
+    },
+    hide: (hidden) => {
+      for (const el of document.querySelectorAll<HTMLElement>('#podium-bubble, #podium-modal, [id^="podium-"]:not(script)')) el.style.display = hidden ? 'none' : '';
+    },
+  },
+  zendesk: {
+    attributes: () => ({ id: 'ze-snippet' }),
+    ready: poll(() => win().zE, WIDGET_POLL_MS),
+    open: () => {
+      if (!win().zE) return warn('Chat: Zendesk button not found'), false;
+      win().zE!('messenger', 'open');
+      return true;
+    },
+    hide: (hidden) => win().zE?.('messenger', hidden ? 'hide' : 'show'),
+  },
+  livechat: {
+    prepare: (spec) => {
+      win().__lc = { license: Number(spec.keys!.license), group: Number(spec.keys!.group), integration_name: 'manual_onboarding' };
+    },
+    ready: poll(() => win().LiveChatWidget, WIDGET_POLL_MS),
+    open: () => {
+      if (!win().LiveChatWidget) return warn('Chat: LiveChat button not found'), false;
+      win().LiveChatWidget!.call('maximize');
+      return true;
+    },
+    hide: (hidden) => win().LiveChatWidget?.call(hidden ? 'hide' : 'minimize'),
+  },
+  impel: {
+    ready: poll(() => win().ImpelChat, WIDGET_POLL_MS),
+    open: () => {
+      const open = win().ImpelChat?.open;
+      if (!open) return warn('Chatbot: Impel button not found'), false;
+      open();
+      return true;
+    },
+    hide: (hidden) => (hidden ? win().ImpelChat?.hide?.() : win().ImpelChat?.show?.()),
+  },
+  digitalTools: { ready: () => Promise.resolve() },
+  spinViewer: { ready: () => Promise.resolve() },
+};
+
+/** Which chat event (SPEC §7) a message is: 55 first, 57 later; null for staff messages or ones older than 10 s. */
+export function chatMessageEvent(message: { author: 'customer' | 'agent' | string; at: number }, now: number, sentBefore: boolean): 55 | 57 | null {
+  if (message.author !== 'customer' || now - message.at > 10_000) return null;
+  return sentBefore ? CLIENT_EVENTS.chatLaterMessage : CLIENT_EVENTS.chatFirstMessage;
+}
+
+/** The vehicle on this page (car pages write it as #vehicle-content-event). */
+function vehicleEvent(contentType: string): Record<string, unknown> | null {
+  try {
+    const data = JSON.parse(document.getElementById('vehicle-content-event')?.textContent ?? 'null') as Record<string, unknown> | null;
+    return data ? { ...data, content_type: contentType } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sends a first-party event to GA4 and the Meta pixel too, where they run (Facebook 250 ms later, SPEC §9). */
+export function mirrorEvent(plan: WidgetPlan, category: number, properties: Record<string, unknown> | undefined, allowed: { google: boolean; meta: boolean }): void {
+  const fbq = allowed.meta ? win().fbq : undefined;
+  const later = (run: () => void) => setTimeout(run, FACEBOOK_EVENT_DELAY_MS);
+  const google = allowed.google ? gtag : () => {};
+  if (category >= 1 && category <= 13) {
+    google('event', 'page_view', { page_location: location.href, page_title: document.title });
+    if (!fbq) return;
+    fbq('track', 'PageView');
+    const type = pageTypeOf(location.pathname, plan.routes);
+    if (type === 'car') {
+      const vehicle = vehicleEvent(plan.facebookContentType);
+      if (vehicle) later(() => fbq('track', 'ViewContent', vehicle));
+    } else if (type === 'search') {
+      const params = new URLSearchParams(location.search);
+      const search = params.get('q') ?? params.get('keyword') ?? decodeURIComponent(location.pathname.split('/').slice(2).join(' '));
+      later(() => fbq('track', 'Search', { search_string: search.slice(0, 200) }));
+    }
+    return;
+  }
+  const carId = properties?.car_id != null ? String(properties.car_id) : null;
+  if (category === CLIENT_EVENTS.favouriteSaved) {
+    google('event', 'add_to_wishlist', carId ? { items: [{ item_id: carId }] } : {});
+    if (fbq) later(() => fbq('track', 'AddToWishlist', { content_type: plan.facebookContentType, ...(carId ? { content_ids: [carId] } : {}), currency: plan.currency }));
+  } else if (category === CLIENT_EVENTS.clickToCall) {
+    google('event', 'click_to_call');
+    if (fbq) later(() => fbq('track', 'Contact'));
+  } else if (category === CLIENT_EVENTS.directions) {
+    google('event', 'get_directions');
+    if (fbq) later(() => fbq('track', 'FindLocation'));
+  } else if (category === CLIENT_EVENTS.chatOpened) {
+    google('event', 'chat_opened');
+  } else {
+    google('event', `site_event_${category}`, properties ?? {});
+  }
+}
+
+export type WidgetRuntime = {
+  states: () => Record<string, LoaderState>;
+  /** Loads what this path shows and hides what it does not. */
+  showPath: (pathname: string) => void;
+  /** The text button and the car page's actions: opens chat or the chatbot (SPEC §4). */
+  open: (group: 'chat' | 'chatbot', onLoading?: () => void) => Promise<boolean>;
+  /** The visitor's answer to the banner. */
+  consent: (granted: boolean) => void;
+};
+
+/** Starts the widgets of the plan for the current page; called once per page load. */
+export function startWidgets(plan: WidgetPlan, onState?: (id: string, state: LoaderState) => void): WidgetRuntime {
+  let allowed = { google: true, meta: marketingAllowed(plan.consent.required, storedConsent()) };
+  // Consent Mode v2 defaults go into dataLayer before any Google tag is requested.
+  if (plan.widgets.some((w) => w.id === 'ga4' || w.id === 'gtm')) {
+    gtag('consent', 'default', { ...consentSignals(allowed.meta), wait_for_update: 500 });
+  }
+
+  const loaders = new Map<WidgetSpec, ScriptLoader>();
+  const loaderOf = (spec: WidgetSpec) => {
+    let loader = loaders.get(spec);
+    if (!loader) {
+      const adapter = ADAPTERS[spec.id];
+      loader = new ScriptLoader(
+        async () => {
+          adapter.prepare?.(spec, plan);
+          await injectScript(spec.src, adapter.attributes?.(spec));
+        },
+        () => adapter.ready(spec),
+        (state, error) => {
+          onState?.(spec.id, state);
+          if (state === 'error') trackEvent(60, { name: 'widget_error', widget: spec.id }, { error_message: `${spec.id}: ${error}`.slice(0, 500) });
+          if (state === 'ready' && spec.id === 'livechat') listenLiveChat();
+        },
+      );
+      loaders.set(spec, loader);
+    }
+    return loader;
+  };
+
+  const eligible = (spec: WidgetSpec) => spec.group !== 'marketing' || allowed.meta;
+  let current = location.pathname;
+  const showPath = (pathname: string) => {
+    current = pathname;
+    const type = pageTypeOf(pathname, plan.routes);
+    for (const spec of plan.widgets) {
+      const hidden = isHiddenPath(pathname, spec.hiddenPaths) || (spec.pageTypes != null && !spec.pageTypes.includes(type));
+      const loader = loaders.get(spec);
+      if (!hidden && eligible(spec)) void loaderOf(spec).load();
+      if (loader?.state === 'ready') ADAPTERS[spec.id].hide?.(hidden);
+    }
+  };
+
+  const open = async (group: 'chat' | 'chatbot', onLoading?: () => void) => {
+    const spec = plan.widgets.find((w) => w.group === group);
+    if (!spec) return false;
+    const adapter = ADAPTERS[spec.id];
+    const opened = await openWhenReady(loaderOf(spec), () => {
+      adapter.hide?.(false);
+      return adapter.open?.(spec) ?? false;
+    }, onLoading);
+    if (opened) trackEvent(CLIENT_EVENTS.chatOpened, { widget: spec.id });
+    return opened;
+  };
+
+  // The tags first (their queueing stubs take calls at once), then the events the page sent before
+  // the runtime arrived, then every later one (analytics-client pushes them).
+  showPath(current);
+  const w = win();
+  const queued = Array.isArray(w.siteEvents) ? [...w.siteEvents] : [];
+  const mirror = (item: unknown) => {
+    const [category, properties] = item as [number, Record<string, unknown> | undefined];
+    try {
+      mirrorEvent(plan, category, properties, allowed);
+    } catch {
+      // SPEC §8: an analytics failure is logged only.
+    }
+  };
+  w.siteEvents = Object.assign([], { push: (...items: unknown[]) => (items.forEach(mirror), 0) });
+  queued.forEach(mirror);
+
+  return {
+    states: () => Object.fromEntries([...loaders].map(([spec, loader]) => [spec.id, loader.state])),
+    showPath,
+    open,
+    consent: (granted) => {
+      allowed = { google: true, meta: marketingAllowed(plan.consent.required, granted ? 'granted' : 'denied') };
+      if (plan.widgets.some((x) => x.id === 'ga4' || x.id === 'gtm')) gtag('consent', 'update', consentSignals(granted));
+      if (granted) showPath(current);
+    },
+  };
+}
+
+/** LiveChat reports each message; the customer's count as chat events 55 and 57 (SPEC §7). */
+function listenLiveChat() {
+  let sent = false;
+  win().LiveChatWidget?.on('new_event', (data) => {
+    const event = data as { author?: { type?: string }; timestamp?: string | number };
+    const at = typeof event.timestamp === 'number' ? event.timestamp : Date.parse(String(event.timestamp ?? ''));
+    const category = chatMessageEvent({ author: event.author?.type ?? '', at }, Date.now(), sent);
+    if (category) {
+      sent = true;
+      trackEvent(category, { widget: 'livechat' });
+    }
+  });
+}

@@ -1,0 +1,251 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
+
+/**
+ * Issue 17's widget loader (decision 037) with every provider's script answered by a local
+ * stand-in (there is no network): what is requested when, what hidden paths hide, the chat popup
+ * and button, page views in the database, and consent.
+ */
+
+const WIDGET_HOSTS = {
+  ga4: /^https:\/\/www\.googletagmanager\.com\/gtag\/js/,
+  gtm: /^https:\/\/www\.googletagmanager\.com\/gtm\.js/,
+  metaPixel: /^https:\/\/connect\.facebook\.net\//,
+  callTracking: /^https:\/\/cdn\.callrail\.com\//,
+  podium: /^https:\/\/connect\.podium\.com\//,
+  zendesk: /^https:\/\/static\.zdassets\.com\//,
+  livechat: /^https:\/\/cdn\.livechatinc\.com\//,
+  impel: /^https:\/\/cdn\.impel\.io\//,
+  digitalTools: /^https:\/\/cdn\.dealertools\.com\.au\//,
+  spinViewer: /^https:\/\/cdn\.spincar\.com\//,
+} as const;
+type WidgetName = keyof typeof WIDGET_HOSTS;
+
+/** What each stand-in does: set the globals the adapters' ready checks look for. */
+const STAND_INS: Partial<Record<WidgetName, string>> = {
+  ga4: 'window.google_tag_manager = window.google_tag_manager || {};',
+  gtm: 'window.google_tag_manager = window.google_tag_manager || {};',
+  metaPixel: `window.__fbCalls = [];
+    window.fbq.callMethod = function () { window.__fbCalls.push(Array.prototype.slice.call(arguments)); };
+    (window.fbq.queue || []).forEach(function (args) { window.fbq.callMethod.apply(null, args); });`,
+  podium: `(function () {
+    var frame = document.createElement('iframe');
+    frame.id = 'podium-bubble';
+    frame.title = 'Podium';
+    frame.style.cssText = 'position:fixed;left:0;bottom:0;width:1px;height:1px;border:0';
+    frame.srcdoc = '<button type="button">Text us</button>';
+    frame.onload = function () {
+      frame.contentDocument.querySelector('button').addEventListener('click', function () { window.__podiumOpened = (window.__podiumOpened || 0) + 1; });
+    };
+    document.body.appendChild(frame);
+  })();`,
+};
+
+/** Answers every widget host with its stand-in (an empty script otherwise) and counts the requests. */
+async function standIns(page: Page): Promise<Record<WidgetName, number>> {
+  const counts = Object.fromEntries(Object.keys(WIDGET_HOSTS).map((name) => [name, 0])) as Record<WidgetName, number>;
+  for (const [name, pattern] of Object.entries(WIDGET_HOSTS) as [WidgetName, RegExp][]) {
+    await page.route(pattern, (route) => {
+      counts[name] += 1;
+      return route.fulfill({ status: 200, contentType: 'application/javascript', body: STAND_INS[name] ?? '/* stand-in */' });
+    });
+  }
+  return counts;
+}
+
+const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+
+async function firstCarPath(page: Page): Promise<string> {
+  const href = await page.locator('a[href^="/cars/"]').first().getAttribute('href');
+  expect(href).toBeTruthy();
+  return href!;
+}
+
+test('no widget request before the first interaction; after a scroll each configured widget loads once', async ({ page }) => {
+  const counts = await standIns(page);
+  await page.goto(siteUrl('harbour-city-motors', '/'));
+  await page.waitForTimeout(1500);
+  expect(total(counts)).toBe(0);
+  await page.mouse.wheel(0, 400);
+  await expect.poll(() => ({ ...counts })).toMatchObject({ ga4: 1, gtm: 1, metaPixel: 1, callTracking: 1, podium: 1, digitalTools: 1 });
+  await page.mouse.wheel(0, 400);
+  await page.waitForTimeout(1000);
+  // Once each; the spin viewer is for car pages, and this website has no other chat.
+  expect(counts).toMatchObject({ ga4: 1, gtm: 1, metaPixel: 1, callTracking: 1, podium: 1, digitalTools: 1, spinViewer: 0, zendesk: 0, livechat: 0, impel: 0 });
+  // Consent Mode v2 defaults went into dataLayer before the tags (granted: this website has no banner).
+  const consent = await page.evaluate(() => (window as unknown as { dataLayer: IArguments[] }).dataLayer.map((entry) => Array.from(entry as ArrayLike<unknown>)).find((a) => a[0] === 'consent'));
+  expect(consent?.[1]).toBe('default');
+});
+
+test('with no interaction the widgets load at 3 s', async ({ page }) => {
+  const counts = await standIns(page);
+  await page.goto(siteUrl('harbour-city-motors', '/'));
+  await expect.poll(() => counts.ga4, { timeout: 6000 }).toBe(1);
+});
+
+test('hidden paths: no chat on /cars pages; the car page sends Meta ViewContent; Chat with us opens chat', async ({ page }) => {
+  const counts = await standIns(page);
+  await page.goto(siteUrl('harbour-city-motors', '/'));
+  const carPath = await firstCarPath(page);
+  await page.goto(siteUrl('harbour-city-motors', carPath));
+  await page.mouse.wheel(0, 300);
+  await expect.poll(() => counts.spinViewer).toBe(1);
+  await page.waitForTimeout(1500);
+  expect(counts.podium).toBe(0);
+  await expect(page.locator('[data-widget-button="chat"]')).toHaveCount(0);
+
+  // Meta's automotive ViewContent, 250 ms after the PageView.
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __fbCalls?: unknown[][] }).__fbCalls?.find((call) => call[1] === 'ViewContent')))
+    .toBeTruthy();
+  const [, , viewContent] = (await page.evaluate(() => (window as unknown as { __fbCalls: unknown[][] }).__fbCalls.find((call) => call[1] === 'ViewContent')))!;
+  expect(viewContent).toMatchObject({ content_type: 'vehicle', currency: 'AUD', contents: [{ quantity: 1 }] });
+  expect((viewContent as { content_ids: string[] }).content_ids).toHaveLength(1);
+
+  // The explicit 'Chat with us' loads and opens the chat even where the ambient widget is hidden.
+  const chat = page.locator('a[data-widget-open="chat"]').first();
+  await expect(chat).toHaveAttribute('href', /\/contact/);
+  await chat.click();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __podiumOpened?: number }).__podiumOpened ?? 0)).toBe(1);
+  expect(counts.podium).toBe(1);
+  expect(new URL(page.url()).pathname).toBe(carPath);
+});
+
+test('the chat popup shows after 3 s and stays closed on the next page once closed', async ({ page }) => {
+  await standIns(page);
+  await page.goto(siteUrl('harbour-city-motors', '/'));
+  const popup = page.locator('[data-widget-popup="chat"]');
+  await expect(popup).toBeVisible({ timeout: 8000 });
+  await page.getByRole('button', { name: 'Close chat message' }).click();
+  await expect(popup).toHaveCount(0);
+  await page.goto(siteUrl('harbour-city-motors', '/contact'));
+  await page.waitForTimeout(5000);
+  await expect(popup).toHaveCount(0);
+  await expect(page.locator('[data-widget-button="chat"]')).toBeVisible();
+});
+
+test('the text button opens chat (loading first when the script is not there yet)', async ({ page }) => {
+  const counts = await standIns(page);
+  await page.goto(siteUrl('harbour-city-motors', '/contact'));
+  const button = page.locator('[data-widget-button="chat"]');
+  await button.click();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __podiumOpened?: number }).__podiumOpened ?? 0), { timeout: 6000 }).toBe(1);
+  expect(counts.podium).toBe(1);
+});
+
+test('a widget script that fails to load leaves the page working, and the failure is logged as an event', async ({ page, request }) => {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const errors = async () => {
+    const response = await request.get(serverUrl(`/websites/1/analytics.json?from=${day(-1)}&to=${day(1)}`), { headers: { authorization: dashboardAuth() } });
+    return ((await response.json()) as { totals: Record<string, number> }).totals['60'] ?? 0;
+  };
+  const before = await errors();
+  await page.route(/^https:\/\/(?!harbour)[^/]+\//, (route) => route.abort());
+  await page.goto(siteUrl('harbour-city-motors', '/'));
+  await page.mouse.wheel(0, 300);
+  await page.waitForTimeout(1500);
+  await expect(page.locator('main')).toBeVisible();
+  // One widget_error event per failed script (GA4, GTM, Meta, call tracking, Podium, sidebar).
+  await expect.poll(errors, { timeout: 15_000 }).toBe(before + 6);
+  await page.locator('a[href^="/cars/"]').first().click();
+  await expect(page).toHaveURL(/\/cars\//);
+});
+
+test('page views reach the database with their ids (home 1, car 3 with the car)', async ({ page, request }) => {
+  await standIns(page);
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const read = async () => {
+    const response = await request.get(serverUrl(`/websites/1/analytics.json?from=${day(-1)}&to=${day(1)}`), { headers: { authorization: dashboardAuth() } });
+    expect(response.status()).toBe(200);
+    return (await response.json()) as { totals: Record<string, number>; car_page_views: { car_id: number; views: number }[] };
+  };
+  const before = await read();
+  await page.goto(siteUrl('harbour-city-motors', '/'));
+  const carPath = await firstCarPath(page);
+  await page.goto(siteUrl('harbour-city-motors', carPath));
+  const carId = Number(JSON.parse((await page.locator('#vehicle-content-event').textContent()) ?? '{}').content_ids[0]);
+  await expect
+    .poll(async () => {
+      const after = await read();
+      return {
+        home: (after.totals['1'] ?? 0) - (before.totals['1'] ?? 0),
+        car: (after.totals['3'] ?? 0) - (before.totals['3'] ?? 0),
+        thisCar: after.car_page_views.find((row) => row.car_id === carId)?.views ?? 0,
+      };
+    }, { timeout: 15_000 })
+    .toEqual({ home: 1, car: 1, thisCar: (before.car_page_views.find((row) => row.car_id === carId)?.views ?? 0) + 1 });
+});
+
+test('consent required and refused: Google tags start denied, no Meta pixel request; accepted: the pixel loads', async ({ page }) => {
+  const counts = await standIns(page);
+  await page.goto(siteUrl('lone-star-auto', '/'));
+  const banner = page.getByRole('region', { name: 'Cookies on this site' });
+  await expect(banner).toBeVisible();
+  await expect(banner.getByRole('link', { name: 'Privacy policy' })).toHaveAttribute('href', '/privacy-policy');
+  await banner.getByRole('button', { name: 'Decline' }).click();
+  await expect(banner).toHaveCount(0);
+  await page.mouse.wheel(0, 300);
+  await expect.poll(() => counts.ga4).toBe(1);
+  await page.goto(siteUrl('lone-star-auto', '/contact'));
+  await page.mouse.wheel(0, 300);
+  await page.waitForTimeout(2000);
+  expect(counts.metaPixel).toBe(0);
+  await expect(banner).toHaveCount(0);
+  const defaults = await page.evaluate(() =>
+    (window as unknown as { dataLayer: IArguments[] }).dataLayer.map((entry) => Array.from(entry as ArrayLike<unknown>)).find((a) => a[0] === 'consent' && a[1] === 'default'),
+  );
+  expect(defaults?.[2]).toMatchObject({ ad_storage: 'denied', analytics_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' });
+
+  await page.evaluate(() => localStorage.removeItem('widgets-consent'));
+  await page.goto(siteUrl('lone-star-auto', '/'));
+  await banner.getByRole('button', { name: 'Accept' }).click();
+  await expect.poll(() => counts.metaPixel).toBe(1);
+});
+
+test('the CSP allows only the origins of the widgets this website configured', async ({ page }) => {
+  const csp = async (slug: string) => (await page.goto(siteUrl(slug, '/')))!.headers()['content-security-policy'];
+  const harbour = await csp('harbour-city-motors');
+  expect(harbour).toContain('https://connect.podium.com');
+  expect(harbour).toContain('https://connect.facebook.net');
+  expect(harbour).not.toContain('zdassets');
+  const lone = await csp('lone-star-auto');
+  expect(lone).toContain('https://www.googletagmanager.com');
+  expect(lone).not.toContain('podium');
+  const plain = await csp('wanderer-rv');
+  expect(plain).not.toContain('googletagmanager');
+});
+
+test('the consent banner and chat button pass axe and work by keyboard on a 375 px phone', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  const counts = await standIns(page);
+  await page.goto(siteUrl('lone-star-auto', '/'));
+  const banner = page.getByRole('region', { name: 'Cookies on this site' });
+  await expect(banner).toBeVisible();
+  const box = (await banner.boundingBox())!;
+  expect(box.width).toBeLessThanOrEqual(375);
+  const results = await new AxeBuilder({ page }).include('[data-widget-ui]').analyze();
+  expect(results.violations.map((v) => v.id)).toEqual([]);
+  await banner.getByRole('button', { name: 'Accept' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(banner).toHaveCount(0);
+  await expect.poll(() => counts.metaPixel).toBe(1);
+
+  await page.goto(siteUrl('harbour-city-motors', '/contact'));
+  const button = page.locator('[data-widget-button="chat"]');
+  await expect(button).toBeVisible();
+  const chatResults = await new AxeBuilder({ page }).include('[data-widget-ui]').analyze();
+  expect(chatResults.violations.map((v) => v.id)).toEqual([]);
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __podiumOpened?: number }).__podiumOpened ?? 0), { timeout: 6000 }).toBe(1);
+});
+
+test('the service page links to the dealer\'s online booking (xtime) where it has one', async ({ page }) => {
+  await page.goto(siteUrl('harbour-city-motors', '/book-a-service'));
+  const booking = page.getByRole('link', { name: 'Book your service online (opens in a new tab)' });
+  await expect(booking).toHaveAttribute('href', /^https:\/\/consumer\.xtime\.com\//);
+  await expect(booking).toHaveAttribute('target', '_blank');
+  await page.goto(siteUrl('wanderer-rv', '/book-a-service'));
+  await expect(page.locator('[data-widget="service-booking"]')).toHaveCount(0);
+});

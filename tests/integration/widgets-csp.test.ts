@@ -1,0 +1,41 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installRequestHooks } from '@/lib/request-hooks';
+import { allowCspSources } from '@/lib/request-context';
+
+/**
+ * Decision 037: a page names its website's widget origins while rendering (allowCspSources) and the
+ * request hooks send a Content-Security-Policy that allows them, for that response only.
+ */
+describe('per-response CSP with the website widgets\' origins', () => {
+  let server: http.Server;
+  let port: number;
+
+  beforeAll(async () => {
+    installRequestHooks({ pageCache: null, trustedProxyHops: 0, development: false });
+    server = http.createServer((request, response) => {
+      // As the site layout does, after an await (the render is asynchronous).
+      void Promise.resolve().then(() => {
+        if (request.url === '/with-widgets') allowCspSources({ script: ['https://connect.podium.com'], connect: ['wss://*.podium.com'] });
+        response.setHeader('Content-Type', 'text/html');
+        response.end('<p>page</p>');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const csp = async (path: string) => (await fetch(`http://127.0.0.1:${port}${path}`)).headers.get('content-security-policy') ?? '';
+
+  it('allows the origins a page named, and only on that response', async () => {
+    const withWidgets = await csp('/with-widgets');
+    expect(withWidgets).toMatch(/script-src [^;]*https:\/\/connect\.podium\.com/);
+    expect(withWidgets).toMatch(/connect-src [^;]*wss:\/\/\*\.podium\.com/);
+    expect(withWidgets).toContain("frame-ancestors 'none'");
+    const plain = await csp('/plain');
+    expect(plain).toContain("script-src 'self'");
+    expect(plain).not.toContain('podium');
+  });
+});
