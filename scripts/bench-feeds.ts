@@ -15,17 +15,16 @@ import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import pg from 'pg';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
-import { openDatabase, type DatabaseHandle } from '../src/db/client';
-import { cars, dealerships, locations, websiteDomains, websites } from '../src/db/schema';
+import type { DatabaseHandle } from '../src/db/client';
 import { feedChunks } from '../src/modules/feeds/feeds.stream';
 import type { FeedKind } from '../src/modules/feeds/feeds.types';
 import { findTenantById } from '../src/modules/tenancy/tenancy.queries';
 import type { Tenant } from '../src/modules/tenancy/tenancy.types';
-import { BENCH_NOW, generateBenchData, isBenchSlug } from './bench/generate-stock';
-import { insertJson, redact, selectRows } from './bench/load';
+import { BENCH_NOW } from './bench/generate-stock';
+import { selectRows } from './bench/load';
+import { openEmptiedServer, openFreshPglite, writeOneWebsite } from './bench/one-website';
 import { BUSY_LOAD, writeSection } from './bench/report';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -47,52 +46,6 @@ const globalForDb = globalThis as unknown as { __dbHandle?: Promise<DatabaseHand
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
-}
-
-/** One website with all 100,000 generated cars (its dealership and location), written in chunks. */
-async function writeData(handle: DatabaseHandle): Promise<number> {
-  const data = generateBenchData();
-  const site = data.websites[0];
-  const dealership = data.dealerships.find((d) => d.websiteId === site.id)!;
-  const location = data.locations.find((l) => l.websiteId === site.id && l.dealershipId === dealership.id)!;
-  const { db } = handle;
-  await db.transaction(async (tx) => {
-    const t = tx as unknown as typeof db;
-    await insertJson(t, websites, 'websites', [site]);
-    await insertJson(t, websiteDomains, 'website_domains', data.domains.filter((d) => d.websiteId === site.id));
-    await insertJson(t, dealerships, 'dealerships', [dealership]);
-    await insertJson(t, locations, 'locations', [location]);
-    const rows = data.cars.map((car) => ({ ...car, websiteId: site.id, dealershipId: dealership.id, locationId: location.id }));
-    for (let i = 0; i < rows.length; i += 20_000) {
-      await insertJson(t, cars, 'cars', rows.slice(i, i + 20_000));
-      log(`  cars ${Math.min(i + 20_000, rows.length).toLocaleString('en-AU')} / ${rows.length.toLocaleString('en-AU')}`);
-    }
-  });
-  await db.execute(sql.raw('vacuum analyze'));
-  return site.id;
-}
-
-async function openPglite(): Promise<DatabaseHandle> {
-  fs.rmSync(PGLITE_DIR, { recursive: true, force: true });
-  return openDatabase({ dataDir: PGLITE_DIR });
-}
-
-/** The server database, emptied first; refused when it holds websites that are not bench websites. */
-async function openServer(url: string): Promise<DatabaseHandle> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const present = await client.query<{ present: boolean }>("select to_regclass('public.websites') is not null as present");
-    if (present.rows[0]?.present) {
-      const slugs = (await client.query<{ slug: string }>('select slug from websites')).rows.map((r) => r.slug);
-      const foreign = slugs.filter((slug) => !isBenchSlug(slug));
-      if (foreign.length > 0) throw new Error(`Refusing to use ${redact(url)}: it holds websites that are not bench websites (${foreign.slice(0, 3).join(', ')}).`);
-    }
-    await client.query('drop schema if exists drizzle cascade; drop schema public cascade; create schema public');
-  } finally {
-    await client.end();
-  }
-  return openDatabase({ url, poolSize: 4 });
 }
 
 /** Streams one feed as the route does, keeping only counts. */
@@ -126,7 +79,7 @@ async function stream(tenant: Tenant, kind: FeedKind, check: boolean) {
 
 async function measure(handle: DatabaseHandle, database: string): Promise<Figures> {
   log(`${database}: writing 100,000 cars to one website…`);
-  const websiteId = await writeData(handle);
+  const websiteId = await writeOneWebsite(handle, log);
   globalForDb.__dbHandle = Promise.resolve(handle);
   const tenant = (await findTenantById(websiteId))!;
   const [{ total }] = await selectRows<{ total: number }>(handle.db, sql`select count(*)::int as total from cars`);
@@ -182,7 +135,7 @@ async function main(): Promise<void> {
   const loadStart = os.loadavg()[0];
   if (loadStart > BUSY_LOAD) log(`Warning: the 1-minute load average is ${loadStart.toFixed(2)}; the figures will be pessimistic.`);
   const figures: Figures[] = [];
-  const pglite = await openPglite();
+  const pglite = await openFreshPglite(PGLITE_DIR);
   try {
     const [{ version }] = await selectRows<{ version: string }>(pglite.db, sql`select current_setting('server_version') as version`);
     figures.push(await measure(pglite, `PGlite (PostgreSQL ${version})`));
@@ -192,7 +145,7 @@ async function main(): Promise<void> {
   }
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (serverUrl) {
-    const server = await openServer(serverUrl);
+    const server = await openEmptiedServer(serverUrl);
     try {
       const [{ version }] = await selectRows<{ version: string }>(server.db, sql`select current_setting('server_version') as version`);
       figures.push(await measure(server, `PostgreSQL ${version.split(' ')[0]} server`));
