@@ -1,5 +1,6 @@
 'use client';
 
+import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import type { WidgetPlan } from '../widgets.plan';
 import { isHiddenPath } from '../widgets.paths';
@@ -27,6 +28,7 @@ export function WidgetUi({ plan, pathname }: { plan: WidgetPlan; pathname: strin
 }
 
 function ChatButton({ plan }: { plan: WidgetPlan }) {
+  const router = useRouter();
   const [loading, setLoading] = useState(false);
   const [popup, setPopup] = useState(false);
 
@@ -58,7 +60,7 @@ function ChatButton({ plan }: { plan: WidgetPlan }) {
       .then((r) => r.open('chat', () => setLoading(true)))
       .then((opened) => {
         setLoading(false);
-        if (!opened) location.assign('/contact#chat');
+        if (!opened) router.push('/contact#chat');
       });
   };
   const close = () => {
