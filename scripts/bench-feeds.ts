@@ -10,7 +10,6 @@
  * grows while it streams. One more run checks the files: the CSV read back with csv-parse, every Google
  * item counted. Figures go to docs/benchmarks.md; `--no-write` only prints them.
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
@@ -24,7 +23,7 @@ import { findTenantById } from '../src/modules/tenancy/tenancy.queries';
 import type { Tenant } from '../src/modules/tenancy/tenancy.types';
 import { BENCH_NOW } from './bench/generate-stock';
 import { selectRows } from './bench/load';
-import { openEmptiedServer, openFreshPglite, writeOneWebsite } from './bench/one-website';
+import { measureOnEachDatabase, writeOneWebsite } from './bench/one-website';
 import { BUSY_LOAD, writeSection } from './bench/report';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -134,27 +133,7 @@ function render(figures: Figures[], loadStart: number, loadEnd: number): string 
 async function main(): Promise<void> {
   const loadStart = os.loadavg()[0];
   if (loadStart > BUSY_LOAD) log(`Warning: the 1-minute load average is ${loadStart.toFixed(2)}; the figures will be pessimistic.`);
-  const figures: Figures[] = [];
-  const pglite = await openFreshPglite(PGLITE_DIR);
-  try {
-    const [{ version }] = await selectRows<{ version: string }>(pglite.db, sql`select current_setting('server_version') as version`);
-    figures.push(await measure(pglite, `PGlite (PostgreSQL ${version})`));
-  } finally {
-    await pglite.close();
-    fs.rmSync(PGLITE_DIR, { recursive: true, force: true });
-  }
-  const serverUrl = process.env.BENCH_DATABASE_URL;
-  if (serverUrl) {
-    const server = await openEmptiedServer(serverUrl);
-    try {
-      const [{ version }] = await selectRows<{ version: string }>(server.db, sql`select current_setting('server_version') as version`);
-      figures.push(await measure(server, `PostgreSQL ${version.split(' ')[0]} server`));
-    } finally {
-      await server.close();
-    }
-  } else {
-    log('BENCH_DATABASE_URL is not set: the PostgreSQL server part is skipped.');
-  }
+  const figures = await measureOnEachDatabase(PGLITE_DIR, measure, log);
   const section = render(figures, loadStart, os.loadavg()[0]);
   console.log(`\n${section}`);
   if (!args.has('--no-write')) log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, 'feeds'))}.`);

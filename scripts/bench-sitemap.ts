@@ -9,7 +9,6 @@
  * and its XML), validating every file against the sitemaps.org 0.9 rules. Figures go to
  * docs/benchmarks.md; `--no-write` only prints them.
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -21,7 +20,7 @@ import { siteOrigin } from '../src/modules/tenancy/tenancy.paths';
 import { validateSitemap } from '../tests/support/sitemap-schema';
 import { BENCH_NOW } from './bench/generate-stock';
 import { selectRows } from './bench/load';
-import { openEmptiedServer, openFreshPglite, writeOneWebsite } from './bench/one-website';
+import { measureOnEachDatabase, writeOneWebsite } from './bench/one-website';
 import { BUSY_LOAD, writeSection } from './bench/report';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -125,27 +124,7 @@ function render(figures: Figures[], loadStart: number, loadEnd: number): string 
 async function main(): Promise<void> {
   const loadStart = os.loadavg()[0];
   if (loadStart > BUSY_LOAD) log(`Warning: the 1-minute load average is ${loadStart.toFixed(2)}; the figures will be pessimistic.`);
-  const figures: Figures[] = [];
-  const pglite = await openFreshPglite(PGLITE_DIR);
-  try {
-    const [{ version }] = await selectRows<{ version: string }>(pglite.db, sql`select current_setting('server_version') as version`);
-    figures.push(await measure(pglite, `PGlite (PostgreSQL ${version})`));
-  } finally {
-    await pglite.close();
-    fs.rmSync(PGLITE_DIR, { recursive: true, force: true });
-  }
-  const serverUrl = process.env.BENCH_DATABASE_URL;
-  if (serverUrl) {
-    const server = await openEmptiedServer(serverUrl);
-    try {
-      const [{ version }] = await selectRows<{ version: string }>(server.db, sql`select current_setting('server_version') as version`);
-      figures.push(await measure(server, `PostgreSQL ${version.split(' ')[0]} server`));
-    } finally {
-      await server.close();
-    }
-  } else {
-    log('BENCH_DATABASE_URL is not set: the PostgreSQL server part is skipped.');
-  }
+  const figures = await measureOnEachDatabase(PGLITE_DIR, measure, log);
   const section = render(figures, loadStart, os.loadavg()[0]);
   console.log(`\n${section}`);
   if (!args.has('--no-write')) log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, 'sitemap'))}.`);

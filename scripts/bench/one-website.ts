@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '../../src/db/client';
 import { cars, dealerships, locations, websiteDomains, websites } from '../../src/db/schema';
 import { generateBenchData, isBenchSlug } from './generate-stock';
-import { insertJson, redact } from './load';
+import { insertJson, redact, selectRows } from './load';
 
 /** One website with all 100,000 generated cars (its dealership and location), written in chunks; its id. */
 export async function writeOneWebsite(handle: DatabaseHandle, log: (line: string) => void): Promise<number> {
@@ -35,13 +35,13 @@ export async function writeOneWebsite(handle: DatabaseHandle, log: (line: string
 }
 
 /** A fresh embedded database in dir (whatever was there is removed). */
-export function openFreshPglite(dir: string): Promise<DatabaseHandle> {
+function openFreshPglite(dir: string): Promise<DatabaseHandle> {
   fs.rmSync(dir, { recursive: true, force: true });
   return openDatabase({ dataDir: dir });
 }
 
 /** The server database, emptied first; refused when it holds websites that are not bench websites. */
-export async function openEmptiedServer(url: string): Promise<DatabaseHandle> {
+async function openEmptiedServer(url: string): Promise<DatabaseHandle> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -56,4 +56,37 @@ export async function openEmptiedServer(url: string): Promise<DatabaseHandle> {
     await client.end();
   }
   return openDatabase({ url, poolSize: 4 });
+}
+
+/**
+ * measure on a fresh embedded database in pgliteDir (removed afterwards), then on the PostgreSQL
+ * server database BENCH_DATABASE_URL names, if any; each labelled with its database and version.
+ */
+export async function measureOnEachDatabase<F>(
+  pgliteDir: string,
+  measure: (handle: DatabaseHandle, database: string) => Promise<F>,
+  log: (line: string) => void,
+): Promise<F[]> {
+  const figures: F[] = [];
+  const version = async (handle: DatabaseHandle) =>
+    (await selectRows<{ version: string }>(handle.db, sql`select current_setting('server_version') as version`))[0].version;
+  const pglite = await openFreshPglite(pgliteDir);
+  try {
+    figures.push(await measure(pglite, `PGlite (PostgreSQL ${await version(pglite)})`));
+  } finally {
+    await pglite.close();
+    fs.rmSync(pgliteDir, { recursive: true, force: true });
+  }
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (serverUrl) {
+    const server = await openEmptiedServer(serverUrl);
+    try {
+      figures.push(await measure(server, `PostgreSQL ${(await version(server)).split(' ')[0]} server`));
+    } finally {
+      await server.close();
+    }
+  } else {
+    log('BENCH_DATABASE_URL is not set: the PostgreSQL server part is skipped.');
+  }
+  return figures;
 }

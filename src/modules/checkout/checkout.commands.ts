@@ -380,23 +380,33 @@ function cardLimits(websiteId: number, reservationId: string, ip: string | null)
   return limits;
 }
 
+/** The reservation a sandbox card step acts on: the visitor's own, paid with the sandbox, within the card limits, still waiting for payment. */
+async function pendingSandboxReservation(tenant: Tenant, id: string, token: string | null, ip: string | null): Promise<Reservation> {
+  const row = await getReservation(tenant, id, token);
+  if (row.provider !== 'sandbox' || !row.providerRef) throw new NotFoundError();
+  await consumeLimits(await getDb(), cardLimits(tenant.id, id, ip));
+  if (row.status !== 'pending_payment') throw new DashboardError(409, row.failureMessage ?? CHECKOUT_MESSAGES.notPending);
+  return row;
+}
+
+/** A sandbox call; its refusal (an unknown or spent token) is the visitor's 409. */
+async function askSandbox<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof PaymentProviderError) throw new DashboardError(409, error.message);
+    throw error;
+  }
+}
+
 export type CardResult = { reservation: Reservation; declined: string | null; nextAction: { type: 'sandbox_authentication'; action_token: string; url: string } | null };
 
 /** POST /api/checkout/reservations/{id}/sandbox/card: the sandbox card form (demo mode, tests). */
 export async function payWithSandboxCard(tenant: Tenant, id: string, token: string | null, body: unknown, ip: string | null): Promise<CardResult> {
   if (!checkoutEnv().sandboxAllowed) throw new NotFoundError();
   const { card } = parseWith(cardRequestSchema(), body);
-  const row = await getReservation(tenant, id, token);
-  if (row.provider !== 'sandbox' || !row.providerRef) throw new NotFoundError();
-  await consumeLimits(await getDb(), cardLimits(tenant.id, id, ip));
-  if (row.status !== 'pending_payment') throw new DashboardError(409, row.failureMessage ?? CHECKOUT_MESSAGES.notPending);
-  let outcome;
-  try {
-    outcome = await sandboxProvider.confirmCard(row.providerRef, card);
-  } catch (error) {
-    if (error instanceof PaymentProviderError) throw new DashboardError(409, error.message);
-    throw error;
-  }
+  const row = await pendingSandboxReservation(tenant, id, token, ip);
+  const outcome = await askSandbox(() => sandboxProvider.confirmCard(row.providerRef!, card));
   // As the browser does after Stripe.js: the platform asks the provider and applies what it says.
   const after = (await applyPaymentState(tenant.id, id, outcome.state, outcome.message, 'provider', `sandbox card ${outcome.state}`)) ?? row;
   return {
@@ -410,17 +420,8 @@ export async function payWithSandboxCard(tenant: Tenant, id: string, token: stri
 export async function authenticateSandboxCard(tenant: Tenant, id: string, token: string | null, body: unknown, ip: string | null): Promise<CardResult> {
   if (!checkoutEnv().sandboxAllowed) throw new NotFoundError();
   const request = parseWith(authenticateRequestSchema, body);
-  const row = await getReservation(tenant, id, token);
-  if (row.provider !== 'sandbox' || !row.providerRef) throw new NotFoundError();
-  await consumeLimits(await getDb(), cardLimits(tenant.id, id, ip));
-  if (row.status !== 'pending_payment') throw new DashboardError(409, row.failureMessage ?? CHECKOUT_MESSAGES.notPending);
-  let outcome;
-  try {
-    outcome = await sandboxProvider.authenticate(row.providerRef, request.action_token, request.outcome === 'approve');
-  } catch (error) {
-    if (error instanceof PaymentProviderError) throw new DashboardError(409, error.message);
-    throw error;
-  }
+  const row = await pendingSandboxReservation(tenant, id, token, ip);
+  const outcome = await askSandbox(() => sandboxProvider.authenticate(row.providerRef!, request.action_token, request.outcome === 'approve'));
   const after = (await applyPaymentState(tenant.id, id, outcome.state, outcome.message, 'provider', `sandbox authentication ${request.outcome}`)) ?? row;
   return { reservation: after, declined: outcome.state === 'failed' ? outcome.message : null, nextAction: null };
 }
