@@ -7,10 +7,19 @@ export function newTally(): Tally {
   return { counts: new Map(), stats: new Map(), total: 0 };
 }
 
+/** The facet's counts, added to the tally on first use. */
+export function tallyCounts(tally: Tally, facet: TermFacet): Map<string, number> {
+  let counts = tally.counts.get(facet);
+  if (!counts) {
+    counts = new Map();
+    tally.counts.set(facet, counts);
+  }
+  return counts;
+}
+
 export function addCount(tally: Tally, facet: TermFacet, key: string, n: number) {
-  const counts = tally.counts.get(facet) ?? new Map<string, number>();
+  const counts = tallyCounts(tally, facet);
   counts.set(key, (counts.get(key) ?? 0) + n);
-  tally.counts.set(facet, counts);
 }
 
 export function addStats(tally: Tally, facet: RangeFacet, found: FacetStats) {

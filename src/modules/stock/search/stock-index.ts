@@ -6,7 +6,7 @@ import { carChanges, carGenerations, cars } from '../stock.schema';
 import { TERM_COLUMN, type BaseColumn } from './search.columns';
 import { MIN_SHOWN_PRICE } from '../stock.rules';
 import { groupOf, type FilterGroup } from './search.filters';
-import { addCount, addStats, newTally, type Tally } from './search.tally';
+import { addStats, newTally, tallyCounts, type Tally } from './search.tally';
 import type { SearchTerm } from './search.text';
 import { MAKE_MODEL_SEPARATOR, type RangeFacet, type SearchRequest, type SearchScope, type SortOption, type TermFacet } from './search.types';
 
@@ -64,6 +64,8 @@ export type WebsiteStock = {
    * cars, in index order) holding it: built on the copy's first such search (`carsWithWord`).
    */
   stockNumberWords: Map<string, number | number[]> | null;
+  /** The cars (indexes) in each sort's order, sorted on the copy's first search with that sort (`carsInOrder`). */
+  orders: Map<SortOption, Int32Array>;
 };
 
 const AVAILABLE = new Set(['in_stock', 'coming_soon']);
@@ -198,6 +200,7 @@ function toStock(websiteId: number, generation: number, soldSinceMs: number | nu
     makeModel: dictionary(makeModels, kept, (s) => s.makeModel),
     searchText,
     stockNumberWords: null,
+    orders: new Map(),
   };
 }
 
@@ -506,35 +509,115 @@ function sortKeys(sort: SortOption): SortKeys {
   }
 }
 
-type Candidate = { k0: number; k1: number; createdUs: number; id: number };
+/** A car's place in the order: smaller keys first, then the newest, then the highest id. */
+type Place = { k0: number; k1: number; createdUs: number; id: number };
 
-function before(a: Candidate, b: Candidate): boolean {
+function before(a: Place, b: Place): boolean {
   if (a.k0 !== b.k0) return a.k0 < b.k0;
   if (a.k1 !== b.k1) return a.k1 < b.k1;
   if (a.createdUs !== b.createdUs) return a.createdUs > b.createdUs;
   return a.id > b.id;
 }
 
-/** Keeps the first `size` candidates in order: most are refused by one comparison with the last kept. */
-class FirstOnes {
-  readonly kept: Candidate[] = [];
-  private readonly probe: Candidate = { k0: 0, k1: 0, createdUs: 0, id: 0 };
-  constructor(private readonly size: number) {}
-
-  offer(k0: number, k1: number, createdUs: number, id: number): void {
-    const kept = this.kept;
-    const probe = Object.assign(this.probe, { k0, k1, createdUs, id });
-    if (this.size === 0 || (kept.length === this.size && !before(probe, kept[kept.length - 1]))) return;
-    let low = 0;
-    let high = kept.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (before(kept[mid], probe)) low = mid + 1;
-      else high = mid;
-    }
-    kept.splice(low, 0, { k0, k1, createdUs, id });
-    if (kept.length > this.size) kept.pop();
+/** The copy's cars in the sort's order; sorted once per copy (a copy never changes) and sort. */
+function carsInOrder(stock: WebsiteStock, sort: SortOption): Int32Array {
+  let order = stock.orders.get(sort);
+  if (!order) {
+    const { k0, k1 } = sortKeys(sort);
+    const first = Float64Array.from({ length: stock.size }, (_, i) => k0(stock, i));
+    const second = Float64Array.from({ length: stock.size }, (_, i) => k1(stock, i));
+    const { createdUs, id } = stock.numbers;
+    order = Int32Array.from({ length: stock.size }, (_, i) => i).sort(
+      (a, b) => first[a] - first[b] || second[a] - second[b] || createdUs[b] - createdUs[a] || id[b] - id[a],
+    );
+    stock.orders.set(sort, order);
   }
+  return order;
+}
+
+/**
+ * Walks one copy's cars in the sort's order, stopping at each car that passes (and, with a score,
+ * holds exactly that score): its place in the order is then `place`.
+ */
+class Cursor {
+  readonly place: Place = { k0: 0, k1: 0, createdUs: 0, id: 0 };
+  private at = -1;
+
+  constructor(
+    private readonly stock: WebsiteStock,
+    private readonly order: Int32Array,
+    /** 0: the car passes every group (countStock's `fails`). */
+    private readonly fails: Uint8Array,
+    private readonly k1: SortKeys['k1'],
+    /** With relevance first: this cursor's cars hold this score, and it comes before the sort's keys. */
+    private readonly score: { of: Int32Array; value: number } | null,
+    private readonly k0: SortKeys['k0'],
+  ) {}
+
+  /** Moves to the next car that passes; false when there is none. */
+  advance(): boolean {
+    const { order, fails, score, stock } = this;
+    while (++this.at < order.length) {
+      const i = order[this.at];
+      if (fails[i] !== 0 || (score !== null && score.of[i] !== score.value)) continue;
+      const place = this.place;
+      place.k0 = score !== null ? -score.value : this.k0(stock, i);
+      place.k1 = this.k1(stock, i);
+      place.createdUs = stock.numbers.createdUs[i];
+      place.id = stock.numbers.id[i];
+      return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * The ids of the first `count` cars across the cursors, in order: a k-way merge (a binary heap of
+ * cursors by their current car), so a page costs about `count` steps however many cars pass.
+ */
+function firstInOrder(cursors: Cursor[], count: number): number[] {
+  const heap = cursors.filter((cursor) => cursor.advance());
+  const swap = (a: number, b: number) => ([heap[a], heap[b]] = [heap[b], heap[a]]);
+  const down = (from: number) => {
+    for (let i = from; ; ) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let least = i;
+      if (left < heap.length && before(heap[left].place, heap[least].place)) least = left;
+      if (right < heap.length && before(heap[right].place, heap[least].place)) least = right;
+      if (least === i) return;
+      swap(i, least);
+      i = least;
+    }
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  const ids: number[] = [];
+  while (ids.length < count && heap.length > 0) {
+    ids.push(heap[0].place.id);
+    if (!heap[0].advance()) {
+      swap(0, heap.length - 1);
+      heap.pop();
+    }
+    down(0);
+  }
+  return ids;
+}
+
+/** Adds one to each car's code. Hot: a plain loop in a function of its own, which V8 optimises alone. */
+function countCodes(counts: Int32Array, codes: Int32Array, cars: Int32Array): void {
+  for (let j = 0; j < cars.length; j++) counts[codes[cars[j]]]++;
+}
+
+/** Widens the range to the cars' values (NaN, null, never does). */
+function widen(range: { min: number; max: number }, values: Float64Array, cars: Int32Array): void {
+  let { min, max } = range;
+  for (let j = 0; j < cars.length; j++) {
+    const v = values[cars[j]];
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  range.min = min;
+  range.max = max;
 }
 
 /** What a term facet counts by: a dictionary column of the stock. */
@@ -562,7 +645,7 @@ export function countStock(
   const groupIndex = new Map(groups.map((g, i) => [g.key as string, i]));
   const own = (facet: TermFacet | RangeFacet) => groupIndex.get(groupOf(facet)) ?? -1;
   const tally = newTally();
-  const page = new FirstOnes(request.offset + request.limit);
+  const cursors: Cursor[] = [];
   const sort = request.sort ?? scope.defaultSort;
   const { k0, k1 } = sortKeys(sort);
   // 'Most relevant' puts the cars with more terms found as written first, when a term is fuzzy.
@@ -589,39 +672,43 @@ export function countStock(
     const failingOnly = new Int32Array(starts[groups.length]);
     const next = starts.slice(0, groups.length);
     for (let i = 0; i < stock.size; i++) if (fails[i] === 1) failingOnly[next[failed[i]]++] = i;
-    const { id, createdUs } = stock.numbers;
     tally.total += passed;
-    for (let j = 0; j < passed; j++) {
-      const i = passing[j];
-      page.offer(byScore ? -score[i] : k0(stock, i), k1(stock, i), createdUs[i], id[i]);
+    if (passed > 0) {
+      const order = carsInOrder(stock, sort);
+      if (!byScore) cursors.push(new Cursor(stock, order, fails, k1, null, k0));
+      else {
+        // One cursor per score the passing cars hold, each in the sort's order.
+        const scores = new Set<number>();
+        for (let j = 0; j < passed; j++) scores.add(score[passing[j]]);
+        for (const value of scores) cursors.push(new Cursor(stock, order, fails, k1, { of: score, value }, k0));
+      }
     }
-    const countedBy = (facet: TermFacet | RangeFacet) => {
+    const passingCars = passing.subarray(0, passed);
+    const failingOnlyOwn = (facet: TermFacet | RangeFacet) => {
       const g = own(facet);
-      const only = g < 0 ? failingOnly.subarray(0, 0) : failingOnly.subarray(starts[g], starts[g + 1]);
-      return [passing.subarray(0, passed), only];
+      return g < 0 ? failingOnly.subarray(0, 0) : failingOnly.subarray(starts[g], starts[g + 1]);
     };
     for (const facet of termFacets) {
       const { codes, values } = termDictionary(stock, facet);
       const counts = new Int32Array(values.length);
-      for (const cars of countedBy(facet)) for (let j = 0; j < cars.length; j++) counts[codes[cars[j]]]++;
-      counts.forEach((n, code) => {
+      countCodes(counts, codes, passingCars);
+      countCodes(counts, codes, failingOnlyOwn(facet));
+      let found: Map<string, number> | null = null;
+      for (let code = 0; code < counts.length; code++) {
         const value = values[code];
-        if (n > 0 && value != null && value !== '') addCount(tally, facet, value, n);
-      });
+        if (counts[code] === 0 || value == null || value === '') continue;
+        found ??= tallyCounts(tally, facet);
+        found.set(value, (found.get(value) ?? 0) + counts[code]);
+      }
     }
     for (const facet of rangeFacets) {
       const values = RANGE_STATS[facet](stock);
-      let min = Infinity;
-      let max = -Infinity;
-      for (const cars of countedBy(facet)) {
-        for (let j = 0; j < cars.length; j++) {
-          const v = values[cars[j]];
-          if (v < min) min = v;
-          if (v > max) max = v;
-        }
-      }
+      const range = { min: Infinity, max: -Infinity };
+      widen(range, values, passingCars);
+      widen(range, values, failingOnlyOwn(facet));
+      const { min, max } = range;
       if (min <= max) addStats(tally, facet, { min, max });
     }
   }
-  return { tally, pageIds: page.kept.slice(request.offset).map((c) => c.id) };
+  return { tally, pageIds: firstInOrder(cursors, request.offset + request.limit).slice(request.offset) };
 }
