@@ -1,4 +1,5 @@
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
+import { numberFormat } from './intl';
 
 /** Locale formatting for one website: currency, distance unit and spelling. Client-safe. */
 
@@ -7,7 +8,7 @@ type LocaleConfig = Pick<WebsiteConfig, 'locale' | 'currency' | 'distanceUnit'>;
 export const KM_PER_MILE = 1.609344;
 
 export function formatMoney(config: LocaleConfig, amount: number): string {
-  return new Intl.NumberFormat(config.locale, {
+  return numberFormat(config.locale, {
     style: 'currency',
     currency: config.currency,
     maximumFractionDigits: 0,
@@ -22,7 +23,7 @@ export function odometerValue(config: LocaleConfig, km: number): number {
 
 /** An odometer reading already in the website's unit: '12,345 km' or '12,345 mi'. */
 export function formatOdometerValue(config: LocaleConfig, value: number): string {
-  return `${new Intl.NumberFormat(config.locale).format(value)} ${config.distanceUnit === 'mi' ? 'mi' : 'km'}`;
+  return `${numberFormat(config.locale).format(value)} ${config.distanceUnit === 'mi' ? 'mi' : 'km'}`;
 }
 
 export function formatOdometer(config: LocaleConfig, km: number): string {

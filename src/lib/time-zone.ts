@@ -2,26 +2,19 @@
  * Time-zone arithmetic with Intl only (no library): wall-clock times of a location's own zone,
  * correct across daylight-saving changes. Client-safe.
  */
-
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
+import { dateTimeFormat } from './intl';
 
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
+  return dateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
 }
 
 export function isValidTimeZone(timeZone: string): boolean {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateTimeFormat } from '@/lib/intl';
 import { addDays, instantOfWallTime, isoDate, wallTimeAt } from '@/lib/time-zone';
 import type { LocationSettings, OpeningHoursEntry, SpecialHoursEntry } from './locations.types';
 
@@ -298,7 +299,7 @@ export function holidayRows(
   options: { timeZone: string; now: Date; locale: string; settings?: LocationSettings; limit?: number },
 ): HolidayRow[] {
   const today = localDay(options.now, options.timeZone).date;
-  const formatter = new Intl.DateTimeFormat(options.locale, { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
+  const formatter = dateTimeFormat(options.locale, { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
   return specialHours
     .filter((s) => s.date >= today)
     .slice(0, options.limit ?? 20)

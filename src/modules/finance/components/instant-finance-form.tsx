@@ -20,6 +20,7 @@ import {
   type CreditHistory,
   type InstantQuote,
 } from '../finance.calc';
+import { numberFormat } from '@/lib/intl';
 import { CREDIT_LABELS, FINANCE_CATEGORY, FINANCE_MESSAGES } from '../finance.enquiry';
 import type { InstantFinanceCar } from './finance-dialogs';
 
@@ -38,7 +39,7 @@ type CodeState = 'not-sent' | 'sending' | 'sent';
 
 const detailFields: FieldDef[] = contactFields();
 const digitsOnly = (value: string) => value.replace(/\D/g, '').slice(0, 7);
-const money = (value: number) => new Intl.NumberFormat('en-AU', { style: 'currency', currency: 'AUD', minimumFractionDigits: 2 }).format(value);
+const money = (value: number) => numberFormat('en-AU', { style: 'currency', currency: 'AUD', minimumFractionDigits: 2 }).format(value);
 
 async function postJson(url: string, body: unknown, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<{ ok: boolean; status: number; body: Record<string, unknown> }> {
   const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers }, body: JSON.stringify(body), signal });

@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useSyncExternalStore } from 'react';
+import { numberFormat } from '@/lib/intl';
 import { Button, LinkButton } from '@/components/ui/button';
 import { emitAuthEvent } from './session-client';
 import { loadGarage, localSaved, serverSnapshot, snapshot, subscribe, toggleSaved, type SavedCar } from './garage-store';
@@ -28,7 +29,7 @@ export function GarageList({ vehiclePath, signInPath, money }: Props) {
   useEffect(() => {
     void loadGarage();
   }, []);
-  const format = (n: number) => new Intl.NumberFormat(money.locale, { style: 'currency', currency: money.currency, maximumFractionDigits: 0 }).format(n);
+  const format = (n: number) => numberFormat(money.locale, { style: 'currency', currency: money.currency, maximumFractionDigits: 0 }).format(n);
 
   if (state.status !== 'ready') return <p className="text-gray-700">Loading your garage…</p>;
   if (!state.signedIn) {

@@ -24,6 +24,7 @@ import {
 } from '../leads.forms';
 import { FieldControl, fieldId, FormAlert, Honeypot, Spinner, StepProgress } from './form-controls';
 import { newIdempotencyKey, saveValuation, saveValuationData, sendLead, storeDetails } from './lead-client';
+import { numberFormat } from '@/lib/intl';
 import { InstantEstimate, LOOKUP_FIELDS, VehicleLookup } from '@/modules/vehicles/components/vehicle-lookup';
 import { estimateData, estimateForValues, estimateLeadFields } from '@/modules/vehicles/components/vehicle-client';
 import type { Estimate } from '@/modules/vehicles/vehicles.estimate';
@@ -136,7 +137,7 @@ export function LeadForm({
   };
   const hasVehicleStep = steps.some((candidate) => candidate.lookup === 'vehicle');
   const money = (amount: number) =>
-    new Intl.NumberFormat(site.money?.locale ?? 'en-AU', { style: 'currency', currency: site.money?.currency ?? 'AUD', maximumFractionDigits: 0 }).format(amount);
+    numberFormat(site.money?.locale ?? 'en-AU', { style: 'currency', currency: site.money?.currency ?? 'AUD', maximumFractionDigits: 0 }).format(amount);
 
   function fillValues(patch: Record<string, string>) {
     setEdited((current) => ({ ...current, ...patch }));

@@ -7,6 +7,7 @@ import { LOCATION_TYPE_LABELS } from '../locations.grouping';
 import { cachePageUntil } from '@/lib/page-cache';
 import { holidayRows, nextHoursChange, openingHoursRows, openStatus, openStatusText } from '../locations.hours';
 import { mapLinkUrl } from '../locations.maps';
+import { numberFormat } from '@/lib/intl';
 import type { LocationSummary, SpecialHoursEntry } from '../locations.types';
 import { HolidayHoursDialog } from './holiday-hours-dialog';
 import { OpeningHoursList } from './opening-hours-list';
@@ -26,7 +27,7 @@ type Props = {
 const linkClass = 'font-semibold text-brand-text underline-offset-2 hover:underline';
 
 export function ratingText(reviews: { count: number; averageRating: number }, locale: string): string {
-  const count = new Intl.NumberFormat(locale).format(reviews.count);
+  const count = numberFormat(locale).format(reviews.count);
   return `${reviews.averageRating.toFixed(1)} out of 5 from ${count} review${reviews.count === 1 ? '' : 's'}`;
 }
 

@@ -1,3 +1,4 @@
+import { collator } from '@/lib/intl';
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { formatMoney, formatOdometerValue, KM_PER_MILE, odometerValue } from '@/lib/format';
 import { facetLabel, facetValueLabel } from './search.labels';
@@ -93,7 +94,7 @@ export function filterGroups(groups: FacetGroup[]): FilterGroup[] {
 const CAR_TYPE_ORDER = ['new', 'demo', 'used'];
 
 function byLabel(a: FacetOption, b: FacetOption) {
-  return a.label.localeCompare(b.label, 'en', { sensitivity: 'base', numeric: true });
+  return collator('en', { sensitivity: 'base', numeric: true }).compare(a.label, b.label);
 }
 
 function options(
