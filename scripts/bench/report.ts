@@ -9,7 +9,10 @@ import type { LoadMode, LoadResult } from './http';
 import type { KindResult, Scope } from './queries';
 
 export const TARGET_MS: Record<Scope, number> = { 'one website': 10, 'all websites': 40 };
-export const TARGET_RPS = 150;
+/** Requests/s: the page as visitors ask for it (same URL, from the page cache), and every request a render (issue 18). */
+export const TARGET_RPS: Record<LoadMode, number> = { 'same URL': 150, 'new URL each time': 100 };
+/** Uncached renders/s of this page before issue 18 (2026-11-21, PGlite), reported beside today's. */
+const UNCACHED_BEFORE_RPS = 34;
 /** A 1-minute load average above this before or after the run means something else was using the CPU. */
 export const BUSY_LOAD = 0.8;
 
@@ -61,13 +64,12 @@ export type Report = {
 const ms = (value: number) => value.toFixed(value < 10 ? 2 : 1);
 const met = (ok: boolean) => (ok ? 'met' : '**missed**');
 
-export function loadMet(result: LoadResult): boolean {
-  return result.requestsPerSecond >= TARGET_RPS && result.non2xx === 0 && result.errors === 0;
+export function loadMet(mode: LoadMode, result: LoadResult): boolean {
+  return result.requestsPerSecond >= TARGET_RPS[mode] && result.non2xx === 0 && result.errors === 0;
 }
 
-/** The verdict of a load mode: the target is the search page's throughput as visitors ask for it (the same URL). */
 function loadVerdict(mode: LoadMode, result: LoadResult): string {
-  return mode === 'same URL' ? met(loadMet(result)) : 'for information';
+  return `≥ ${TARGET_RPS[mode]}/s ${met(loadMet(mode, result))}`;
 }
 
 export function kindMet(result: KindResult): boolean {
@@ -102,7 +104,7 @@ export function summaryLines(report: Report): string[] {
   }
   for (const { label, mode, result: l } of report.loads) {
     lines.push(
-      `search page on ${label}, ${mode}: ${l.requestsPerSecond.toFixed(1)} requests/s, p99 ${l.latencyP99} ms, ${l.non2xx} non-2xx — ${mode === 'same URL' ? `target ≥ ${TARGET_RPS}/s ${loadMet(l) ? 'met' : 'missed'}` : 'every request renders, for information'}`,
+      `search page on ${label}, ${mode}: ${l.requestsPerSecond.toFixed(1)} requests/s, p99 ${l.latencyP99} ms, ${l.non2xx} non-2xx — target ≥ ${TARGET_RPS[mode]}/s ${loadMet(mode, l) ? 'met' : 'missed'}${mode === 'same URL' ? '' : ` (every request renders; ${UNCACHED_BEFORE_RPS}/s before issue 18)`}`,
     );
   }
   if (report.loads.length === 0 && report.loadSkipped) {
@@ -152,9 +154,9 @@ export function renderSection(report: Report): string {
         '"same URL": every request asks for the landing page, as most visitors do, so the page cache (src/lib/page-cache.ts) ' +
         'answers after the first render, checking the stock version in the database each time. ' +
         '"new URL each time": `?utm_content=N`, which the page ignores, makes every URL new, so every request renders: ' +
-        'what cache misses cost, for information. "page cache" is the X-Page-Cache header of the last warm-up answer.',
+        `what cache misses cost (${UNCACHED_BEFORE_RPS} requests/s on PGlite before issue 18). "page cache" is the X-Page-Cache header of the last warm-up answer.`,
       '',
-      `| database | URLs | page cache | requests | requests/s (mean) | latency p50 ms | latency p99 ms | non-2xx | errors | target ≥ ${TARGET_RPS} requests/s |`,
+      `| database | URLs | page cache | requests | requests/s (mean) | latency p50 ms | latency p99 ms | non-2xx | errors | target |`,
       '|---|---|---|--:|--:|--:|--:|--:|--:|---|',
       ...report.loads.map(
         ({ label, mode, result: r }) =>
