@@ -60,10 +60,10 @@ export type WebsiteStock = {
   /** The cars' search_text (lowercase words, accents folded) between two spaces, for text terms. */
   searchText: string[];
   /**
-   * The whole words of search_text that a stock-number-like term can be, each with the car (or
-   * cars, in index order) holding it: built on the copy's first such search (`carsWithWord`).
+   * Each whole word of search_text (between two spaces) with the cars holding it, ascending (one
+   * car as a number): built on the copy's first text search (`wordIndex`).
    */
-  stockNumberWords: Map<string, number | number[]> | null;
+  words: Map<string, number | number[]> | null;
   /** The cars (indexes) in each sort's order, sorted on the copy's first search with that sort (`carsInOrder`). */
   orders: Map<SortOption, Int32Array>;
 };
@@ -199,7 +199,7 @@ function toStock(websiteId: number, generation: number, soldSinceMs: number | nu
     text,
     makeModel: dictionary(makeModels, kept, (s) => s.makeModel),
     searchText,
-    stockNumberWords: null,
+    words: null,
     orders: new Map(),
   };
 }
@@ -212,35 +212,27 @@ function patched(stock: WebsiteStock, generation: number, changed: readonly numb
   return toStock(stock.websiteId, generation, stock.soldSinceMs, columns ?? [], { stock, cars: Int32Array.from(cars) });
 }
 
-/**
- * A whole word of a padded search_text that a stock-number-like term can be (isStockNumberLike on
- * a term that is already lowercase): between two spaces, letters, 3 or more digits, letters.
- */
-const STOCK_NUMBER_WORD = /(?<= )[a-z]*\d{3,}[a-z]*(?= )/g;
-
-/**
- * The cars (indexes, ascending) whose search_text holds `word` as a whole word, as the text
- * condition matches a stock-number-like term: ' word ' in the padded text, or `(^| )word( |$)` in
- * SQL. Words no such term can be are never asked for, so they are not kept.
- */
-function carsWithWord(stock: WebsiteStock, word: string): readonly number[] {
-  let words = stock.stockNumberWords;
-  if (!words) {
-    words = new Map();
-    for (let i = 0; i < stock.size; i++) {
-      const text = stock.searchText[i];
-      STOCK_NUMBER_WORD.lastIndex = 0;
-      for (let found = STOCK_NUMBER_WORD.exec(text); found !== null; found = STOCK_NUMBER_WORD.exec(text)) {
-        const cars = words.get(found[0]);
-        if (cars === undefined) words.set(found[0], i);
-        else if (typeof cars === 'number') {
-          if (cars !== i) words.set(found[0], [cars, i]);
-        } else if (cars[cars.length - 1] !== i) cars.push(i);
-      }
+/** The copy's words and the cars holding each, built once per copy. */
+function wordIndex(stock: WebsiteStock): Map<string, number | number[]> {
+  if (stock.words) return stock.words;
+  const words = new Map<string, number | number[]>();
+  for (let i = 0; i < stock.size; i++) {
+    for (const word of stock.searchText[i].split(' ')) {
+      if (word === '') continue;
+      const cars = words.get(word);
+      if (cars === undefined) words.set(word, i);
+      else if (typeof cars === 'number') {
+        if (cars !== i) words.set(word, [cars, i]);
+      } else if (cars[cars.length - 1] !== i) cars.push(i);
     }
-    stock.stockNumberWords = words;
   }
-  const cars = words.get(word);
+  stock.words = words;
+  return words;
+}
+
+/** The cars (indexes, ascending) whose search_text holds `word` as a whole word: ' word ' in the padded text. */
+function carsWithWord(stock: WebsiteStock, word: string): readonly number[] {
+  const cars = wordIndex(stock).get(word);
   return cars === undefined ? [] : typeof cars === 'number' ? [cars] : cars;
 }
 
@@ -427,25 +419,34 @@ export type TextMatch = { terms: readonly SearchTerm[]; similar: readonly (reado
  * written, the relevance order) for the cars that match.
  */
 function markText(stock: WebsiteStock, text: TextMatch, fails: Uint8Array, score: Int32Array): void {
-  const wholeWord = (word: string) => ` ${word} `;
-  const terms = text.terms.map((term, t) => ({
-    text: term.text,
-    exact: term.exact ? wholeWord(term.text) : null,
-    similar: term.fuzzy ? text.similar[t].map(wholeWord) : [],
-  }));
+  const words = wordIndex(stock);
+  const mark = (marks: Uint8Array, cars: number | number[] | undefined) => {
+    if (typeof cars === 'number') marks[cars] = 1;
+    else if (cars) for (const i of cars) marks[i] = 1;
+  };
+  const terms = text.terms.map((term, t) => {
+    // A term holds no space, so it is in the text where it is in one of its words.
+    const asWritten = new Uint8Array(stock.size);
+    for (const [word, cars] of words) if (word.includes(term.text)) mark(asWritten, cars);
+    let matches = asWritten;
+    if (term.exact) {
+      matches = new Uint8Array(stock.size);
+      mark(matches, words.get(term.text));
+    } else if (term.fuzzy && text.similar[t].length > 0) {
+      matches = asWritten.slice();
+      for (const word of text.similar[t]) mark(matches, words.get(word));
+    }
+    return { asWritten, matches };
+  });
   for (let i = 0; i < stock.size; i++) {
     if (fails[i] > 1) continue;
-    const padded = stock.searchText[i];
     let found = 0;
     for (const term of terms) {
-      // A term holds no space, so the padding adds no substring match.
-      const asWritten = padded.includes(term.text);
-      if (asWritten) found++;
-      const matches = term.exact ? padded.includes(term.exact) : asWritten || term.similar.some((word) => padded.includes(word));
-      if (!matches) {
+      if (term.matches[i] === 0) {
         fails[i] = 2;
         break;
       }
+      found += term.asWritten[i];
     }
     score[i] = found;
   }
