@@ -31,7 +31,7 @@ import { ROOT, startServer, waitForServer } from './bench/http';
 import { measurePageThroughput, pageThroughputTable, type ThroughputRow } from './bench/page-throughput';
 import { writeSection } from './bench/report';
 import { prebuildStandIns, startStandInServer, type StandInServer } from './bench/widget-stand-in-server';
-import { STAND_IN_KB, widgetOfUrl } from '../tests/support/widget-stand-ins';
+import { STAND_IN_KB, standInScript, widgetOfUrl } from '../tests/support/widget-stand-ins';
 import type { WidgetId } from '../src/modules/widgets/widgets.plan';
 
 const { values: args } = parseArgs({
@@ -446,9 +446,12 @@ async function benchWidgets(): Promise<void> {
     `- **without widgets**: a copy of the same database where the website's configuration has no \`widgets\` block (\`scripts/bench/without-widgets.ts\`), same build, on 127.0.0.1:${NO_WIDGETS_PORT}.`,
     `- The providers' scripts come from one local HTTPS server (\`scripts/bench/widget-stand-in-server.ts\`, a self-signed certificate made with \`openssl\` at each run); Chromium maps every provider host to it (\`--host-resolver-rules\`, \`--ignore-certificate-errors\`), the same browser and flags for both variants. The stand-ins (\`tests/support/widget-stand-ins.ts\`, shared with the e2e suite) are valid JavaScript of the providers' compressed sizes, served gzipped; each compiles and runs one in eight of its generated functions once at start (a provider runs part of its code at start, the rest are handlers) and then does what the runtime waits for and what the real script shows (google_tag_manager, fbq.callMethod, Podium's bubble iframe and button, the sidebar's tab, phone numbers swapped, a GA4 hit).`,
     '',
-    '| stand-in | gzip KB | based on |',
-    '|---|--:|---|',
-    ...(Object.entries(STAND_IN_KB) as [WidgetId, { kb: number; real: string }][]).map(([id, { kb, real }]) => `| ${id} | ${kb} | ${real} |`),
+    '| stand-in | target gzip KB | served gzip KB | raw KB | based on |',
+    '|---|--:|--:|--:|---|',
+    ...(Object.entries(STAND_IN_KB) as [WidgetId, { kb: number; real: string }][]).map(([id, { kb, real }]) => {
+      const script = standInScript(id);
+      return `| ${id} | ${kb} | ${(script.gzip.length / 1024).toFixed(1)} | ${Math.round(Buffer.byteLength(script.body) / 1024)} | ${real} |`;
+    }),
     '',
     `Machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.availableParallelism()} cores, shared with other sessions (load average ${loadStart.toFixed(2)} at the start). ${RUNS} measured runs per page and variant after one unmeasured pass, the variants alternating run by run; medians below. Budgets (issue 17): performance ≥ ${WIDGET_BUDGETS.performance}, TBT ≤ ${WIDGET_BUDGETS.tbtMs} ms, CLS ≤ ${WIDGET_BUDGETS.cls} on mobile. "Widget JS" and "widget main thread" are the stand-ins' transfer size and their main-thread time (Lighthouse's bootup-time: the traced time times the 4× CPU slowdown). The CPU index is Lighthouse's benchmark index of the host CPU (its 4× slowdown assumes about 1,500).`,
     '',
