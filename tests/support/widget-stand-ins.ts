@@ -13,6 +13,7 @@
  * page subscribed to Zendesk's or LiveChat's messages).
  */
 import zlib from 'node:zlib';
+import { hashString, mulberry32 } from '../../src/db/seed/random';
 import { WIDGET_SOURCES, type WidgetId } from '../../src/modules/widgets/widgets.plan';
 
 /** Which request is which widget's script (the script addresses of WIDGET_SOURCES). */
@@ -138,18 +139,6 @@ const BEHAVIOUR: Record<WidgetId, string> = {
     document.querySelectorAll('[data-spincar-vin]').forEach(function (el) { el.setAttribute('data-spincar-ready', '1'); });`,
 };
 
-/** A small deterministic PRNG (mulberry32): the same stand-in every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * One function of the stand-in's bulk: minified-looking code (short names, string tables, object
  * literals, a loop) whose compressed size per byte is close to real minified JavaScript's.
@@ -176,7 +165,8 @@ const cache = new Map<WidgetId, { body: string; gzip: Buffer }>();
 export function standInScript(id: WidgetId): { body: string; gzip: Buffer } {
   const cached = cache.get(id);
   if (cached) return cached;
-  const next = random([...id].reduce((h, c) => h * 31 + c.charCodeAt(0), 7));
+  // The seed's generator: the same stand-in every run.
+  const next = mulberry32(hashString(id));
   const target = STAND_IN_KB[id].kb * 1024;
   const functions: string[] = [];
   const wrap = () =>
