@@ -10,7 +10,11 @@
 //   4. runs Lighthouse --runs times per page (default 3) in the system Chromium, prints each run
 //      and the median of performance, accessibility, best practices, SEO, LCP, TBT, CLS and the
 //      compressed JavaScript bytes, and checks them against the budgets;
-//   5. writes the medians to docs/benchmarks.md (its own section only) unless --no-write.
+//   5. writes the medians to docs/benchmarks.md (its own section only) unless --no-write;
+//   6. (issue 17) measures harbour-city-motors' home, search and car pages with every widget it
+//      configures, the providers' scripts answered by local stand-ins of realistic size, side by
+//      side with the same pages of a copy of the website without widgets, and writes that to its
+//      own section (bench:pages-widgets). --only-widgets runs just this part, --no-widgets skips it.
 // The machine is shared; Lighthouse's simulated throttling keeps the figures comparable, but a
 // busy CPU still moves TBT and LCP, hence the median of several runs. Each run's benchmark index
 // (Lighthouse's measure of the host CPU; its 4× slowdown is meant for about 1,500) is reported.
@@ -26,12 +30,17 @@ import { DEMO_SLUGS } from '../src/db/seed/sites';
 import { ROOT, startServer, waitForServer } from './bench/http';
 import { measurePageThroughput, pageThroughputTable, type ThroughputRow } from './bench/page-throughput';
 import { writeSection } from './bench/report';
+import { prebuildStandIns, startStandInServer, type StandInServer } from './bench/widget-stand-in-server';
+import { STAND_IN_KB, standInScript, widgetOfUrl } from '../tests/support/widget-stand-ins';
+import type { WidgetId } from '../src/modules/widgets/widgets.plan';
 
 const { values: args } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
     'no-write': { type: 'boolean', default: false },
     label: { type: 'string', default: '' },
+    'only-widgets': { type: 'boolean', default: false },
+    'no-widgets': { type: 'boolean', default: false },
   },
 });
 
@@ -100,12 +109,12 @@ async function prepareData(): Promise<void> {
 type Hit = { slug: string; status: string; primary_image_url: string | null };
 
 /** A request with a Host header (fetch cannot send one; *.localhost may not resolve in Node). */
-function request(method: string, urlPath: string, host: string, body?: string): Promise<{ status: number; location: string | null; text: string }> {
+function request(method: string, urlPath: string, host: string, body?: string, port = PORT): Promise<{ status: number; location: string | null; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
         host: '127.0.0.1',
-        port: PORT,
+        port,
         path: urlPath,
         method,
         headers: { host, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) },
@@ -124,47 +133,51 @@ function request(method: string, urlPath: string, host: string, body?: string): 
 }
 
 /** The dealer's first in-stock car with a photo, in its own search order, on its own vehicle path. */
-async function carPageUrl(tenant: string): Promise<string> {
+async function carPageUrl(tenant: string, port = PORT): Promise<string> {
   const host = `${tenant}.localhost`;
-  const search = await request('POST', '/api/search', host, JSON.stringify({ limit: 50 }));
+  const search = await request('POST', '/api/search', host, JSON.stringify({ limit: 50 }), port);
   if (search.status !== 200) throw new Error(`${tenant}: /api/search answered ${search.status}`);
   const hits = (JSON.parse(search.text) as { hits: Hit[] }).hits;
   const hit = hits.find((h) => h.status === 'in_stock' && h.primary_image_url) ?? hits[0];
   if (!hit) throw new Error(`${tenant}: no listed car`);
   // A 308 to the website's vehicle path would count against the page: follow it once here.
-  const first = await request('GET', `/cars/${hit.slug}`, host);
+  const first = await request('GET', `/cars/${hit.slug}`, host, undefined, port);
   const pathname = first.status === 308 && first.location ? new URL(first.location, `http://${host}`).pathname : `/cars/${hit.slug}`;
-  return `http://${host}:${PORT}${pathname}`;
+  return `http://${host}:${port}${pathname}`;
 }
 
 /** The first search page the dealer's home page links to: the page a visitor opens from it. */
-async function searchPageUrl(tenant: string): Promise<string> {
+async function searchPageUrl(tenant: string, port = PORT): Promise<string> {
   const host = `${tenant}.localhost`;
-  const home = await request('GET', '/', host);
+  const home = await request('GET', '/', host, undefined, port);
   const [, searchPath] = /href="(\/search\/[^"?#]+)"/.exec(home.text) ?? [];
   if (home.status !== 200 || !searchPath) throw new Error(`${tenant}: no search link on the home page (${home.status})`);
-  return `http://${host}:${PORT}${searchPath}`;
+  return `http://${host}:${port}${searchPath}`;
 }
 
-type NetworkItem = { resourceType?: string; transferSize?: number };
+type NetworkItem = { url?: string; resourceType?: string; transferSize?: number };
 
-async function measure(url: string, port: number, attempt = 1): Promise<Figures> {
-  const result = await lighthouse(url, {
-    port,
-    output: 'json',
-    logLevel: 'error',
-    onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-  });
+type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+
+async function runLighthouse(url: string, flags: Parameters<typeof lighthouse>[1], attempt = 1): Promise<Lhr> {
+  const result = await lighthouse(url, { output: 'json', logLevel: 'error', ...flags });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError) {
     // Chromium now and then records no navigation start in its trace: Lighthouse asks to run again.
-    if (lhr.runtimeError.code === 'NO_NAVSTART' && attempt < 3) return measure(url, port, attempt + 1);
+    if (lhr.runtimeError.code === 'NO_NAVSTART' && attempt < 3) return runLighthouse(url, flags, attempt + 1);
     throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   }
+  return lhr;
+}
+
+const networkItems = (lhr: Lhr) => ((lhr.audits['network-requests']?.details as { items?: NetworkItem[] } | undefined)?.items ?? []) as NetworkItem[];
+
+async function measure(url: string, port: number): Promise<Figures> {
+  const lhr = await runLighthouse(url, { port, onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] });
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
-  const items = ((lhr.audits['network-requests']?.details as { items?: NetworkItem[] } | undefined)?.items ?? []) as NetworkItem[];
+  const items = networkItems(lhr);
   const jsBytes = items.filter((item) => item.resourceType === 'Script').reduce((sum, item) => sum + (item.transferSize ?? 0), 0);
   const failing = Object.values(lhr.audits)
     .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary')
@@ -215,15 +228,12 @@ function printLine(label: string, f: Figures): void {
   );
 }
 
-async function main(): Promise<void> {
-  await build();
-  await prepareData();
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+async function benchAllPages(): Promise<void> {
   const logFile = path.join(os.tmpdir(), `bench-pages-${process.pid}.log`);
   const server = startServer(PORT, { NEXT_DIST_DIR: DIST_DIR, DATA_DIR, MEDIA_DIR }, logFile);
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROME_PATH,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
   const loadStart = os.loadavg()[0];
   const results: { tenant: string; url: string; runs: Figures[]; median: Figures }[] = [];
   let throughput: ThroughputRow[] = [];
@@ -289,6 +299,183 @@ async function main(): Promise<void> {
   ].join('\n');
   if (!args['no-write']) console.log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, 'pages'))}`);
   if (results.some((r) => misses(r.median).length > 0)) process.exitCode = 1;
+}
+
+// ---- Issue 17: the same pages with and without the website's widgets --------------------------
+
+const WIDGET_TENANT = 'harbour-city-motors';
+const NO_WIDGETS_PORT = PORT + 1;
+const NO_WIDGETS_DATA_DIR = path.resolve(ROOT, '.bench-data/pages-no-widgets/data');
+const WIDGET_REPORTS_DIR = path.resolve(ROOT, '.bench-data/pages-widgets');
+export const WIDGET_BUDGETS = { performance: 95, tbtMs: 200, cls: 0.02 };
+/**
+ * Widgets start at the first interaction or 3 s after the page has hydrated (decision 037), and
+ * Lighthouse never interacts; its default trace stops about a second after load. Both variants run
+ * with these settings, so the trace holds the widgets loading and running, and the figures compare.
+ */
+const WIDGET_TRACE = { pauseAfterLoadMs: 6000, networkQuietThresholdMs: 2000, cpuQuietThresholdMs: 2000 };
+
+type WidgetFigures = {
+  performance: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  jsKb: number;
+  /** Compressed bytes of the stand-in scripts in the trace. */
+  widgetJsKb: number;
+  /** Main-thread time of the stand-in scripts (Lighthouse's bootup-time: as traced, times the 4× CPU slowdown). */
+  widgetMainThreadMs: number;
+  benchmarkIndex: number;
+};
+type WidgetRun = { figures: WidgetFigures; widgets: WidgetId[] };
+type WidgetVariant = 'with widgets' | 'without widgets';
+
+/** One Lighthouse run with the widget trace settings; the widgets whose stand-ins the trace holds must be the ones the page asked for. */
+async function measureWidgetPage(url: string, chromePort: number, standIns: StandInServer, save: string | null): Promise<WidgetRun> {
+  const before = { ...standIns.requests };
+  const lhr = await runLighthouse(url, { port: chromePort, onlyCategories: ['performance'], ...WIDGET_TRACE });
+  if (save) fs.writeFileSync(save, JSON.stringify(lhr));
+  const asked = (Object.keys(standIns.requests) as WidgetId[]).filter((id) => (standIns.requests[id] ?? 0) > (before[id] ?? 0));
+  const items = networkItems(lhr);
+  const traced = items.filter((item) => item.url && widgetOfUrl(item.url));
+  const widgets = [...new Set(traced.map((item) => widgetOfUrl(item.url!)!))].sort();
+  if (asked.sort().join() !== widgets.join()) {
+    throw new Error(`${url}: the page asked for the stand-ins of ${asked.join(', ') || 'none'} but the trace holds ${widgets.join(', ') || 'none'}; lengthen WIDGET_TRACE`);
+  }
+  const bootup = ((lhr.audits['bootup-time']?.details as { items?: { url: string; total: number }[] } | undefined)?.items ?? []);
+  const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+  const figures: WidgetFigures = {
+    performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    lcpMs: numeric('largest-contentful-paint'),
+    tbtMs: numeric('total-blocking-time'),
+    cls: numeric('cumulative-layout-shift'),
+    jsKb: items.filter((item) => item.resourceType === 'Script').reduce((sum, item) => sum + (item.transferSize ?? 0), 0) / 1024,
+    widgetJsKb: traced.reduce((sum, item) => sum + (item.transferSize ?? 0), 0) / 1024,
+    widgetMainThreadMs: bootup.filter((item) => widgetOfUrl(item.url)).reduce((sum, item) => sum + item.total, 0),
+    benchmarkIndex: lhr.environment.benchmarkIndex,
+  };
+  // Where the blocking time came from, to read when a budget is missed.
+  const top = [...bootup].sort((a, b) => b.total - a.total).slice(0, 4).map((item) => `${item.url.replace(/^https?:\/\//, '').slice(0, 48)} ${Math.round(item.total)} ms`);
+  console.log(`      main thread (simulated): ${top.join(' · ')}`);
+  return { figures, widgets };
+}
+
+function widgetMisses(f: WidgetFigures): string[] {
+  const out: string[] = [];
+  if (f.performance < WIDGET_BUDGETS.performance) out.push(`performance < ${WIDGET_BUDGETS.performance}`);
+  if (f.tbtMs > WIDGET_BUDGETS.tbtMs) out.push(`TBT > ${WIDGET_BUDGETS.tbtMs} ms`);
+  if (f.cls > WIDGET_BUDGETS.cls) out.push(`CLS > ${WIDGET_BUDGETS.cls}`);
+  return out;
+}
+
+const widgetLine = (f: WidgetFigures) =>
+  `perf ${String(f.performance).padStart(3)}  LCP ${(f.lcpMs / 1000).toFixed(2)} s  TBT ${Math.round(f.tbtMs)} ms  CLS ${f.cls.toFixed(3)}  JS ${f.jsKb.toFixed(1)} KB (widgets ${f.widgetJsKb.toFixed(1)} KB, ${Math.round(f.widgetMainThreadMs)} ms)  CPU index ${Math.round(f.benchmarkIndex)}`;
+
+/** The bench data with the website's configuration minus its widgets, in a copy (the original stays as it is). */
+async function prepareNoWidgetsData(): Promise<void> {
+  fs.rmSync(NO_WIDGETS_DATA_DIR, { recursive: true, force: true });
+  fs.cpSync(DATA_DIR, NO_WIDGETS_DATA_DIR, { recursive: true });
+  const status = await run(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['--conditions=react-server', 'scripts/bench/without-widgets.ts', WIDGET_TENANT], {
+    ...process.env,
+    DATA_DIR: NO_WIDGETS_DATA_DIR,
+  });
+  if (status !== 0) throw new Error('without-widgets failed');
+}
+
+async function benchWidgets(): Promise<void> {
+  await prepareNoWidgetsData();
+  fs.mkdirSync(WIDGET_REPORTS_DIR, { recursive: true });
+  prebuildStandIns(Object.keys(STAND_IN_KB) as WidgetId[]);
+  const standIns = await startStandInServer(path.resolve(ROOT, '.bench-data'));
+  const logFile = (name: string) => path.join(os.tmpdir(), `bench-pages-${name}-${process.pid}.log`);
+  const servers = {
+    'with widgets': { port: PORT, server: startServer(PORT, { NEXT_DIST_DIR: DIST_DIR, DATA_DIR, MEDIA_DIR }, logFile('widgets')) },
+    'without widgets': { port: NO_WIDGETS_PORT, server: startServer(NO_WIDGETS_PORT, { NEXT_DIST_DIR: DIST_DIR, DATA_DIR: NO_WIDGETS_DATA_DIR, MEDIA_DIR }, logFile('no-widgets')) },
+  } as const;
+  // One browser, the same flags for both variants: the providers' hosts lead to the stand-ins.
+  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: [...CHROME_FLAGS, ...standIns.chromeFlags] });
+  const loadStart = os.loadavg()[0];
+  const variants: WidgetVariant[] = ['with widgets', 'without widgets'];
+  const results: { page: string; path: string; variant: WidgetVariant; runs: WidgetRun[]; median: WidgetFigures }[] = [];
+  try {
+    for (const { port, server } of Object.values(servers)) await waitForServer(`http://127.0.0.1:${port}/`, `${WIDGET_TENANT}.localhost`, server);
+    const urlsOf = async (port: number) => ({
+      home: `http://${WIDGET_TENANT}.localhost:${port}/`,
+      search: await searchPageUrl(WIDGET_TENANT, port),
+      car: await carPageUrl(WIDGET_TENANT, port),
+    });
+    const urls = { 'with widgets': await urlsOf(PORT), 'without widgets': await urlsOf(NO_WIDGETS_PORT) };
+    for (const page of ['home', 'search', 'car'] as const) {
+      const runs: Record<WidgetVariant, WidgetRun[]> = { 'with widgets': [], 'without widgets': [] };
+      console.log(`\n${WIDGET_TENANT} ${page}: ${new URL(urls['with widgets'][page]).pathname}`);
+      // One unmeasured pass per variant warms the caches; then the variants alternate run by run,
+      // so a busy moment of the shared machine falls on both alike.
+      for (const variant of variants) await measureWidgetPage(urls[variant][page], chrome.port, standIns, null);
+      for (let i = 0; i < RUNS; i++) {
+        for (const variant of variants) {
+          const saved = path.join(WIDGET_REPORTS_DIR, `${page}-${variant.replace(' ', '-')}-${i + 1}.json`);
+          const result = await measureWidgetPage(urls[variant][page], chrome.port, standIns, saved);
+          if (variant === 'with widgets' && result.widgets.length === 0) throw new Error(`${urls[variant][page]}: no widget loaded in the trace`);
+          if (variant === 'without widgets' && result.widgets.length > 0) throw new Error(`${urls[variant][page]}: widgets loaded without any configured`);
+          runs[variant].push(result);
+          console.log(`  ${variant.padEnd(16)} run ${i + 1}: ${widgetLine(result.figures)}  [${result.widgets.join(', ')}]`);
+        }
+      }
+      for (const variant of variants) {
+        const keys = Object.keys(runs[variant][0].figures) as (keyof WidgetFigures)[];
+        const med = Object.fromEntries(keys.map((key) => [key, median(runs[variant].map((r) => r.figures[key]))])) as WidgetFigures;
+        const missed = widgetMisses(med);
+        console.log(`  ${variant.padEnd(16)} median: ${widgetLine(med)}  ${missed.length ? `budget MISSED: ${missed.join(', ')}` : 'budgets met'}`);
+        results.push({ page, path: new URL(urls[variant][page]).pathname, variant, runs: runs[variant], median: med });
+      }
+    }
+  } finally {
+    chrome.kill();
+    await standIns.close();
+    for (const { server } of Object.values(servers)) await server.stop();
+  }
+
+  const date = new Date();
+  const widgetsOf = (r: (typeof results)[number]) => r.runs[0]?.widgets.join(', ') || 'none';
+  const section = [
+    '## harbour-city-motors with and without its widgets under Lighthouse (`npm run bench:pages`, issue 17)',
+    '',
+    `Measured ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC${args.label ? ` (${args.label})` : ''}; \`npm run bench:pages -- --only-widgets\` runs this part alone. Lighthouse 12.8.2, default mobile preset (simulated slow 4G, 4× CPU slowdown), performance category only, with the trace lengthened for both variants (pauseAfterLoadMs ${WIDGET_TRACE.pauseAfterLoadMs}, networkQuietThresholdMs ${WIDGET_TRACE.networkQuietThresholdMs}, cpuQuietThresholdMs ${WIDGET_TRACE.cpuQuietThresholdMs}): widgets start at the first interaction or 3 s after hydration and Lighthouse never interacts, so its default trace (about 1 s after load) would end before them. Every run checks that the stand-in scripts the page asked for are all in the trace's network requests.`,
+    '',
+    `- **with widgets**: the demo website as configured (GA4, GTM, Meta pixel, call tracking, Podium chat, the digital-tools sidebar, the spin viewer on car pages; Podium is hidden on \`/cars\` pages by configuration), production build on 127.0.0.1:${PORT}.`,
+    `- **without widgets**: a copy of the same database where the website's configuration has no \`widgets\` block (\`scripts/bench/without-widgets.ts\`), same build, on 127.0.0.1:${NO_WIDGETS_PORT}.`,
+    `- The providers' scripts come from one local HTTPS server (\`scripts/bench/widget-stand-in-server.ts\`, a self-signed certificate made with \`openssl\` at each run); Chromium maps every provider host to it (\`--host-resolver-rules\`, \`--ignore-certificate-errors\`), the same browser and flags for both variants. The stand-ins (\`tests/support/widget-stand-ins.ts\`, shared with the e2e suite) are valid JavaScript of the providers' compressed sizes, served gzipped; each compiles and runs one in eight of its generated functions once at start (a provider runs part of its code at start, the rest are handlers) and then does what the runtime waits for and what the real script shows (google_tag_manager, fbq.callMethod, Podium's bubble iframe and button, the sidebar's tab, phone numbers swapped, a GA4 hit).`,
+    '',
+    '| stand-in | target gzip KB | served gzip KB | raw KB | based on |',
+    '|---|--:|--:|--:|---|',
+    ...(Object.entries(STAND_IN_KB) as [WidgetId, { kb: number; real: string }][]).map(([id, { kb, real }]) => {
+      const script = standInScript(id);
+      return `| ${id} | ${kb} | ${(script.gzip.length / 1024).toFixed(1)} | ${Math.round(Buffer.byteLength(script.body) / 1024)} | ${real} |`;
+    }),
+    '',
+    `Machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.availableParallelism()} cores, shared with other sessions (load average ${loadStart.toFixed(2)} at the start). ${RUNS} measured runs per page and variant after one unmeasured pass, the variants alternating run by run; medians below. Budgets (issue 17): performance ≥ ${WIDGET_BUDGETS.performance}, TBT ≤ ${WIDGET_BUDGETS.tbtMs} ms, CLS ≤ ${WIDGET_BUDGETS.cls} on mobile. "Widget JS" and "widget main thread" are the stand-ins' transfer size and their main-thread time (Lighthouse's bootup-time: the traced time times the 4× CPU slowdown). The CPU index is Lighthouse's benchmark index of the host CPU (its 4× slowdown assumes about 1,500).`,
+    '',
+    '| page | variant | performance | LCP | TBT | CLS | JS | widget JS | widget main thread | CPU index | widgets in the trace |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|',
+    ...results.map(
+      (r) =>
+        `| ${r.page} \`${r.path}\` | ${r.variant} | ${r.median.performance} | ${(r.median.lcpMs / 1000).toFixed(2)} s | ${Math.round(r.median.tbtMs)} ms | ${r.median.cls.toFixed(3)} | ${r.median.jsKb.toFixed(1)} KB | ${r.median.widgetJsKb.toFixed(1)} KB | ${Math.round(r.median.widgetMainThreadMs)} ms | ${Math.round(r.median.benchmarkIndex)} | ${widgetsOf(r)} |`,
+    ),
+    '',
+    ...results.map((r) => {
+      const missed = widgetMisses(r.median);
+      return `- ${r.page}, ${r.variant}: ${missed.length ? `**missed** ${missed.join(', ')}` : 'every budget met'} (runs: ${r.runs.map(({ figures: f }) => `${f.performance}/${Math.round(f.tbtMs)} ms/${f.cls.toFixed(3)}`).join(', ')} as performance/TBT/CLS).`;
+    }),
+  ].join('\n');
+  if (!args['no-write']) console.log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, 'pages-widgets'))}`);
+  if (results.some((r) => widgetMisses(r.median).length > 0)) process.exitCode = 1;
+}
+
+async function main(): Promise<void> {
+  await build();
+  await prepareData();
+  if (!args['only-widgets']) await benchAllPages();
+  if (!args['no-widgets']) await benchWidgets();
 }
 
 main().catch((error: unknown) => {

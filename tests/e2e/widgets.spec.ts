@@ -1,5 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import type { WidgetId } from '../../src/modules/widgets/widgets.plan';
+import { ANALYTICS_HIT_HOST, WIDGET_SCRIPT_PATTERNS, standInScript } from '../support/widget-stand-ins';
 import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
 
 /**
@@ -8,51 +10,23 @@ import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
  * and button, page views in the database, and consent.
  */
 
-const WIDGET_HOSTS = {
-  ga4: /^https:\/\/www\.googletagmanager\.com\/gtag\/js/,
-  gtm: /^https:\/\/www\.googletagmanager\.com\/gtm\.js/,
-  metaPixel: /^https:\/\/connect\.facebook\.net\//,
-  callTracking: /^https:\/\/cdn\.callrail\.com\//,
-  podium: /^https:\/\/connect\.podium\.com\//,
-  zendesk: /^https:\/\/static\.zdassets\.com\//,
-  livechat: /^https:\/\/cdn\.livechatinc\.com\//,
-  impel: /^https:\/\/cdn\.impel\.io\//,
-  digitalTools: /^https:\/\/cdn\.dealertools\.com\.au\//,
-  spinViewer: /^https:\/\/cdn\.spincar\.com\//,
-} as const;
-type WidgetName = keyof typeof WIDGET_HOSTS;
-
-/** What each stand-in does: set the globals the adapters' ready checks look for. */
-const STAND_INS: Partial<Record<WidgetName, string>> = {
-  ga4: 'window.google_tag_manager = window.google_tag_manager || {};',
-  gtm: 'window.google_tag_manager = window.google_tag_manager || {};',
-  metaPixel: `window.__fbCalls = [];
-    window.fbq.callMethod = function () { window.__fbCalls.push(Array.prototype.slice.call(arguments)); };
-    (window.fbq.queue || []).forEach(function (args) { window.fbq.callMethod.apply(null, args); });`,
-  podium: `(function () {
-    var frame = document.createElement('iframe');
-    frame.id = 'podium-bubble';
-    frame.title = 'Podium';
-    frame.style.cssText = 'position:fixed;left:0;bottom:0;width:1px;height:1px;border:0';
-    frame.srcdoc = '<button type="button">Text us</button>';
-    frame.onload = function () {
-      frame.contentDocument.querySelector('button').addEventListener('click', function () { window.__podiumOpened = (window.__podiumOpened || 0) + 1; });
-    };
-    document.body.appendChild(frame);
-  })();`,
-};
-
-/** Answers every widget host with its stand-in (an empty script otherwise) and counts the requests. */
-async function standIns(page: Page): Promise<Record<WidgetName, number>> {
-  const counts = Object.fromEntries(Object.keys(WIDGET_HOSTS).map((name) => [name, 0])) as Record<WidgetName, number>;
-  for (const [name, pattern] of Object.entries(WIDGET_HOSTS) as [WidgetName, RegExp][]) {
+/** Answers every widget host with its stand-in (tests/support/widget-stand-ins.ts) and counts the requests. */
+async function standIns(page: Page): Promise<Record<WidgetId, number>> {
+  const counts = Object.fromEntries(Object.keys(WIDGET_SCRIPT_PATTERNS).map((name) => [name, 0])) as Record<WidgetId, number>;
+  for (const [name, pattern] of Object.entries(WIDGET_SCRIPT_PATTERNS) as [WidgetId, RegExp][]) {
     await page.route(pattern, (route) => {
       counts[name] += 1;
-      return route.fulfill({ status: 200, contentType: 'application/javascript', body: STAND_INS[name] ?? '/* stand-in */' });
+      return route.fulfill({ status: 200, contentType: 'application/javascript', body: standInScript(name).body });
     });
   }
+  await page.route(`https://${ANALYTICS_HIT_HOST}/**`, (route) => route.fulfill({ status: 204 }));
   return counts;
 }
+
+// The stand-ins are generated once per worker (a few seconds on a busy machine), not inside the first route.
+test.beforeAll(() => {
+  for (const id of Object.keys(WIDGET_SCRIPT_PATTERNS) as WidgetId[]) standInScript(id);
+});
 
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
@@ -132,6 +106,59 @@ test('the text button opens chat (loading first when the script is not there yet
   await button.click();
   await expect.poll(() => page.evaluate(() => (window as unknown as { __podiumOpened?: number }).__podiumOpened ?? 0), { timeout: 6000 }).toBe(1);
   expect(counts.podium).toBe(1);
+});
+
+/** The chat message events (55, 57) this page sends, with the server's answer to each. */
+function chatMessageEvents(page: Page): { category: number; widget: unknown; status: number }[] {
+  const events: { category: number; widget: unknown; status: number }[] = [];
+  page.on('request', (sent) => {
+    if (sent.method() !== 'POST' || new URL(sent.url()).pathname !== '/api/events') return;
+    const event = JSON.parse(sent.postData() ?? '{}') as { category?: number; event_properties?: { widget?: unknown } };
+    if (event.category !== 55 && event.category !== 57) return;
+    void sent.response().then((answer) => events.push({ category: event.category!, widget: event.event_properties?.widget, status: answer?.status() ?? 0 }));
+  });
+  return events;
+}
+
+type ChatStandIn = { __standIn?: { chat?: (author: string, text: string, ageMs?: number) => void; listening?: boolean } };
+const say = (page: Page, author: string, text: string, ageMs = 0) =>
+  page.evaluate(([a, t, age]) => (window as unknown as ChatStandIn).__standIn!.chat!(a, t, age), [author, text, ageMs] as [string, string, number]);
+
+test("Podium: the visitor's first chat message is event 55, a later one 57", async ({ page }) => {
+  await standIns(page);
+  const events = chatMessageEvents(page);
+  await page.goto(siteUrl('harbour-city-motors', '/contact'));
+  await page.mouse.wheel(0, 300);
+  // Podium reports messages through window.PodiumEventsCallback, set once its launcher is there.
+  await expect.poll(() => page.evaluate(() => typeof (window as unknown as { PodiumEventsCallback?: unknown }).PodiumEventsCallback)).toBe('function');
+  await say(page, 'agent', 'Hi, how can we help?');
+  await say(page, 'customer', 'Is the CX-5 still available?');
+  await expect.poll(() => events.length).toBe(1);
+  await say(page, 'customer', 'And can I test drive it on Saturday?');
+  await expect.poll(() => events.length).toBe(2);
+  expect(events).toEqual([
+    { category: 55, widget: 'podium', status: 202 },
+    { category: 57, widget: 'podium', status: 202 },
+  ]);
+});
+
+test('LiveChat: old messages and the agent\'s are not counted; the customer\'s first is 55, later ones 57', async ({ page }) => {
+  await standIns(page);
+  const events = chatMessageEvents(page);
+  await page.goto(siteUrl('southern-cross-skoda', '/'));
+  await page.mouse.wheel(0, 300);
+  await expect.poll(() => page.evaluate(() => (window as unknown as ChatStandIn).__standIn?.listening === true)).toBe(true);
+  await say(page, 'customer', 'Asked on an earlier visit', 60_000);
+  await say(page, 'agent', 'Hello!');
+  await page.waitForTimeout(500);
+  expect(events).toEqual([]);
+  await say(page, 'customer', 'Do you have a Kodiaq in stock?');
+  await say(page, 'customer', 'A 7-seat one');
+  await expect.poll(() => events.length).toBe(2);
+  expect(events.map(({ category, widget, status }) => [category, widget, status])).toEqual([
+    [55, 'livechat', 202],
+    [57, 'livechat', 202],
+  ]);
 });
 
 test('a widget script that fails to load leaves the page working, and the failure is logged as an event', async ({ page, request }) => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mirrorEvent } from './widgets.runtime';
+import { chatMessageCounter, liveChatMessage, mirrorEvent, podiumMessage, zendeskMessage } from './widgets.runtime';
 import type { WidgetPlan } from './widgets.plan';
 
 const plan: WidgetPlan = {
@@ -70,5 +70,63 @@ describe('events mirrored to GA4 and the Meta pixel', () => {
     vi.advanceTimersByTime(1000);
     expect(fbq).not.toHaveBeenCalled();
     expect(gtagCalls()).toHaveLength(1);
+  });
+});
+
+describe('chat messages as events 55 and 57 (SPEC §7)', () => {
+  const now = Date.parse('2026-11-25T10:00:00Z');
+  const counter = () => {
+    const sent: [number, Record<string, unknown>][] = [];
+    const count = chatMessageCounter('zendesk', (category, properties) => sent.push([category, properties]), () => now);
+    return { sent, count };
+  };
+
+  it("the customer's first message is 55, every later one 57", () => {
+    const { sent, count } = counter();
+    count({ author: 'customer', at: now - 500 });
+    count({ author: 'customer', at: now });
+    count({ author: 'customer', at: now - 10_000 });
+    expect(sent).toEqual([
+      [55, { widget: 'zendesk' }],
+      [57, { widget: 'zendesk' }],
+      [57, { widget: 'zendesk' }],
+    ]);
+  });
+
+  it('a message older than 10 s (history shown again) or without a time is ignored, and does not make the next one "later"', () => {
+    const { sent, count } = counter();
+    count({ author: 'customer', at: now - 10_001 });
+    count({ author: 'customer', at: NaN });
+    count({ author: 'customer', at: now - 2000 });
+    expect(sent).toEqual([[55, { widget: 'zendesk' }]]);
+  });
+
+  it("the agent's or a bot's messages are ignored", () => {
+    const { sent, count } = counter();
+    count({ author: 'agent', at: now });
+    expect(sent).toEqual([]);
+    count({ author: 'customer', at: now });
+    count({ author: 'agent', at: now });
+    expect(sent).toEqual([[55, { widget: 'zendesk' }]]);
+  });
+
+  it("reads Zendesk messaging's messages: author.type 'user' is the visitor, received an ISO time", () => {
+    expect(zendeskMessage({ author: { type: 'user' }, received: '2026-11-25T09:59:58.000Z', content: { type: 'text', text: 'Hi' } })).toEqual({ author: 'customer', at: now - 2000 });
+    expect(zendeskMessage({ author: { type: 'business' }, received: '2026-11-25T10:00:00.000Z' })).toEqual({ author: 'agent', at: now });
+    expect(zendeskMessage({ author: { type: 'user' }, received: now / 1000 })).toEqual({ author: 'customer', at: now });
+    expect(zendeskMessage(null)).toBeNull();
+    expect(zendeskMessage({ content: { text: 'no author' } })).toBeNull();
+  });
+
+  it("reads LiveChat's new_event: author.type 'customer', timestamp in ms or s", () => {
+    expect(liveChatMessage({ type: 'message', author: { type: 'customer' }, timestamp: now })).toEqual({ author: 'customer', at: now });
+    expect(liveChatMessage({ type: 'message', author: { type: 'agent' }, timestamp: now / 1000 })).toEqual({ author: 'agent', at: now });
+    expect(liveChatMessage({ type: 'message' })).toBeNull();
+  });
+
+  it("reads Podium's events: only 'Conversation Started' is the visitor's message, timed as it arrives", () => {
+    expect(podiumMessage('Conversation Started', now)).toEqual({ author: 'customer', at: now });
+    expect(podiumMessage('Bubble Clicked', now)).toBeNull();
+    expect(podiumMessage('Widget Closed', now)).toBeNull();
   });
 });

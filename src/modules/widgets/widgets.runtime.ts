@@ -27,7 +27,8 @@ const READY_TIMEOUT_MS = 15_000;
 type Win = Window &
   Record<string, unknown> & {
     fbq?: ((...args: unknown[]) => void) & { callMethod?: unknown; queue?: unknown[]; loaded?: boolean; version?: string; push?: unknown };
-    zE?: (...args: unknown[]) => void;
+    zE?: (...args: unknown[]) => unknown;
+    PodiumEventsCallback?: (event: string, properties?: unknown) => void;
     LiveChatWidget?: { call: (...args: unknown[]) => void; on: (event: string, cb: (data: unknown) => void) => void };
     ImpelChat?: { open?: () => void; hide?: () => void; show?: () => void };
     siteEvents?: { push: (...items: unknown[]) => number } & unknown[];
@@ -39,12 +40,17 @@ export function warn(message: string): void {
   console.warn(message);
 }
 
+/** A chat message as a provider reports it: who wrote it and when (ms since the epoch). */
+export type ChatMessage = { author: 'customer' | 'agent'; at: number };
+
 type Adapter = {
   prepare?: (spec: WidgetSpec, plan: WidgetPlan) => void;
   attributes?: (spec: WidgetSpec) => Record<string, string>;
   ready: (spec: WidgetSpec) => Promise<unknown>;
   open?: (spec: WidgetSpec) => boolean;
   hide?: (hidden: boolean) => void;
+  /** Once ready: hands every chat message the provider reports to onMessage (SPEC §7's 55 and 57). */
+  listen?: (onMessage: (message: ChatMessage) => void) => void;
 };
 
 const poll = (check: () => unknown, interval: number) => () => pollFor(check, interval, READY_TIMEOUT_MS);
@@ -115,6 +121,16 @@ export const ADAPTERS: Record<WidgetSpec['id'], Adapter> = {
     hide: (hidden) => {
       for (const el of document.querySelectorAll<HTMLElement>('#podium-bubble, #podium-modal, [id^="podium-"]:not(script)')) el.style.display = hidden ? 'none' : '';
     },
+    // Podium calls window.PodiumEventsCallback(event, properties); a dealer's own callback still runs.
+    listen: (onMessage) => {
+      const w = win();
+      const before = w.PodiumEventsCallback;
+      w.PodiumEventsCallback = (event, properties) => {
+        if (typeof before === 'function') before(event, properties);
+        const message = podiumMessage(event, Date.now());
+        if (message) onMessage(message);
+      };
+    },
   },
   zendesk: {
     attributes: () => ({ id: 'ze-snippet' }),
@@ -125,6 +141,14 @@ export const ADAPTERS: Record<WidgetSpec['id'], Adapter> = {
       return true;
     },
     hide: (hidden) => win().zE?.('messenger', hidden ? 'hide' : 'show'),
+    // Messaging's delegate sees every message before it is shown (history included); it must hand it back.
+    listen: (onMessage) => {
+      win().zE?.('messenger:set', 'beforeMessageDisplay', (message: unknown) => {
+        const read = zendeskMessage(message);
+        if (read) onMessage(read);
+        return message;
+      });
+    },
   },
   livechat: {
     prepare: (spec) => {
@@ -137,6 +161,12 @@ export const ADAPTERS: Record<WidgetSpec['id'], Adapter> = {
       return true;
     },
     hide: (hidden) => win().LiveChatWidget?.call(hidden ? 'hide' : 'minimize'),
+    listen: (onMessage) => {
+      win().LiveChatWidget?.on('new_event', (data) => {
+        const read = liveChatMessage(data);
+        if (read) onMessage(read);
+      });
+    },
   },
   impel: {
     ready: poll(() => win().ImpelChat, WIDGET_POLL_MS),
@@ -153,9 +183,48 @@ export const ADAPTERS: Record<WidgetSpec['id'], Adapter> = {
 };
 
 /** Which chat event (SPEC §7) a message is: 55 first, 57 later; null for staff messages or ones older than 10 s. */
-export function chatMessageEvent(message: { author: 'customer' | 'agent' | string; at: number }, now: number, sentBefore: boolean): 55 | 57 | null {
-  if (message.author !== 'customer' || now - message.at > 10_000) return null;
+export function chatMessageEvent(message: ChatMessage, now: number, sentBefore: boolean): 55 | 57 | null {
+  if (message.author !== 'customer' || !(now - message.at <= 10_000)) return null;
   return sentBefore ? CLIENT_EVENTS.chatLaterMessage : CLIENT_EVENTS.chatFirstMessage;
+}
+
+/**
+ * One page's chat messages as events: the customer's first 55, every later one 57, through send
+ * (trackEvent); staff messages and old ones (a conversation's history shown again) are not counted.
+ */
+export function chatMessageCounter(widget: string, send: (category: number, properties: Record<string, unknown>) => void, now: () => number = Date.now) {
+  let sent = false;
+  return (message: ChatMessage) => {
+    const category = chatMessageEvent(message, now(), sent);
+    if (category == null) return;
+    sent = true;
+    send(category, { widget });
+  };
+}
+
+/** A time as milliseconds: epoch numbers in seconds or milliseconds, or an ISO date; NaN otherwise. */
+function epochMs(value: unknown): number {
+  if (typeof value === 'number') return value < 1e12 ? value * 1000 : value;
+  return typeof value === 'string' ? Date.parse(value) : NaN;
+}
+
+/** LiveChat's new_event: author.type 'customer' or 'agent', timestamp. */
+export function liveChatMessage(data: unknown): ChatMessage | null {
+  const event = data as { author?: { type?: string }; timestamp?: unknown } | null;
+  if (!event?.author) return null;
+  return { author: event.author.type === 'customer' ? 'customer' : 'agent', at: epochMs(event.timestamp) };
+}
+
+/** Zendesk messaging's message (Sunshine Conversations' shape): author.type 'user' is the visitor, received its time. */
+export function zendeskMessage(data: unknown): ChatMessage | null {
+  const message = data as { author?: { type?: string }; received?: unknown } | null;
+  if (!message?.author) return null;
+  return { author: message.author.type === 'user' ? 'customer' : 'agent', at: epochMs(message.received) };
+}
+
+/** Podium's 'Conversation Started' is the visitor sending a message from the webchat, as it happens. */
+export function podiumMessage(event: string, now: number): ChatMessage | null {
+  return event === 'Conversation Started' ? { author: 'customer', at: now } : null;
 }
 
 /** The vehicle on this page (car pages write it as #vehicle-content-event). */
@@ -237,7 +306,7 @@ export function startWidgets(plan: WidgetPlan, onState?: (id: string, state: Loa
         (state, error) => {
           onState?.(spec.id, state);
           if (state === 'error') trackEvent(60, { name: 'widget_error', widget: spec.id }, { error_message: `${spec.id}: ${error}`.slice(0, 500) });
-          if (state === 'ready' && spec.id === 'livechat') listenLiveChat();
+          if (state === 'ready') adapter.listen?.(chatMessageCounter(spec.id, trackEvent));
         },
       );
       loaders.set(spec, loader);
@@ -296,18 +365,4 @@ export function startWidgets(plan: WidgetPlan, onState?: (id: string, state: Loa
       if (granted) showPath(current);
     },
   };
-}
-
-/** LiveChat reports each message; the customer's count as chat events 55 and 57 (SPEC §7). */
-function listenLiveChat() {
-  let sent = false;
-  win().LiveChatWidget?.on('new_event', (data) => {
-    const event = data as { author?: { type?: string }; timestamp?: string | number };
-    const at = typeof event.timestamp === 'number' ? event.timestamp : Date.parse(String(event.timestamp ?? ''));
-    const category = chatMessageEvent({ author: event.author?.type ?? '', at }, Date.now(), sent);
-    if (category) {
-      sent = true;
-      trackEvent(category, { widget: 'livechat' });
-    }
-  });
 }

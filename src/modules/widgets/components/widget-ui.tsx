@@ -69,9 +69,11 @@ function ChatButton({ plan }: { plan: WidgetPlan }) {
   };
 
   return (
-    <div className="fixed right-4 bottom-4 z-40 flex flex-col items-end gap-2 print:hidden" data-widget-ui="chat">
+    // The popup hangs above the button, out of the flow: the box that holds the button keeps its
+    // place when the popup appears (a growing fixed box moves its top edge, a layout shift).
+    <div className="fixed right-4 bottom-4 z-40 print:hidden" data-widget-ui="chat">
       {popup ? (
-        <div role="status" className="relative w-64 rounded-site border border-slate-200 bg-white p-4 pr-10 text-sm text-slate-900 shadow-lg" data-widget-popup="chat">
+        <div role="status" className="absolute right-0 bottom-full mb-2 w-64 rounded-site border border-slate-200 bg-white p-4 pr-10 text-sm text-slate-900 shadow-lg" data-widget-popup="chat">
           <button type="button" onClick={open} className="text-left font-semibold underline-offset-2 hover:underline">
             Questions about a car? Text us and we&apos;ll reply here.
           </button>
