@@ -22,9 +22,11 @@ type TillTransaction = { uuid: string; merchantTransactionId: string; amount: st
 
 const used = new Set<number>();
 
-async function tillCar(request: APIRequestContext): Promise<Hit> {
+/** A car of the website that can be reserved now; the two tests take one from each end (a failed test's worker restarts and forgets `used`). */
+async function tillCar(request: APIRequestContext, end: 'first' | 'last'): Promise<Hit> {
   const search = await request.post(serverUrl('/api/search'), { headers: { host: HOST }, data: { limit: 60 } });
   const hits = ((await search.json()).hits as Hit[]).filter((h) => h.status === 'in_stock' && !h.reserved && h.price > 200 && !used.has(h.id));
+  if (end === 'last') hits.reverse();
   for (const hit of hits) {
     const quote = await request.get(serverUrl(`/api/checkout/quote?car_id=${hit.id}`), { headers: { host: HOST } });
     const answer = (await quote.json()) as { eligible: boolean; provider: string };
@@ -74,28 +76,26 @@ async function expectAccessible(page: Page, where: string) {
 }
 
 /**
- * Till's hosted page, answered here: held until `release` is called (so the payment step can be
- * looked at), then a redirect back to the address the platform gave Till for `outcome`, with the
- * parameters a provider adds (which the platform must not trust).
+ * Till's hosted page, answered here: a redirect back to the address the platform gave Till for
+ * `outcome`, with the parameters a provider adds (which the platform must not trust). With
+ * `stayFirst`, the first visit is answered 204 (the browser stays on the payment step, so it can be
+ * looked at) and the visitor's 'Continue to the payment page' goes on.
  */
-function hostedPage(page: Page, outcome: 'successUrl' | 'cancelUrl') {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
+async function hostedPage(page: Page, outcome: 'successUrl' | 'cancelUrl', stayFirst: boolean) {
   const seen: string[] = [];
-  const ready = page.route('https://pay.till.test/**', async (route: Route) => {
+  await page.route('https://pay.till.test/**', async (route: Route) => {
     const uuid = new URL(route.request().url()).pathname.split('/').pop()!;
     seen.push(uuid);
-    await released;
+    if (stayFirst && seen.length === 1) return route.fulfill({ status: 204 });
     const t = await transaction(uuid);
     await route.fulfill({ status: 302, headers: { location: `${t[outcome]}&uuid=${uuid}&result=OK` } });
   });
-  return { ready, release, seen };
+  return seen;
 }
 
 test('Till: the visitor pays on the hosted page, comes back, and the signed callback reserves the car', async ({ page, request }) => {
-  const car = await tillCar(request);
-  const till = hostedPage(page, 'successUrl');
-  await till.ready;
+  const car = await tillCar(request, 'first');
+  const seen = await hostedPage(page, 'successUrl', true);
 
   const checkout = await page.goto(siteUrl(SITE, `/cars/${car.slug}/checkout`));
   // A Till website's checkout page allows no payment script: Till is a plain navigation.
@@ -103,11 +103,11 @@ test('Till: the visitor pays on the hosted page, comes back, and the signed call
   await fillDetails(page);
   await page.getByRole('button', { name: /^Reserve for \$/ }).click();
 
-  await test.step('the payment step sends the browser to Till’s page (held here to look at it)', async () => {
+  await test.step('the payment step sends the browser to Till’s page (the first visit answered 204, to look at the step)', async () => {
+    await expect.poll(() => seen.length).toBe(1);
     await expect(page.getByRole('heading', { name: /^Pay your \$[\d,]+ deposit$/ })).toBeVisible();
     await expect(page.getByText(/You are being taken to the secure payment page/)).toBeVisible();
-    await expect.poll(() => till.seen.length).toBe(1);
-    await expect(page.getByRole('link', { name: 'Continue to the payment page' })).toHaveAttribute('href', `https://pay.till.test/redirect/${till.seen[0]}`);
+    await expect(page.getByRole('link', { name: 'Continue to the payment page' })).toHaveAttribute('href', `https://pay.till.test/redirect/${seen[0]}`);
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `no sideways scrolling at ${width} px`).toBeLessThanOrEqual(width);
@@ -115,12 +115,13 @@ test('Till: the visitor pays on the hosted page, comes back, and the signed call
     }
   });
 
-  const t = await transaction(till.seen[0]);
+  const t = await transaction(seen[0]);
   await test.step('back from Till: /checkout waits for the notification; the address decides nothing', async () => {
-    till.release();
+    await page.getByRole('link', { name: 'Continue to the payment page' }).click();
     await expect(page).toHaveURL(/\/checkout\?reservation=[0-9a-f-]{36}&outcome=success$/);
     await expect(page.getByRole('heading', { name: 'Confirming your payment' })).toBeVisible();
     await expect(page.getByText(/waiting for the payment provider to confirm your payment/)).toBeVisible();
+    await page.setViewportSize({ width: 375, height: 900 });
     await page.screenshot({ path: 'docs/screenshots/checkout-till-waiting-375.png' });
   });
 
@@ -147,10 +148,8 @@ test('Till: the visitor pays on the hosted page, comes back, and the signed call
 });
 
 test('Till: cancelled on the hosted page, the visitor is told clearly and the car is free again', async ({ page, request }) => {
-  const car = await tillCar(request);
-  const till = hostedPage(page, 'cancelUrl');
-  await till.ready;
-  till.release();
+  const car = await tillCar(request, 'last');
+  const seen = await hostedPage(page, 'cancelUrl', false);
   await page.goto(siteUrl(SITE, `/cars/${car.slug}/checkout`));
   await fillDetails(page);
   await page.getByRole('button', { name: /^Reserve for \$/ }).click();
@@ -158,7 +157,7 @@ test('Till: cancelled on the hosted page, the visitor is told clearly and the ca
   await expect(page.getByText(/You left the payment page/)).toBeVisible();
 
   // A forged callback (another secret) is refused and changes nothing.
-  const t = await transaction(till.seen[0]);
+  const t = await transaction(seen[0]);
   const forged = await request.post(serverUrl('/api/checkout/notifications/till'), {
     headers: { host: HOST, 'content-type': 'application/json; charset=utf-8', date: new Date().toUTCString(), 'x-signature': 'forged' },
     data: JSON.stringify({ result: 'OK', uuid: t.uuid, transactionType: 'PREAUTHORIZE' }),
@@ -167,8 +166,11 @@ test('Till: cancelled on the hosted page, the visitor is told clearly and the ca
 
   expect((await tillCallback(request, t, 'ERROR', { message: 'The customer cancelled the payment.' })).status()).toBe(200);
   await expect(page.getByRole('heading', { name: 'Your payment did not go through' })).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByRole('alert')).toHaveText('The customer cancelled the payment.');
+  await expect(page.locator('[data-payment-return]').getByRole('alert')).toHaveText('The customer cancelled the payment.');
   await expect(page.getByRole('link', { name: `Back to the ${car.name}` })).toHaveAttribute('href', `/cars/${car.slug}`);
+  // The list of this browser's reservations below agrees once it has asked again (every 3 s).
+  await expect(page.getByRole('list', { name: 'Your reservations' }).getByRole('listitem').filter({ hasText: car.name })).toContainText('Payment failed', { timeout: 10_000 });
+  await page.setViewportSize({ width: 375, height: 900 });
   await page.screenshot({ path: 'docs/screenshots/checkout-till-cancelled-375.png' });
   const quote = await request.get(serverUrl(`/api/checkout/quote?car_id=${car.id}`), { headers: { host: HOST } });
   expect((await quote.json()).eligible).toBe(true);
