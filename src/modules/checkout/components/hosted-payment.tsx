@@ -29,7 +29,7 @@ export function HostedPayment({ step, amountDisplay, submitClasses }: Props) {
   useEffect(() => {
     // A Content-Security-Policy that refuses the provider's address says so here, instead of nothing happening.
     const onViolation = (event: SecurityPolicyViolationEvent) => {
-      if (event.effectiveDirective === 'form-action' || event.effectiveDirective === 'navigate-to') setBlocked(true);
+      if (event.effectiveDirective === 'form-action') setBlocked(true);
     };
     document.addEventListener('securitypolicyviolation', onViolation);
     if (step.kind === 'redirect') window.location.assign(step.url);
