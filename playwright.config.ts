@@ -1,6 +1,10 @@
 import { defineConfig } from '@playwright/test';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3200);
+/** The Till gateway stand-in (tests/e2e/fake-till.mjs) the server's Till adapter talks to. */
+export const FAKE_TILL_PORT = E2E_PORT + 10_000;
+/** Till's keys in the browser tests: gold-coast-used-cars (configured for Till) pays through Till's hosted page. */
+export const E2E_TILL = { apiKey: 'e2e-till-api-key', sharedSecret: 'e2e-till-shared-secret', username: 'e2e-till-user', password: 'e2e-till-password' };
 
 // Drives the system Chromium (Playwright cannot download browsers here). The server is the
 // production build on a database of its own, prepared by tests/e2e/run.mjs.
@@ -20,19 +24,32 @@ export default defineConfig({
     },
     trace: 'retain-on-failure',
   },
-  webServer: {
-    // No -H 127.0.0.1: Next reports that host as localhost, sees its rewrites as another origin and
-    // proxies them over HTTP to itself. The default (all interfaces, origin localhost) routes in process.
-    command: `node_modules/.bin/next start -p ${E2E_PORT}`,
-    url: `http://127.0.0.1:${E2E_PORT}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: {
-      NODE_ENV: 'production',
-      NEXT_TELEMETRY_DISABLED: '1',
-      DATA_DIR: process.env.E2E_DATA_DIR ?? '.test-data/e2e',
-      MEDIA_DIR: process.env.E2E_MEDIA_DIR ?? '.test-data/media',
-      LOG_LEVEL: 'warn',
+  webServer: [
+    {
+      command: 'node tests/e2e/fake-till.mjs',
+      url: `http://127.0.0.1:${FAKE_TILL_PORT}/health`,
+      reuseExistingServer: false,
+      env: { FAKE_TILL_PORT: String(FAKE_TILL_PORT) },
     },
-  },
+    {
+      // No -H 127.0.0.1: Next reports that host as localhost, sees its rewrites as another origin and
+      // proxies them over HTTP to itself. The default (all interfaces, origin localhost) routes in process.
+      command: `node_modules/.bin/next start -p ${E2E_PORT}`,
+      url: `http://127.0.0.1:${E2E_PORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+        DATA_DIR: process.env.E2E_DATA_DIR ?? '.test-data/e2e',
+        MEDIA_DIR: process.env.E2E_MEDIA_DIR ?? '.test-data/media',
+        LOG_LEVEL: 'warn',
+        TILL_API_URL: `http://127.0.0.1:${FAKE_TILL_PORT}`,
+        TILL_API_KEY: E2E_TILL.apiKey,
+        TILL_SHARED_SECRET: E2E_TILL.sharedSecret,
+        TILL_USERNAME: E2E_TILL.username,
+        TILL_PASSWORD: E2E_TILL.password,
+      },
+    },
+  ],
 });

@@ -14,7 +14,7 @@ export type RequestState = {
   pageCache: PageCacheMark | null;
   /** The instant (ms) from which a cached copy of this page would read wrong on the clock alone ('open now'). */
   pageCacheUntil: number | null;
-  /** More CSP origins for this response: the website's widgets (decision 037). */
+  /** More CSP origins for this response: the website's widgets (decision 037), a payment step's provider (decision 041). */
   cspExtra: CspSources | null;
 };
 
@@ -41,8 +41,17 @@ export function skipPageCache(): void {
   if (state) state.pageCache = null;
 }
 
-/** This page runs third-party widgets from these origins: its Content-Security-Policy allows them. */
+/**
+ * This page runs third-party code from these origins (widgets, a payment provider's script): its
+ * Content-Security-Policy allows them. Added to what the render allowed already, so the layout's
+ * widgets and the page's payment step both count, whichever renders first.
+ */
 export function allowCspSources(extra: CspSources): void {
   const state = currentRequestState();
-  if (state) state.cspExtra = extra;
+  if (!state) return;
+  const merged: CspSources = { ...state.cspExtra };
+  for (const [directive, origins] of Object.entries(extra) as [keyof CspSources, string[] | undefined][]) {
+    merged[directive] = [...new Set([...(merged[directive] ?? []), ...(origins ?? [])])];
+  }
+  state.cspExtra = merged;
 }

@@ -37,7 +37,7 @@ async function webhook(payload: string, signature = stripeHelpers.webhooks.gener
 
 async function start(carId: number) {
   const response = await callLeadRoute(startRoute.POST, { host: w.hostA, body: startBody(carId), headers: { 'x-dealer-client-address': `10.7.0.${Math.floor(Math.random() * 250)}` } });
-  return { status: response.status, body: (await response.json()) as { reservation: { id: string; status: string }; token: string; payment: { provider: string; publishable_key: string; client_secret: string } } };
+  return { status: response.status, body: (await response.json()) as { reservation: { id: string; status: string }; token: string; payment: { kind: string; publishable_key: string; client_secret: string; return_url: string } } };
 }
 
 const row = async (id: string) => (await db.select().from(reservations).where(eq(reservations.id, id)))[0];
@@ -54,7 +54,13 @@ describe('Stripe', () => {
   it('creates a manual-capture PaymentIntent with an idempotency key and gives the browser only the publishable key and client secret', async () => {
     const started = await start(w.carA);
     expect(started.status).toBe(201);
-    expect(started.body.payment).toEqual({ provider: 'stripe', publishable_key: 'pk_test_alpha', client_secret: expect.stringMatching(/^pi_test_\d+_secret_/) });
+    expect(started.body.payment).toEqual({
+      kind: 'stripe',
+      publishable_key: 'pk_test_alpha',
+      client_secret: expect.stringMatching(/^pi_test_\d+_secret_/),
+      // Stripe.js's redirect (3-D Secure) comes back to the website's own host, where the visitor started.
+      return_url: `http://${w.hostA}/api/checkout/reservations/${started.body.reservation.id}/return?outcome=success`,
+    });
     const create = stripe.calls.find((c) => c.method === 'POST' && c.path === '/v1/payment_intents')!;
     expect(create.idempotencyKey).toBe(`${started.body.reservation.id}-create`);
     expect(create.body.get('capture_method')).toBe('manual');

@@ -80,7 +80,7 @@ describe('reserving with the sandbox provider', () => {
     const started = await start(w.hostA, startBody(w.carA));
     expect(started.status).toBe(201);
     expect(started.body.reservation).toMatchObject({ status: 'pending_payment', amount: 500, currency: 'AUD' });
-    expect(started.body.payment).toMatchObject({ provider: 'sandbox' });
+    expect(started.body.payment).toEqual({ kind: 'card-form', card_url: `/api/checkout/reservations/${started.body.reservation.id}/sandbox/card`, authenticate_url: `/api/checkout/reservations/${started.body.reservation.id}/sandbox/authenticate` });
     expect(JSON.stringify(started.body)).not.toMatch(/sk_|whsec_/);
 
     const paid = await pay(w.hostA, started.body.reservation.id, started.body.token);

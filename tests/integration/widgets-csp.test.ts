@@ -3,10 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installRequestHooks } from '@/lib/request-hooks';
 import { allowCspSources } from '@/lib/request-context';
+import { allowPaymentStepCsp } from '@/modules/checkout/checkout.csp';
 
 /**
  * Decision 037: a page names its website's widget origins while rendering (allowCspSources) and the
- * request hooks send a Content-Security-Policy that allows them, for that response only.
+ * request hooks send a Content-Security-Policy that allows them, for that response only. Decision
+ * 041: a Stripe website's checkout page adds Stripe's origins to the widgets' ones.
  */
 describe('per-response CSP with the website widgets\' origins', () => {
   let server: http.Server;
@@ -17,7 +19,9 @@ describe('per-response CSP with the website widgets\' origins', () => {
     server = http.createServer((request, response) => {
       // As the site layout does, after an await (the render is asynchronous).
       void Promise.resolve().then(() => {
-        if (request.url === '/with-widgets') allowCspSources({ script: ['https://connect.podium.com'], connect: ['wss://*.podium.com'] });
+        if (request.url === '/with-widgets' || request.url === '/stripe-checkout') allowCspSources({ script: ['https://connect.podium.com'], connect: ['wss://*.podium.com'] });
+        if (request.url === '/stripe-checkout') allowPaymentStepCsp('stripe');
+        if (request.url === '/till-checkout') allowPaymentStepCsp('till');
         response.setHeader('Content-Type', 'text/html');
         response.end('<p>page</p>');
       });
@@ -37,5 +41,13 @@ describe('per-response CSP with the website widgets\' origins', () => {
     const plain = await csp('/plain');
     expect(plain).toContain("script-src 'self'");
     expect(plain).not.toContain('podium');
+  });
+
+  it('allows js.stripe.com and api.stripe.com on a Stripe checkout page only, next to the widgets', async () => {
+    const stripe = await csp('/stripe-checkout');
+    expect(stripe).toMatch(/script-src [^;]*https:\/\/connect\.podium\.com[^;]*https:\/\/js\.stripe\.com/);
+    expect(stripe).toMatch(/frame-src [^;]*https:\/\/js\.stripe\.com/);
+    expect(stripe).toMatch(/connect-src [^;]*wss:\/\/\*\.podium\.com[^;]*https:\/\/api\.stripe\.com/);
+    for (const path of ['/till-checkout', '/with-widgets', '/plain']) expect(await csp(path), path).not.toContain('stripe.com');
   });
 });

@@ -15,10 +15,11 @@ import { canBuyOnline, canReserve } from '../stock/car-page.rules';
 import { visibleCarsWhere } from '../stock/stock.queries';
 import { findTenantById } from '../tenancy/tenancy.queries';
 import type { Tenant } from '../tenancy/tenancy.types';
-import { providerByName, providerForWebsite, type PaymentProvider, type PaymentState } from './adapters';
+import { providerByName, providerForWebsite, type PaymentState } from './adapters';
 import { sandboxProvider } from './adapters/sandbox';
 import { PaymentProviderError, SignatureError, type ProviderNotification } from './adapters/types';
 import { checkoutEnv } from './checkout.env';
+import type { PaymentStep } from './payment-step';
 import { reservationLeadRows } from './checkout.notifications';
 import { reservationEvents, reservations, type ProviderName, type ReservationStatus } from './checkout.schema';
 import { authenticateRequestSchema, cardRequestSchema, CHECKOUT_MESSAGES, DEFAULT_REFUND_TERMS, startRequestSchema } from './checkout.validation';
@@ -215,8 +216,8 @@ export type StartMeta = { ip: string | null; idempotencyKey: string | null; orig
 export type StartResult = {
   reservation: ReservationView;
   token: string;
-  /** What the browser pays with: the publishable key and client secret (Stripe), the card form (sandbox), a redirect (Till), a form post (St George). */
-  payment: Record<string, unknown>;
+  /** What the browser pays with (payment-step.ts); null when a repeated start cannot give it again. */
+  payment: PaymentStep | null;
   replayed: boolean;
 };
 
@@ -233,18 +234,9 @@ export function notifyUrl(providerName: ProviderName, origin: string): string {
   return `${base ?? origin}/api/checkout/notifications/${providerName}`;
 }
 
-function paymentForBrowser(provider: PaymentProvider, car: CarForCheckout, browser: Record<string, string | null>, id: string): Record<string, unknown> {
-  if (provider.name === 'stripe') return { provider: 'stripe', publishable_key: car.publishableKey ?? car.processorKey, client_secret: browser.client_secret ?? null };
-  if (provider.name === 'sandbox') {
-    return {
-      provider: 'sandbox',
-      card_url: `/api/checkout/reservations/${id}/sandbox/card`,
-      authenticate_url: `/api/checkout/reservations/${id}/sandbox/authenticate`,
-      sandbox_payment_id: browser.sandbox_payment_id ?? null,
-    };
-  }
-  if (provider.name === 'till') return { provider: 'till', redirect_url: browser.redirect_url ?? null };
-  return { provider: 'stgeorge', form_action: browser.form_action ?? null, form_fields: browser.form_fields ? (JSON.parse(browser.form_fields) as unknown) : null };
+/** Where a provider sends the visitor back: the return endpoint on the website's own host (it leads to /checkout?reservation=). */
+export function returnUrl(origin: string, reservationId: string): string {
+  return `${origin}/api/checkout/reservations/${reservationId}/return`;
 }
 
 /**
@@ -257,7 +249,7 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
   const db = await getDb();
   if (meta.idempotencyKey) {
     const [seen] = await db.select().from(reservations).where(and(eq(reservations.websiteId, tenant.id), eq(reservations.idempotencyKey, meta.idempotencyKey)));
-    if (seen) return replay(db, tenant, seen);
+    if (seen) return replay(db, tenant, seen, meta.origin);
   }
   await consumeLimits(db, startLimits(tenant.id, meta.ip));
   const provider = providerForWebsite(tenant.config.checkout.paymentProvider);
@@ -300,13 +292,13 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
   } catch (error) {
     // The same Idempotency-Key committed by a concurrent request (a unique violation): answer that one.
     const [seen] = meta.idempotencyKey ? await db.select().from(reservations).where(and(eq(reservations.websiteId, tenant.id), eq(reservations.idempotencyKey, meta.idempotencyKey))) : [];
-    if (seen) return replay(db, tenant, seen);
+    if (seen) return replay(db, tenant, seen, meta.origin);
     throw error;
   }
   void voidReleased(released);
   if (refusal) throw new ReservationRefusedError(refusal, await similarCars(db, tenant, car));
 
-  let payment: Record<string, unknown>;
+  let payment: PaymentStep;
   try {
     const created = await provider.createPayment({
       reservationId: id,
@@ -317,10 +309,11 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
       email: request.visitor.email,
       idempotencyKey: `${id}-create`,
       notifyUrl: notifyUrl(provider.name, meta.origin),
-      returnUrl: `${meta.origin}/checkout?reservation=${id}`,
+      returnUrl: returnUrl(meta.origin, id),
+      publishableKey: car.publishableKey ?? car.processorKey,
     });
     await db.update(reservations).set({ providerRef: created.ref, updatedAt: new Date() }).where(and(eq(reservations.websiteId, tenant.id), eq(reservations.id, id)));
-    payment = paymentForBrowser(provider, car, created.browser, id);
+    payment = created.step;
   } catch (error) {
     logger.warn({ err: error, reservation: id, provider: provider.name }, 'payment provider refused to create the payment');
     await db.transaction(async (tx) => {
@@ -333,12 +326,16 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
   return { reservation: reservationView(tenant, row), token: token.token, payment, replayed: false };
 }
 
-/** A repeated Idempotency-Key: the first reservation, with a new token (the old one is void). */
-async function replay(db: Db, tenant: Tenant, row: Reservation): Promise<StartResult> {
+/**
+ * A repeated Idempotency-Key: the first reservation, with a new token (the old one is void), and
+ * its payment step again where the provider's create is idempotent (the same PaymentIntent, the
+ * same sandbox payment, the same signed form); Till refuses a repeated id, so null there.
+ */
+async function replay(db: Db, tenant: Tenant, row: Reservation, origin: string): Promise<StartResult> {
   const token = newEditToken();
   await db.update(reservations).set({ accessTokenHash: token.hash }).where(and(eq(reservations.websiteId, tenant.id), eq(reservations.id, row.id)));
   const provider = providerByName(row.provider);
-  let payment: Record<string, unknown> = { provider: row.provider };
+  let payment: PaymentStep | null = null;
   if (provider && row.providerRef && row.status === 'pending_payment') {
     const car = await readCar(db, tenant, row.carId);
     if (car) {
@@ -350,10 +347,11 @@ async function replay(db: Db, tenant: Tenant, row: Reservation): Promise<StartRe
         description: `Deposit to reserve ${row.carName} (${tenant.name})`,
         email: row.visitor.email,
         idempotencyKey: `${row.id}-create`,
-        notifyUrl: '',
-        returnUrl: '',
+        notifyUrl: notifyUrl(provider.name, origin),
+        returnUrl: returnUrl(origin, row.id),
+        publishableKey: car.publishableKey ?? car.processorKey,
       }).catch(() => null);
-      if (created) payment = paymentForBrowser(provider, car, created.browser, row.id);
+      if (created) payment = created.step;
     }
   }
   return { reservation: reservationView(tenant, row), token: token.token, payment, replayed: true };

@@ -8,6 +8,7 @@ import type { Tenant } from '../tenancy/tenancy.types';
 import { SignatureError } from './adapters/types';
 import { handleNotification, ReservationRefusedError, reservationView, type Reservation } from './checkout.commands';
 import { PROVIDER_NAMES, type ProviderName } from './checkout.schema';
+import { RETURN_OUTCOMES, type ReturnOutcome } from './payment-step';
 
 /** Plumbing of the checkout API: the visitor's routes (on the website's host) and the providers' notifications. */
 
@@ -77,4 +78,22 @@ export async function notificationRoute(request: Request, context: { params: Pro
     logger.error({ err: error, reference, provider }, 'payment notification failed; the provider will send it again');
     return jsonResponse({ error: 'Notification not processed', reference }, { status: 503, headers: { 'Retry-After': '30' } });
   }
+}
+
+/**
+ * The visitor back from a hosted payment page: a 303 (a POST becomes a GET) to the page that
+ * shows the reservation's state, on the same host. Only the reservation id (a UUID) and one word
+ * of outcome go on; the body (IPG's posted fields) is not read: the notification decides.
+ */
+export async function paymentReturnRoute(request: Request, context: { params: Promise<{ reservationId: string }> }): Promise<Response> {
+  const { reservationId } = await context.params;
+  if (!UUID.test(reservationId ?? '')) return jsonResponse({ error: 'Not found' }, { status: 404 });
+  await request.body?.cancel().catch(() => {});
+  const url = new URL(request.url);
+  const given = url.searchParams.get('outcome');
+  // Stripe.js's own redirect says redirect_status=succeeded|processing|failed.
+  const stripeStatus = url.searchParams.get('redirect_status');
+  const outcome: ReturnOutcome = stripeStatus === 'failed' ? 'error' : RETURN_OUTCOMES.includes(given as ReturnOutcome) ? (given as ReturnOutcome) : 'success';
+  const location = `/checkout?reservation=${reservationId.toLowerCase()}&outcome=${outcome}`;
+  return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
 }

@@ -1,10 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cardSchema, CARD_MESSAGES, luhnValid, SANDBOX_TEST_CARDS } from '../checkout.validation';
+import { fakeStripe } from './fake-stripe';
 import { signSandbox, verifySandboxSignature } from './sandbox';
+import { stripeProvider } from './stripe';
 import { ipgConnectHash, ipgMessageSignature, ipgNotificationHash, stGeorgeProvider } from './stgeorge';
 import { tillProvider, tillSignature, tillState } from './till';
-import { SignatureError } from './types';
+import { PaymentProviderError, SignatureError } from './types';
 
 /** Adapter tests at the level each provider is built (decision 034): request shapes, signatures both ways. */
 
@@ -29,8 +31,16 @@ const input = {
   email: 'jane@example.com',
   idempotencyKey: '11111111-2222-4333-8444-555555555555-create',
   notifyUrl: 'https://dealer.example/api/checkout/notifications/till',
-  returnUrl: 'https://dealer.example/checkout?reservation=1',
+  returnUrl: 'https://dealer.example/api/checkout/reservations/11111111-2222-4333-8444-555555555555/return',
+  publishableKey: 'pk_test_dealer',
 };
+
+/** Secret material that must never be in what the browser gets. */
+const SECRETS = ['sk_test_', 'rk_test_', 'whsec_', 'shared', 'api-key', 'secret-key', 'user:pass'];
+function expectNoSecret(step: unknown) {
+  const text = JSON.stringify(step);
+  for (const secret of SECRETS) expect(text, `browser step carries ${secret}`).not.toContain(secret);
+}
 
 describe('the sandbox card check', () => {
   it('accepts Luhn-valid numbers and the documented test cards, and refuses the rest with the card messages', () => {
@@ -64,14 +74,39 @@ describe('Till Payments (Gateway API v3)', () => {
   it('preauthorizes with Basic auth and a signed request, merchantTransactionId as the idempotency key', async () => {
     const { sent, fetch } = recorder(() => ({ success: true, uuid: 'till-uuid-1', returnType: 'REDIRECT', redirectUrl: 'https://gateway.example/pay/1' }));
     const created = await tillProvider({ ...options, fetch }).createPayment(input);
-    expect(created).toEqual({ ref: 'till-uuid-1', browser: { redirect_url: 'https://gateway.example/pay/1' } });
+    expect(created).toEqual({ ref: 'till-uuid-1', step: { kind: 'redirect', url: 'https://gateway.example/pay/1' } });
+    expectNoSecret(created.step);
     const [request] = sent;
     expect(request.url).toBe('https://gateway.example/api/v3/transaction/api-key/preauthorize');
     expect(request.headers.get('authorization')).toBe(`Basic ${Buffer.from('user:pass').toString('base64')}`);
     const body = JSON.parse(request.body) as Record<string, unknown>;
-    expect(body).toMatchObject({ merchantTransactionId: input.idempotencyKey, amount: '500.00', currency: 'AUD', callbackUrl: input.notifyUrl });
+    expect(body).toMatchObject({
+      merchantTransactionId: input.idempotencyKey,
+      amount: '500.00',
+      currency: 'AUD',
+      callbackUrl: input.notifyUrl,
+      successUrl: `${input.returnUrl}?outcome=success`,
+      cancelUrl: `${input.returnUrl}?outcome=cancel`,
+      errorUrl: `${input.returnUrl}?outcome=error`,
+    });
     const expected = tillSignature('shared', 'POST', request.body, request.headers.get('content-type')!, request.headers.get('date')!, '/api/v3/transaction/api-key/preauthorize');
     expect(request.headers.get('x-signature')).toBe(expected);
+  });
+
+  it('sends the visitor back to the host it came from, not to a fixed one', async () => {
+    const { sent, fetch } = recorder(() => ({ success: true, uuid: 'u', returnType: 'REDIRECT', redirectUrl: 'https://gateway.example/pay/2' }));
+    await tillProvider({ ...options, fetch }).createPayment({ ...input, returnUrl: 'http://other-dealer.localhost:3000/api/checkout/reservations/x/return' });
+    const body = JSON.parse(sent[0].body) as Record<string, string>;
+    for (const name of ['successUrl', 'cancelUrl', 'errorUrl']) expect(new URL(body[name]).host).toBe('other-dealer.localhost:3000');
+  });
+
+  it('refuses a payment page address that is not https, or no hosted page at all', async () => {
+    for (const redirectUrl of ['javascript:alert(1)', 'http://gateway.example/pay', 'data:text/html,<script>1</script>', 'https://user:pw@gateway.example/', 'not a url', undefined]) {
+      const { fetch } = recorder(() => ({ success: true, uuid: 'u', returnType: 'REDIRECT', redirectUrl }));
+      await expect(tillProvider({ ...options, fetch }).createPayment(input), String(redirectUrl)).rejects.toBeInstanceOf(PaymentProviderError);
+    }
+    const { fetch } = recorder(() => ({ success: true, uuid: 'u', returnType: 'FINISHED' }));
+    await expect(tillProvider({ ...options, fetch }).createPayment(input)).rejects.toBeInstanceOf(PaymentProviderError);
   });
 
   it('captures, voids and refunds against the preauthorization', async () => {
@@ -102,11 +137,37 @@ describe('Till Payments (Gateway API v3)', () => {
 describe('St George IPG', () => {
   const options = { url: 'https://ipg.example/gateway/v2', connectUrl: 'https://connect.example/processing', storeId: '1234567', apiKey: 'key', apiSecret: 'secret', sharedSecret: 'shared' };
 
-  it('builds the hosted page form with hashExtended', async () => {
+  it('builds the hosted page form with hashExtended, posted to IPG Connect, back to the return endpoint', async () => {
     const created = await stGeorgeProvider(options).createPayment(input);
-    const fields = JSON.parse(created.browser.form_fields!) as Record<string, string>;
-    expect(fields).toMatchObject({ txntype: 'preauth', storename: '1234567', chargetotal: '500.00', currency: '036', oid: created.ref, transactionNotificationURL: input.notifyUrl });
+    if (created.step.kind !== 'form-post') throw new Error(`a form post, not ${created.step.kind}`);
+    expect(created.step.url).toBe('https://connect.example/processing');
+    const { fields } = created.step;
+    expect(fields).toMatchObject({
+      txntype: 'preauth',
+      storename: '1234567',
+      chargetotal: '500.00',
+      currency: '036',
+      oid: created.ref,
+      transactionNotificationURL: input.notifyUrl,
+      responseSuccessURL: `${input.returnUrl}?outcome=success`,
+      responseFailURL: `${input.returnUrl}?outcome=error`,
+    });
     expect(fields.hashExtended).toBe(ipgConnectHash(fields, 'shared'));
+    expectNoSecret(created.step);
+    // Every value is a string: the flow renders them as hidden inputs (React escapes attribute values).
+    expect(Object.values(fields).every((v) => typeof v === 'string')).toBe(true);
+  });
+
+  it('keeps a hostile value as data in its field, hashed as given', async () => {
+    const email = '"><script>alert(1)</script>@example.com';
+    const created = await stGeorgeProvider(options).createPayment({ ...input, email });
+    if (created.step.kind !== 'form-post') throw new Error('a form post');
+    expect(created.step.fields.email).toBe(email);
+    expect(created.step.fields.hashExtended).toBe(ipgConnectHash(created.step.fields, 'shared'));
+  });
+
+  it('refuses a Connect address that is not https', async () => {
+    await expect(stGeorgeProvider({ ...options, connectUrl: 'http://connect.example/processing' }).createPayment(input)).rejects.toBeInstanceOf(PaymentProviderError);
   });
 
   it('signs the REST secondary transactions, Client-Request-Id being the idempotency key', async () => {
@@ -126,6 +187,26 @@ describe('St George IPG', () => {
     const provider = stGeorgeProvider(options);
     expect(await provider.parseNotification(new URLSearchParams(fields).toString(), new Headers(), 'https://x')).toMatchObject({ ref: 'order-1', state: 'authorised' });
     await expect(provider.parseNotification(new URLSearchParams({ ...fields, chargetotal: '1.00' }).toString(), new Headers(), 'https://x')).rejects.toBeInstanceOf(SignatureError);
+  });
+});
+
+describe('Stripe’s browser step', () => {
+  it('gives Stripe.js the publishable key, the client secret and the return address, never the secret key', async () => {
+    const stripe = fakeStripe();
+    const created = await stripeProvider({ secretKey: 'sk_test_never_in_the_browser', webhookSecret: 'whsec_never', fetch: stripe.fetch }).createPayment(input);
+    expect(created.step).toEqual({ kind: 'stripe', publishable_key: 'pk_test_dealer', client_secret: `${created.ref}_secret_test`, return_url: `${input.returnUrl}?outcome=success` });
+    expectNoSecret(created.step);
+    expect(JSON.stringify(created.step)).not.toContain('never');
+  });
+
+  it('refuses to hand over anything but a publishable key (a secret key stored by mistake stays on the server)', async () => {
+    const stripe = fakeStripe();
+    const provider = stripeProvider({ secretKey: 'sk_test_x', webhookSecret: 'whsec_x', fetch: stripe.fetch });
+    for (const publishableKey of ['sk_test_mistake', 'rk_live_mistake', 'pk_test_"><script>', '', null]) {
+      await expect(provider.createPayment({ ...input, publishableKey }), String(publishableKey)).rejects.toBeInstanceOf(PaymentProviderError);
+    }
+    // Refused before any PaymentIntent was made.
+    expect(stripe.calls).toEqual([]);
   });
 });
 

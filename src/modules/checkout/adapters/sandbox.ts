@@ -155,7 +155,8 @@ export const sandboxProvider: PaymentProvider & {
       .insert(sandboxPayments)
       .values({ id, websiteId: input.websiteId, reservationId: input.reservationId, amountMinor: input.amountMinor, currency: input.currency, status: 'requires_payment_method', notifyUrl: input.notifyUrl })
       .onConflictDoNothing();
-    return { ref: id, browser: { sandbox_payment_id: id } };
+    const base = `/api/checkout/reservations/${input.reservationId}/sandbox`;
+    return { ref: id, step: { kind: 'card-form', card_url: `${base}/card`, authenticate_url: `${base}/authenticate` } };
   },
 
   async retrieve(ref) {

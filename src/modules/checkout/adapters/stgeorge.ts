@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { PaymentProviderError, SignatureError, type Money, type PaymentProvider, type PaymentSnapshot, type PaymentState } from './types';
+import { hostedPageUrl, PaymentProviderError, returnUrlWith, SignatureError, type Money, type PaymentProvider, type PaymentSnapshot, type PaymentState } from './types';
 
 /**
  * St George IPG (Fiserv's Internet Payment Gateway; decision 034 says what is built and what
@@ -112,12 +112,13 @@ export function stGeorgeProvider(options: StGeorgeOptions): PaymentProvider {
         checkoutoption: 'combinedpage',
         oid: ref,
         email: input.email,
-        responseSuccessURL: input.returnUrl,
-        responseFailURL: input.returnUrl,
+        // IPG posts the visitor back to these (a form POST): the return endpoint takes POST.
+        responseSuccessURL: returnUrlWith(input.returnUrl, 'success'),
+        responseFailURL: returnUrlWith(input.returnUrl, 'error'),
         transactionNotificationURL: input.notifyUrl,
       };
       fields.hashExtended = ipgConnectHash(fields, options.sharedSecret);
-      return { ref, browser: { form_action: options.connectUrl, form_fields: JSON.stringify(fields) } };
+      return { ref, step: { kind: 'form-post', url: hostedPageUrl(options.connectUrl), fields } };
     },
 
     async retrieve(ref) {

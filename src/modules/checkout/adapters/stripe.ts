@@ -1,6 +1,6 @@
 import 'server-only';
 import Stripe from 'stripe';
-import { PaymentProviderError, SignatureError, type PaymentProvider, type PaymentSnapshot, type PaymentState } from './types';
+import { PaymentProviderError, SignatureError, returnUrlWith, type PaymentProvider, type PaymentSnapshot, type PaymentState } from './types';
 
 /**
  * Stripe through the official package: a PaymentIntent with capture_method 'manual' per
@@ -43,6 +43,9 @@ function stateOf(intent: Intent): PaymentState {
   }
 }
 
+/** A Stripe publishable key; anything else (a secret or restricted key above all) never reaches the browser. */
+export const PUBLISHABLE_KEY = /^pk_(test|live)_[A-Za-z0-9]+$/;
+
 const snapshotOf = (intent: Intent): PaymentSnapshot => ({ ref: intent.id, state: stateOf(intent), message: intent.last_payment_error?.message ?? null });
 
 async function call<T>(run: () => Promise<T>): Promise<T> {
@@ -65,6 +68,9 @@ export function stripeProvider(options: StripeOptions): PaymentProvider {
     name: 'stripe',
 
     async createPayment(input) {
+      const publishableKey = input.publishableKey ?? '';
+      // Checked before the intent is made: a dealership without a publishable key cannot pay with Stripe.js.
+      if (!PUBLISHABLE_KEY.test(publishableKey)) throw new PaymentProviderError('The dealership has no Stripe publishable key.');
       const intent = await call(() =>
         stripe.paymentIntents.create(
           {
@@ -79,7 +85,9 @@ export function stripeProvider(options: StripeOptions): PaymentProvider {
           { idempotencyKey: input.idempotencyKey },
         ),
       );
-      return { ref: intent.id, browser: { client_secret: intent.client_secret } };
+      if (!intent.client_secret) throw new PaymentProviderError('Stripe gave no client secret for the payment.');
+      // Stripe.js's redirect (3-D Secure by redirect) comes back to the return endpoint, which leads to /checkout.
+      return { ref: intent.id, step: { kind: 'stripe', publishable_key: publishableKey, client_secret: intent.client_secret, return_url: returnUrlWith(input.returnUrl, 'success') } };
     },
 
     async retrieve(ref) {

@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { PaymentProviderError, SignatureError, type Money, type PaymentProvider, type PaymentSnapshot, type PaymentState } from './types';
+import { hostedPageUrl, PaymentProviderError, returnUrlWith, SignatureError, type Money, type PaymentProvider, type PaymentSnapshot, type PaymentState } from './types';
 
 /**
  * Till Payments, Gateway API v3 (decision 034 says what is built and what remains):
@@ -101,15 +101,17 @@ export function tillProvider(options: TillOptions): PaymentProvider {
         amount: amount(input.amountMinor),
         currency: input.currency,
         description: input.description.slice(0, 255),
-        successUrl: input.returnUrl,
-        cancelUrl: input.returnUrl,
-        errorUrl: input.returnUrl,
+        successUrl: returnUrlWith(input.returnUrl, 'success'),
+        cancelUrl: returnUrlWith(input.returnUrl, 'cancel'),
+        errorUrl: returnUrlWith(input.returnUrl, 'error'),
         callbackUrl: input.notifyUrl,
         customer: { email: input.email },
         extraData: { reservation_id: input.reservationId },
       });
       if (!result.success || !result.uuid) throw new PaymentProviderError(messageOf(result));
-      return { ref: result.uuid, browser: { redirect_url: result.redirectUrl ?? null } };
+      // Without a card token Till answers REDIRECT to its hosted payment page; anything else cannot be paid from the browser.
+      if (result.returnType !== 'REDIRECT') throw new PaymentProviderError(`Till answered ${result.returnType ?? 'nothing'} instead of its payment page.`);
+      return { ref: result.uuid, step: { kind: 'redirect', url: hostedPageUrl(result.redirectUrl) } };
     },
 
     async retrieve(ref) {

@@ -1,4 +1,5 @@
 import type { ProviderName } from '../checkout.schema';
+import type { PaymentStep } from '../payment-step';
 
 /**
  * One payment provider (issue 16, decision 034). Every call that moves money carries an
@@ -30,14 +31,20 @@ export type CreatePaymentInput = {
   idempotencyKey: string;
   /** The platform's notification endpoint for this provider (absolute URL). */
   notifyUrl: string;
-  /** Where a provider that redirects sends the visitor back. */
+  /**
+   * Where the provider sends the visitor back (absolute, on the website's own host): the
+   * platform's return endpoint, which takes GET and POST and leads to /checkout?reservation=.
+   * A provider that tells success from cancel by address adds `outcome=` to it.
+   */
   returnUrl: string;
+  /** The dealership's Stripe publishable key (pk_…), for Stripe.js; null when it has none. */
+  publishableKey: string | null;
 };
 
 export type CreatedPayment = {
   ref: string;
-  /** What the browser needs to pay: Stripe's client secret, the sandbox form token, a redirect. */
-  browser: Record<string, string | null>;
+  /** What the browser pays with (payment-step.ts): never a secret key. */
+  step: PaymentStep;
 };
 
 /** Minor units (cents) of an ISO 4217 currency. */
@@ -85,4 +92,27 @@ export interface PaymentProvider {
   refund(ref: string, amount: Money, idempotencyKey: string): Promise<PaymentSnapshot>;
   /** Verifies the signature on the raw body (SignatureError otherwise) and reads the event. */
   parseNotification(rawBody: string, headers: Headers, requestUrl: string): Promise<ProviderNotification | null>;
+}
+
+/** The return address with the outcome a hosted page's address says (success, cancel, error). */
+export function returnUrlWith(returnUrl: string, outcome: 'success' | 'cancel' | 'error'): string {
+  const url = new URL(returnUrl);
+  url.searchParams.set('outcome', outcome);
+  return url.toString();
+}
+
+/**
+ * A hosted payment page's address from a provider's answer, only if it is an https URL (a
+ * javascript: or data: address, or plain http, is refused as the provider failing).
+ */
+export function hostedPageUrl(value: unknown): string {
+  if (typeof value === 'string') {
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'https:' && !url.username && !url.password) return url.toString();
+    } catch {
+      // Not a URL: refused below.
+    }
+  }
+  throw new PaymentProviderError('The payment provider did not give a payment page address.');
 }

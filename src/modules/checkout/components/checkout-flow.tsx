@@ -5,17 +5,22 @@ import { FieldControl, fieldId, FormAlert } from '@/modules/leads/components/for
 import { contactFields, type FieldDef } from '@/modules/leads/leads.fields';
 import type { FieldValue } from '@/modules/leads/leads.field-rules';
 import { CHECKOUT_MESSAGES } from '../checkout.messages';
+import type { PaymentStep } from '../payment-step';
 import { newKey, RESERVATION_TOKEN_HEADER, storeReservation } from './checkout-storage';
+import { HostedPayment } from './hosted-payment';
+import { StripePayment } from './stripe-payment';
 
 /**
- * The checkout page's island (decision 034, issue 16): the visitor's details (the lead form's fields and
- * messages) and the terms → the reservation started (the hold) → the sandbox card form → the
- * provider's confirmation step when it asks → the confirmation. The server page renders the car,
- * the deposit and the terms; this is the only JavaScript of the page besides the site's own.
+ * The checkout page's island (decisions 034 and 041, issue 16): the visitor's details (the lead
+ * form's fields and messages) and the terms → the reservation started (the hold) → the payment
+ * step the provider's adapter gave (payment-step.ts: the sandbox card form and its confirmation
+ * step, Stripe.js, or a hosted payment page that comes back to /checkout) → the confirmation. The
+ * server page renders the car, the deposit and the terms; this is the only JavaScript of the page
+ * besides the site's own (Stripe.js is loaded on a Stripe website's payment step only).
  */
 
 type Step = 'details' | 'card' | 'authenticate' | 'done' | 'ended';
-type Started = { id: string; token: string; cardUrl: string; authenticateUrl: string };
+type Started = { id: string; token: string; payment: PaymentStep };
 type SimilarCar = { id: number; slug: string; name: string; price: number };
 type ReservationView = { id: string; status: string; amount_display: string; message: string | null; hold_expires_at: string };
 
@@ -154,15 +159,16 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
     setBusy(false);
     if ((status === 200 || status === 201) && typeof body.token === 'string') {
       const view = body.reservation as ReservationView;
-      const payment = (body.payment ?? {}) as Record<string, unknown>;
+      const payment = (body.payment ?? null) as PaymentStep | null;
       storeReservation({ id: view.id, token: body.token, car_name: car.name, car_slug: car.slug, created_at: new Date().toISOString() });
       setReservation(view);
-      if (payment.provider !== 'sandbox') {
+      if (!payment) {
+        // A repeated start whose provider cannot give the payment step again: the reservation is on /checkout.
         setAlert(CHECKOUT_MESSAGES.unavailable);
         setStep('ended');
         return null;
       }
-      const next = { id: view.id, token: body.token, cardUrl: String(payment.card_url), authenticateUrl: String(payment.authenticate_url) };
+      const next = { id: view.id, token: body.token, payment };
       setStarted(next);
       return next;
     }
@@ -211,9 +217,9 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
     if (Object.keys(found).length) return showErrors(found, 'Please check the highlighted fields.', CARD_FIELDS);
     // After a declined card the reservation has ended: a new one holds the car again for this attempt.
     const current = started ?? (visitor ? await begin(visitor, true, newKey(), CARD_FIELDS) : null);
-    if (!current) return;
+    if (current?.payment.kind !== 'card-form') return;
     setBusy(true);
-    const { status, body } = await call(current.cardUrl, {
+    const { status, body } = await call(current.payment.card_url, {
       method: 'POST',
       token: current.token,
       body: { card: { number: text('number'), exp_month: month, exp_year: year, cvc: text('cvc') } },
@@ -244,9 +250,9 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
   }
 
   async function authenticate(outcome: 'approve' | 'fail') {
-    if (busy || !started || !actionToken) return;
+    if (busy || started?.payment.kind !== 'card-form' || !actionToken) return;
     setBusy(true);
-    const { status, body } = await call(started.authenticateUrl, { method: 'POST', token: started.token, body: { action_token: actionToken, outcome } });
+    const { status, body } = await call(started.payment.authenticate_url, { method: 'POST', token: started.token, body: { action_token: actionToken, outcome } });
     setBusy(false);
     setActionToken(null);
     if (status === 200 && body.reservation) {
@@ -363,6 +369,21 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
           {busy ? 'Holding the car…' : `Reserve for ${amountDisplay}`}
         </button>
       </form>
+    );
+  }
+
+  if (step === 'card' && started && started.payment.kind !== 'card-form') {
+    const payment = started.payment;
+    return (
+      <div className="space-y-5" data-step="card">
+        {heading(`Pay your ${amountDisplay} deposit`)}
+        {alertBox}
+        {payment.kind === 'stripe' ? (
+          <StripePayment step={payment} amountDisplay={amountDisplay} submitClasses={submitClasses} onConfirmed={() => reservation && settle(reservation, started.token)} />
+        ) : (
+          <HostedPayment step={payment} amountDisplay={amountDisplay} submitClasses={submitClasses} />
+        )}
+      </div>
     );
   }
 

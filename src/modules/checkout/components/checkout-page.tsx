@@ -17,6 +17,7 @@ import { carPath } from '@/modules/tenancy/tenancy.paths';
 import { requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { checkoutQuote, similarCarsTo, type CheckoutQuote, type SimilarCar } from '../checkout.commands';
+import { allowPaymentStepCsp } from '../checkout.csp';
 import { CheckoutFlow, type CheckoutChoices } from './checkout-flow';
 
 /**
@@ -30,7 +31,7 @@ import { CheckoutFlow, type CheckoutChoices } from './checkout-flow';
 export type CheckoutKind = 'reserve' | 'buy_online';
 export type CheckoutPageParams = Promise<{ host: string; slug: string }>;
 
-type Reason = 'sold' | 'reserved' | 'price' | 'coming_soon' | 'not_reservable' | 'processor' | 'off' | 'provider';
+type Reason = 'sold' | 'reserved' | 'price' | 'coming_soon' | 'not_reservable' | 'processor' | 'off';
 
 const REASONS: Record<Reason, string> = {
   sold: 'This car has been sold.',
@@ -40,7 +41,6 @@ const REASONS: Record<Reason, string> = {
   not_reservable: 'This car cannot be reserved online. Please contact us about it.',
   processor: 'Online reservation is not available for this car. Please contact us about it.',
   off: 'Online reservations are not available on this website. Please contact us about this car.',
-  provider: 'Paying a deposit online is not available on this website yet. Please call us and we will hold the car for you.',
 };
 
 const TITLES: Record<CheckoutKind, string> = { reserve: 'Reserve this car', buy_online: 'Buy this car online' };
@@ -48,7 +48,7 @@ const TITLES: Record<CheckoutKind, string> = { reserve: 'Reserve this car', buy_
 /** Why the car cannot go through checkout, or null when it can (the quote is the backend's own rule). */
 function reasonOf(tenant: Tenant, car: CarDetail, kind: CheckoutKind, quote: CheckoutQuote): Reason | null {
   const { checkout } = tenant.config;
-  if (quote.eligible) return quote.provider === 'sandbox' ? null : 'provider';
+  if (quote.eligible) return null;
   if (!checkout.enabled || (kind === 'buy_online' && !tenant.config.enableStore)) return 'off';
   if (car.status === 'sold') return 'sold';
   if (car.reserved) return 'reserved';
@@ -128,6 +128,7 @@ async function CheckoutBody({ tenant, slug, car, kind, choices }: { tenant: Tena
     return <Ineligible tenant={tenant} title={title} crumbs={crumbs(car.name)} name={car.name} href={carPath(tenant, slug)} reason={reason} similar={similar} />;
   }
 
+  allowPaymentStepCsp(quote.provider);
   const photo = car.image ? cardPhotoSources({ url: car.image.url, quality: tenant.config.carPage.imageQuality }) : null;
   const price = formatMoney(tenant.config, car.price);
 

@@ -1,0 +1,244 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '@/db';
+import { useTestDatabase } from '../support/database';
+import * as startRoute from '@/app/api/checkout/reservations/route';
+import * as statusRoute from '@/app/api/checkout/reservations/[reservationId]/route';
+import * as returnRoute from '@/app/api/checkout/reservations/[reservationId]/return/route';
+import * as notificationsRoute from '@/app/api/checkout/notifications/[provider]/route';
+import { callLeadRoute } from '@/modules/leads/leads.test-support';
+import { cars } from '@/modules/stock/stock.schema';
+import { websites } from '@/modules/tenancy/tenancy.schema';
+import { setProviderOverride } from '@/modules/checkout/adapters';
+import { ipgNotificationHash, stGeorgeProvider } from '@/modules/checkout/adapters/stgeorge';
+import { tillProvider, tillSignature } from '@/modules/checkout/adapters/till';
+import { reservations } from '@/modules/checkout/checkout.schema';
+import { CHECKOUT_MESSAGES } from '@/modules/checkout/checkout.validation';
+import { seedCheckoutWorld, startBody, type CheckoutWorld } from '@/modules/checkout/checkout.test-support';
+
+/**
+ * Decision 041: the browser's payment step for the hosted-page providers, through the routes.
+ * Website A takes reservations with Till, website B with St George; both adapters talk to local
+ * doubles (no network). The visitor's return from the hosted page, the provider's signed
+ * notification, and what the browser is given (never a secret) are checked end to end.
+ */
+
+const TILL = { url: 'https://till.example', apiKey: 'till-api-key', sharedSecret: 'till-shared-secret', username: 'till-user', password: 'till-password' };
+const IPG = { url: 'https://ipg.example/gateway/v2', connectUrl: 'https://ipg.example/connect/gateway/processing', storeId: '1234567', apiKey: 'ipg-api-key', apiSecret: 'ipg-api-secret', sharedSecret: 'ipg-shared-secret' };
+const SECRETS = [TILL.apiKey, TILL.sharedSecret, TILL.username, TILL.password, IPG.apiKey, IPG.apiSecret, IPG.sharedSecret];
+
+type Step = { kind: string; url?: string; fields?: Record<string, string> };
+type StartAnswer = { reservation: { id: string; status: string; message: string | null }; token: string; payment: Step; error?: string };
+
+let db: Db;
+let w: CheckoutWorld;
+let ip = 0;
+
+/** Till's gateway as the adapter sees it: preauthorize answers its hosted page; status and capture as the callback left them. */
+const till = {
+  requests: [] as { path: string; body: Record<string, unknown> }[],
+  redirectUrl: (n: number): unknown => `https://till.example/redirect/${n}`,
+  statuses: new Map<string, string>(),
+  fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = new URL(String(input)).pathname;
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {};
+    till.requests.push({ path, body });
+    const json = (value: unknown) => new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json' } });
+    if (path.endsWith('/preauthorize')) {
+      const uuid = `till-uuid-${till.requests.length}`;
+      till.statuses.set(uuid, 'PENDING');
+      return json({ success: true, uuid, purchaseId: `p-${uuid}`, returnType: 'REDIRECT', redirectUrl: till.redirectUrl(till.requests.length), paymentMethod: 'Creditcard' });
+    }
+    if (path.includes('/getByUuid/')) return json({ success: true, transactionType: 'PREAUTHORIZE', transactionStatus: till.statuses.get(decodeURIComponent(path.split('/').pop()!)) });
+    return json({ success: true, uuid: `follow-${till.requests.length}`, returnType: 'FINISHED' });
+  }) as typeof fetch,
+};
+
+const ipgCalls: string[] = [];
+const ipgFetch = (async (input: RequestInfo | URL) => {
+  ipgCalls.push(new URL(String(input)).pathname);
+  return new Response(JSON.stringify({ transactionStatus: 'APPROVED', ipgTransactionId: '84538652787' }), { headers: { 'content-type': 'application/json' } });
+}) as typeof fetch;
+
+async function start(host: string, carId: number) {
+  ip += 1;
+  const response = await callLeadRoute(startRoute.POST, { host, body: startBody(carId), headers: { 'x-dealer-client-address': `10.41.0.${ip}` } });
+  const text = await response.text();
+  return { status: response.status, body: JSON.parse(text) as StartAnswer, text };
+}
+
+async function status(host: string, id: string, token: string) {
+  const response = await callLeadRoute(statusRoute.GET, { host, method: 'GET', headers: { 'x-reservation-token': token }, params: { reservationId: id } });
+  return { status: response.status, body: (await response.json()) as StartAnswer };
+}
+
+function visitorReturns(method: 'GET' | 'POST', url: string, body?: string) {
+  const request = new Request(url, { method, body, headers: body ? { 'content-type': 'application/x-www-form-urlencoded' } : {} });
+  const id = new URL(url).pathname.split('/')[4];
+  return returnRoute[method](request, { params: Promise.resolve({ reservationId: id }) });
+}
+
+function tillCallback(payload: Record<string, unknown>, secret = TILL.sharedSecret) {
+  const body = JSON.stringify(payload);
+  const date = new Date().toUTCString();
+  const contentType = 'application/json; charset=utf-8';
+  const signature = tillSignature(secret, 'POST', body, contentType, date, '/api/checkout/notifications/till');
+  const request = new Request('http://platform.example/api/checkout/notifications/till', { method: 'POST', headers: { 'content-type': contentType, date, 'x-signature': signature }, body });
+  return notificationsRoute.POST(request, { params: Promise.resolve({ provider: 'till' }) });
+}
+
+function ipgNotification(fields: Record<string, string>, secret = IPG.sharedSecret) {
+  const signed = { ...fields, notification_hash: ipgNotificationHash(fields, secret) };
+  const request = new Request('http://platform.example/api/checkout/notifications/stgeorge', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(signed).toString(),
+  });
+  return notificationsRoute.POST(request, { params: Promise.resolve({ provider: 'stgeorge' }) });
+}
+
+const row = async (id: string) => (await db.select().from(reservations).where(eq(reservations.id, id)))[0];
+const carReserved = async (carId: number) => (await db.select({ reserved: cars.reserved }).from(cars).where(eq(cars.id, carId)))[0].reserved;
+
+beforeAll(async () => {
+  ({ db } = await useTestDatabase());
+  w = await seedCheckoutWorld(db);
+  // Configuration, not code: A takes reservations with Till, B with St George.
+  for (const [websiteId, provider] of [
+    [w.a.websiteId, 'Till'],
+    [w.b.websiteId, 'St George'],
+  ] as const) {
+    await db
+      .update(websites)
+      .set({ config: sql`jsonb_set(${websites.config}, '{checkout,paymentProvider}', ${JSON.stringify(provider)}::jsonb)` })
+      .where(eq(websites.id, websiteId));
+  }
+  setProviderOverride('till', tillProvider({ ...TILL, fetch: till.fetch }));
+  setProviderOverride('stgeorge', stGeorgeProvider({ ...IPG, fetch: ipgFetch }));
+});
+
+afterAll(() => {
+  setProviderOverride('till', null);
+  setProviderOverride('stgeorge', null);
+});
+
+beforeEach(async () => {
+  await db.execute(sql`update reservations set status = 'cancelled' where status in ('pending_payment', 'held')`);
+  await db.execute(sql`update cars set reserved = false`);
+  await db.execute(sql`delete from rate_limits`);
+  till.redirectUrl = (n) => `https://till.example/redirect/${n}`;
+});
+
+describe('Till (a redirect to the hosted payment page)', () => {
+  it('sends the browser to Till’s page, back to its own host, and holds the car only when the signed callback says so', async () => {
+    const started = await start(w.hostA, w.carA);
+    expect(started.status).toBe(201);
+    const id = started.body.reservation.id;
+    expect(started.body.payment).toEqual({ kind: 'redirect', url: expect.stringMatching(/^https:\/\/till\.example\/redirect\/\d+$/) });
+    for (const secret of SECRETS) expect(started.text).not.toContain(secret);
+
+    const preauthorize = till.requests.findLast((r) => r.path.endsWith('/preauthorize'))!;
+    const back = `http://${w.hostA}/api/checkout/reservations/${id}/return`;
+    expect(preauthorize.body).toMatchObject({ successUrl: `${back}?outcome=success`, cancelUrl: `${back}?outcome=cancel`, errorUrl: `${back}?outcome=error`, callbackUrl: `http://${w.hostA}/api/checkout/notifications/till` });
+
+    // Back from Till's page before the callback: /checkout, still waiting; nothing decided by the address.
+    const returned = await visitorReturns('GET', `${preauthorize.body.successUrl as string}&uuid=forged&result=OK`);
+    expect(returned.status).toBe(303);
+    expect(returned.headers.get('location')).toBe(`/checkout?reservation=${id}&outcome=success`);
+    expect((await status(w.hostA, id, started.body.token)).body.reservation.status).toBe('pending_payment');
+    expect(await carReserved(w.carA)).toBe(false);
+
+    // Till's callback, signed: authorised → held → captured → completed.
+    const ref = (await row(id)).providerRef!;
+    const callback = await tillCallback({ result: 'OK', uuid: ref, merchantTransactionId: `${id}-create`, transactionType: 'PREAUTHORIZE', amount: '500.00', currency: 'AUD' });
+    expect(callback.status).toBe(200);
+    expect(await callback.text()).toBe('OK');
+    expect((await status(w.hostA, id, started.body.token)).body.reservation.status).toBe('completed');
+    expect(await carReserved(w.carA)).toBe(true);
+    expect(till.requests.some((r) => r.path.endsWith('/capture') && r.body.referenceUuid === ref && r.body.merchantTransactionId === `${id}-capture`)).toBe(true);
+  });
+
+  it('a cancel on Till’s page: back to /checkout with that word; the callback’s error fails the reservation and frees the car', async () => {
+    const started = await start(w.hostA, w.carA);
+    const id = started.body.reservation.id;
+    const returned = await visitorReturns('GET', `http://${w.hostA}/api/checkout/reservations/${id}/return?outcome=cancel`);
+    expect(returned.headers.get('location')).toBe(`/checkout?reservation=${id}&outcome=cancel`);
+    const ref = (await row(id)).providerRef!;
+    expect((await tillCallback({ result: 'ERROR', uuid: ref, transactionType: 'PREAUTHORIZE', message: 'Cancelled by the customer' })).status).toBe(200);
+    const after = (await status(w.hostA, id, started.body.token)).body.reservation;
+    expect(after).toMatchObject({ status: 'failed', message: 'Cancelled by the customer' });
+    expect(await carReserved(w.carA)).toBe(false);
+    // The car can be reserved again at once.
+    expect((await start(w.hostA, w.carA)).status).toBe(201);
+  });
+
+  it('a callback with a bad signature is 400 and changes nothing', async () => {
+    const started = await start(w.hostA, w.carA);
+    const ref = (await row(started.body.reservation.id)).providerRef!;
+    expect((await tillCallback({ result: 'OK', uuid: ref, transactionType: 'PREAUTHORIZE' }, 'someone-else')).status).toBe(400);
+    expect((await row(started.body.reservation.id)).status).toBe('pending_payment');
+  });
+
+  it('a hostile payment page address from the provider is never handed to the browser: 502, the hold released', async () => {
+    till.redirectUrl = () => 'javascript:alert(document.cookie)';
+    const started = await start(w.hostA, w.carA);
+    expect(started.status).toBe(502);
+    expect(started.body.error).toBe(CHECKOUT_MESSAGES.providerFailed);
+    expect(started.text).not.toContain('javascript:');
+    expect(await db.select().from(reservations).where(sql`car_id = ${w.carA} and status in ('pending_payment', 'held')`)).toHaveLength(0);
+  });
+
+  it('another website cannot read the reservation (404)', async () => {
+    const started = await start(w.hostA, w.carA);
+    expect((await status(w.hostB, started.body.reservation.id, started.body.token)).status).toBe(404);
+  });
+});
+
+describe('St George IPG Connect (a signed form posted to the hosted page)', () => {
+  it('gives the browser the form to post, returns by POST to its own host, and the notification decides', async () => {
+    const started = await start(w.hostB, w.carB);
+    expect(started.status).toBe(201);
+    const id = started.body.reservation.id;
+    const step = started.body.payment;
+    expect(step.kind).toBe('form-post');
+    expect(step.url).toBe(IPG.connectUrl);
+    const fields = step.fields!;
+    expect(fields).toMatchObject({ txntype: 'preauth', storename: IPG.storeId, chargetotal: '500.00', oid: (await row(id)).providerRef });
+    expect(fields.responseSuccessURL).toBe(`http://${w.hostB}/api/checkout/reservations/${id}/return?outcome=success`);
+    expect(fields.responseFailURL).toBe(`http://${w.hostB}/api/checkout/reservations/${id}/return?outcome=error`);
+    expect(fields.hashExtended).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    for (const secret of SECRETS) expect(started.text).not.toContain(secret);
+
+    // IPG posts the visitor back with its result fields: a 303 to /checkout, the fields ignored.
+    const returned = await visitorReturns('POST', fields.responseFailURL, new URLSearchParams({ status: 'APPROVED', approval_code: 'Y:forged', oid: fields.oid }).toString());
+    expect(returned.status).toBe(303);
+    expect(returned.headers.get('location')).toBe(`/checkout?reservation=${id}&outcome=error`);
+    expect((await row(id)).status).toBe('pending_payment');
+
+    const notified = await ipgNotification({ chargetotal: '500.00', currency: '036', txndatetime: fields.txndatetime, storename: IPG.storeId, approval_code: 'Y:123456:0123456789:PPX :1234', oid: fields.oid, status: 'APPROVED', txntype: 'preauth', ipgTransactionId: '84538652787' });
+    expect(notified.status).toBe(200);
+    expect((await status(w.hostB, id, started.body.token)).body.reservation.status).toBe('completed');
+    expect(ipgCalls).toContain(`/gateway/v2/payments/${encodeURIComponent(fields.oid)}`);
+  });
+
+  it('a forged notification (wrong hash) is 400 and changes nothing', async () => {
+    const started = await start(w.hostB, w.carB);
+    const oid = (await row(started.body.reservation.id)).providerRef!;
+    const forged = await ipgNotification({ chargetotal: '500.00', currency: '036', txndatetime: '2026:11:25-10:00:00', storename: IPG.storeId, approval_code: 'Y:1', oid, status: 'APPROVED' }, 'not-the-secret');
+    expect(forged.status).toBe(400);
+    expect((await row(started.body.reservation.id)).status).toBe('pending_payment');
+  });
+});
+
+describe('the return endpoint', () => {
+  it('answers only a reservation id, and passes on one known word of outcome', async () => {
+    const id = '11111111-2222-4333-8444-555555555555';
+    const base = `http://${w.hostA}/api/checkout/reservations/${id}/return`;
+    expect((await visitorReturns('GET', `${base}?outcome=%3Cscript%3E`)).headers.get('location')).toBe(`/checkout?reservation=${id}&outcome=success`);
+    expect((await visitorReturns('GET', `${base}?redirect_status=failed&payment_intent=pi_1`)).headers.get('location')).toBe(`/checkout?reservation=${id}&outcome=error`);
+    for (const bad of ['not-a-uuid', '..%2F..%2Fadmin', 'https:%2F%2Fevil.example']) {
+      const response = await returnRoute.GET(new Request(`http://${w.hostA}/api/checkout/reservations/${bad}/return`), { params: Promise.resolve({ reservationId: bad }) });
+      expect(response.status, bad).toBe(404);
+    }
+  });
+});
