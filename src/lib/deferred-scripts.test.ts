@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deferScriptsInHead, deferScriptsInResponse, LOADER } from './deferred-scripts';
+import { deferScriptsInDocument, deferScriptsInHead, LOADER, rewriteDocumentResponse } from './deferred-scripts';
 
 const HEAD =
   '<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"/>' +
@@ -40,16 +40,21 @@ describe('deferScriptsInHead', () => {
   });
 });
 
-type Served = { status: number; headers: http.IncomingHttpHeaders; body: string };
+type Served = { status: number; headers: http.IncomingHttpHeaders; body: string; seen: string | null };
 
 let server: http.Server | null = null;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
 /** Serves `chunks` through deferScriptsInResponse with the given headers, written one by one across ticks. */
 async function serve(headers: Record<string, string>, chunks: Buffer[], method = 'GET'): Promise<Served> {
+  let seen: string | null = null;
   server = http.createServer((_, response) => {
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
-    deferScriptsInResponse(response);
+    rewriteDocumentResponse(response, (html) => {
+      seen = html;
+      // As the request hook does: a header that depends on the whole page.
+      response.setHeader('x-page-bytes', String(Buffer.byteLength(html)));
+    });
     let i = 0;
     const next = () => {
       if (i < chunks.length - 1) {
@@ -68,7 +73,7 @@ async function serve(headers: Record<string, string>, chunks: Buffer[], method =
       res.on('end', () => {
         const raw = Buffer.concat(parts);
         const body = res.headers['content-encoding'] === 'gzip' && raw.length > 0 ? zlib.gunzipSync(raw) : raw;
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body.toString('utf8') });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body.toString('utf8'), seen });
       });
     });
     req.on('error', reject);
@@ -84,69 +89,71 @@ function pieces(text: string, size: number): Buffer[] {
   return out;
 }
 
-describe('deferScriptsInResponse', () => {
+describe('rewriteDocumentResponse', () => {
   const page = HEAD + BODY;
   const expected = deferScriptsInHead(HEAD) + BODY;
 
-  it.each([1, 7, 64, 100_000])('rewrites a plain HTML page written in %i-byte pieces, without a stale Content-Length', async (size) => {
-    const served = await serve({ 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(page)) }, pieces(page, size));
-    expect(served.body).toBe(expected);
-    expect(served.headers['content-length']).toBeUndefined();
+  it('rewrites only the head of a document', () => {
+    expect(deferScriptsInDocument(page)).toBe(expected);
+    const bodyLookalike = '<body><script src="/_next/static/chunks/late.js" async=""></script></body>';
+    expect(deferScriptsInDocument(HEAD + bodyLookalike)).toBe(deferScriptsInHead(HEAD) + bodyLookalike);
   });
 
-  it('rewrites a gzip page as Next compresses it, and sends it compressed', async () => {
+  it.each([1, 7, 64, 100_000])(
+    'rewrites a plain HTML page written in %i-byte pieces (through tags and multi-byte characters), with its new length',
+    async (size) => {
+      const served = await serve({ 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(page)) }, pieces(page, size));
+      expect(served.body).toBe(expected);
+      expect(served.seen).toBe(expected);
+      expect(served.headers['content-length']).toBe(String(Buffer.byteLength(expected)));
+      // The header set from the whole page reached the client: it waited for the page.
+      expect(served.headers['x-page-bytes']).toBe(String(Buffer.byteLength(expected)));
+    },
+  );
+
+  it.each([1, 10, 1000])('rewrites a gzip page as Next compresses it (%i-byte pieces), and sends it compressed', async (size) => {
     const gzipped = zlib.gzipSync(page);
-    const chunks = [gzipped.subarray(0, 10), gzipped.subarray(10, 40), gzipped.subarray(40)];
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < gzipped.length; at += size) chunks.push(gzipped.subarray(at, at + size));
     const served = await serve({ 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' }, chunks);
     expect(served.headers['content-encoding']).toBe('gzip');
     expect(served.body).toBe(expected);
+    expect(served.seen).toBe(expected);
+    expect(served.headers['x-page-bytes']).toBe(String(Buffer.byteLength(expected)));
   });
 
-  it('streams: the head reaches the browser before the rest of the page is written', async () => {
+  it('takes the content type and encoding given to writeHead itself', async () => {
     server = http.createServer((_, response) => {
-      response.setHeader('content-type', 'text/html');
-      response.setHeader('content-encoding', 'gzip');
-      deferScriptsInResponse(response);
-      const gzip = zlib.createGzip();
-      gzip.on('data', (chunk: Buffer) => response.write(chunk));
-      gzip.on('end', () => response.end());
-      gzip.write(HEAD);
-      gzip.flush();
-      // The rest only once the client has seen the head.
-      server!.once('head-seen', () => {
-        gzip.end(BODY);
-      });
+      rewriteDocumentResponse(response, () => response.setHeader('x-seen', 'yes'));
+      response.writeHead(200, { 'Content-Type': 'text/html', 'Content-Length': String(Buffer.byteLength(page)) });
+      response.write(page.slice(0, 100));
+      response.end(page.slice(100));
     });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const body = await new Promise<string>((resolve, reject) => {
-      http
-        .get({ host: '127.0.0.1', port, path: '/' }, (res) => {
-          const gunzip = zlib.createGunzip();
-          let text = '';
-          gunzip.on('data', (chunk: Buffer) => {
-            text += chunk.toString('utf8');
-            if (text.includes('</head>')) server!.emit('head-seen');
-          });
-          gunzip.on('end', () => resolve(text));
-          res.pipe(gunzip);
-        })
-        .on('error', reject);
-    });
-    expect(body).toBe(expected);
+    const res = await fetch(`http://127.0.0.1:${port}/`);
+    expect(await res.text()).toBe(expected);
+    expect(res.headers.get('x-seen')).toBe('yes');
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(expected)));
   });
 
   it.each([
     ['another content type', { 'content-type': 'application/json' }],
     ['RSC', { 'content-type': 'text/x-component' }],
     ['another encoding', { 'content-type': 'text/html', 'content-encoding': 'br' }],
-  ])('leaves %s untouched', async (_, headers) => {
+  ])('leaves %s untouched and does not wait for it', async (_, headers) => {
     // The body is sent as written (the 'br' one is not really compressed: the client here reads it as it is).
-    expect((await serve(headers, [Buffer.from(page)])).body).toBe(page);
+    const served = await serve(headers, [Buffer.from(page)]);
+    expect(served.body).toBe(page);
+    expect(served.seen).toBeNull();
+    expect(served.headers['x-page-bytes']).toBeUndefined();
   });
 
   it('answers a HEAD request and an empty page without hanging', async () => {
-    expect((await serve({ 'content-type': 'text/html', 'content-encoding': 'gzip' }, [Buffer.alloc(0)], 'HEAD')).status).toBe(200);
+    const head = await serve({ 'content-type': 'text/html', 'content-encoding': 'gzip' }, [Buffer.alloc(0)], 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.seen).toBe('');
+    expect(head.body).toBe('');
     expect((await serve({ 'content-type': 'text/html' }, [Buffer.alloc(0)])).body).toBe('');
   });
 });

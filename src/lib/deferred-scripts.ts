@@ -1,8 +1,9 @@
 import type http from 'node:http';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
 /**
- * The framework's scripts start loading once the page's main content has painted (decision 034).
+ * The framework's scripts start loading once the page's main content has painted (decision 035).
  *
  * Next.js puts every chunk of a page in the head as `<script src async>`: the browser fetches them
  * alongside the stylesheet and the first photo, and on a phone's connection the photo shares the
@@ -15,11 +16,12 @@ import zlib from 'node:zlib';
  */
 
 export const DEFER_LIMIT_MS = 3000;
+const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
 const TEMPLATE_ATTRIBUTE = 'data-deferred-script';
 const ASYNC_CHUNK = /<script src="(\/_next\/static\/[^"<>]+\.js)" async=""><\/script>/g;
-const HEAD_END = Buffer.from('</head>');
 
-const LOADER_SOURCE = `(function(){var d=document,done=0;function load(){if(done)return;done=1;d.querySelectorAll('template[${TEMPLATE_ATTRIBUTE}]').forEach(function(t){var s=d.createElement('script');s.src=t.getAttribute('${TEMPLATE_ATTRIBUTE}');s.async=true;d.head.appendChild(s)})}function painted(){requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(load,0)})})}['pointerdown','touchstart','keydown'].forEach(function(e){addEventListener(e,load,{once:true,passive:true,capture:true})});d.addEventListener('DOMContentLoaded',function(){setTimeout(load,${DEFER_LIMIT_MS});var i=d.querySelector('img[fetchpriority=high]');if(i&&!i.complete){i.addEventListener('load',painted);i.addEventListener('error',load)}else painted()})})()`;
+export const LOADER_SOURCE = `(function(){var d=document,done=0;function load(){if(done)return;done=1;d.querySelectorAll('template[${TEMPLATE_ATTRIBUTE}]').forEach(function(t){var s=d.createElement('script');s.src=t.getAttribute('${TEMPLATE_ATTRIBUTE}');s.async=true;d.head.appendChild(s)})}function painted(){requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(load,0)})})}['pointerdown','touchstart','keydown'].forEach(function(e){addEventListener(e,load,{once:true,passive:true,capture:true})});d.addEventListener('DOMContentLoaded',function(){setTimeout(load,${DEFER_LIMIT_MS});var i=d.querySelector('img[fetchpriority=high]');if(i&&!i.complete){i.addEventListener('load',painted);i.addEventListener('error',load)}else painted()})})()`;
 export const LOADER = `<script>${LOADER_SOURCE}</script>`;
 
 /** The head with Next's async chunk scripts turned into templates and the loader added; unchanged if it has none. */
@@ -34,38 +36,14 @@ export function deferScriptsInHead(head: string): string {
   return end < 0 ? rewritten + LOADER : rewritten.slice(0, end) + LOADER + rewritten.slice(end);
 }
 
-type Sink = { write(chunk: Buffer): void; end(): void };
-
-/** Collects the stream up to `</head>`, rewrites that part once, then lets the rest through as it comes. */
-function headRewriter(sink: Sink): Sink {
-  let head: Buffer[] | null = [];
-  const flushHead = (rest?: Buffer) => {
-    if (!head) return;
-    const text = Buffer.concat(head).toString('utf8');
-    head = null;
-    sink.write(Buffer.from(deferScriptsInHead(text)));
-    if (rest && rest.length > 0) sink.write(rest);
-  };
-  return {
-    write(chunk) {
-      if (!head) return sink.write(chunk);
-      head.push(chunk);
-      const buffered = Buffer.concat(head);
-      const at = buffered.indexOf(HEAD_END);
-      if (at < 0) {
-        head = [buffered];
-        return;
-      }
-      head = [buffered.subarray(0, at + HEAD_END.length)];
-      flushHead(buffered.subarray(at + HEAD_END.length));
-    },
-    end() {
-      flushHead();
-      sink.end();
-    },
-  };
+/** The whole page with the head rewritten by deferScriptsInHead. */
+export function deferScriptsInDocument(html: string): string {
+  const at = html.indexOf('</head>');
+  const head = at < 0 ? html : html.slice(0, at + '</head>'.length);
+  return deferScriptsInHead(head) + html.slice(head.length);
 }
 
+type WriteHead = (this: http.ServerResponse, ...args: unknown[]) => http.ServerResponse;
 type Write = (this: http.ServerResponse, ...args: unknown[]) => boolean;
 type End = (this: http.ServerResponse, ...args: unknown[]) => http.ServerResponse;
 
@@ -75,84 +53,86 @@ function asBuffer(chunk: unknown, encoding: unknown): Buffer | null {
   return Buffer.from(chunk as Uint8Array);
 }
 
+function headersGiven(args: unknown[]): Record<string, unknown> | undefined {
+  return args.find((value) => value !== null && typeof value === 'object' && !Array.isArray(value)) as Record<string, unknown> | undefined;
+}
+
 /**
- * Rewrites the head of an HTML response as it is written: plain, or gzip as Next's compression
- * sends it (decompressed, rewritten, compressed again, flushed chunk by chunk so streaming still
- * streams). Anything else (another content type or encoding) goes through untouched. Must be
- * installed before the first write; the caller decides which responses are pages.
+ * Rewrites an HTML response whole, then sends it: its head and body wait until the page has been
+ * written completely, because the Content-Security-Policy header names the hashes of the page's
+ * inline scripts (decision 040) and a header cannot follow the body. The page arrives plain, or
+ * gzip as Next's compression sends it (decompressed, rewritten, compressed again); `onDocument`
+ * sees the final page just before the header goes out. Anything else (another content type or
+ * encoding) goes through untouched, as it is written. Must be installed before the first write;
+ * the caller decides which responses are pages.
  */
-export function deferScriptsInResponse(response: http.ServerResponse): void {
+export function rewriteDocumentResponse(response: http.ServerResponse, onDocument: (html: string) => void): void {
+  const writeHead = response.writeHead as unknown as WriteHead;
   const write = response.write as unknown as Write;
   const end = response.end as unknown as End;
-  let pipeline: Sink | null | undefined;
-  let ended = false;
+  let mode: 'undecided' | 'untouched' | 'plain' | 'gzip' = 'undecided';
+  let head: unknown[] = [];
+  const chunks: Buffer[] = [];
 
-  const passOn = (chunk: Buffer) => {
-    if (chunk.length > 0) write.call(response, chunk);
+  const decide = (given: Record<string, unknown> | undefined) => {
+    const header = (name: string) => {
+      const value = given ? Object.entries(given).find(([key]) => key.toLowerCase() === name)?.[1] : undefined;
+      return String(value ?? response.getHeader(name) ?? '').trim().toLowerCase();
+    };
+    const encoding = header('content-encoding');
+    if (!header('content-type').startsWith('text/html')) return 'untouched';
+    if (encoding === '' || encoding === 'identity') return 'plain';
+    return encoding === 'gzip' ? 'gzip' : 'untouched';
   };
-  const finish = () => {
-    if (ended) return;
-    ended = true;
+
+  const send = async () => {
+    let body = Buffer.concat(chunks);
+    let html = '';
+    if (body.length > 0) {
+      html = deferScriptsInDocument((mode === 'gzip' ? await gunzip(body) : body).toString('utf8'));
+      body = mode === 'gzip' ? await gzip(Buffer.from(html)) : Buffer.from(html);
+    }
+    onDocument(html);
+    if (response.destroyed) return;
+    // The length is known now, whatever was said before the rewrite (an empty HEAD answer keeps its own).
+    const given = headersGiven(head);
+    if (body.length > 0) {
+      if (given) for (const key of Object.keys(given)) if (key.toLowerCase() === 'content-length') delete given[key];
+      response.setHeader('content-length', String(body.length));
+    }
+    writeHead.call(response, ...head);
+    if (body.length > 0) write.call(response, body);
     end.call(response);
   };
 
-  const decide = (): Sink | null => {
-    const type = String(response.getHeader('content-type') ?? '');
-    if (!type.startsWith('text/html')) return null;
-    const encoding = String(response.getHeader('content-encoding') ?? '').trim().toLowerCase();
-    if (encoding === '' || encoding === 'identity') {
-      // The rewrite changes the length: the body goes chunked instead.
-      if (!response.headersSent) response.removeHeader('content-length');
-      else if (response.getHeader('content-length') !== undefined) return null;
-      return headRewriter({ write: passOn, end: finish });
+  response.writeHead = function (this: http.ServerResponse, ...args: unknown[]) {
+    if (mode === 'undecided') {
+      mode = decide(headersGiven(args));
+      if (mode !== 'untouched') head = args;
     }
-    if (encoding !== 'gzip') return null;
-    const gzip = zlib.createGzip();
-    gzip.on('data', passOn);
-    gzip.on('end', finish);
-    const rewriter = headRewriter({
-      write: (chunk) => {
-        gzip.write(chunk);
-        gzip.flush();
-      },
-      end: () => gzip.end(),
-    });
-    const gunzip = zlib.createGunzip();
-    gunzip.on('data', (chunk: Buffer) => rewriter.write(chunk));
-    gunzip.on('end', () => rewriter.end());
-    gunzip.on('error', (error) => {
-      // Next's own compression produced it, so this is not expected; the page cannot be saved now.
-      response.destroy(error);
-    });
-    let received = false;
-    return {
-      write: (chunk) => {
-        received ||= chunk.length > 0;
-        gunzip.write(chunk);
-      },
-      // An empty body (a HEAD request) is not a gzip stream at all.
-      end: () => (received ? gunzip.end() : finish()),
-    };
-  };
+    // Held until the page is complete; the implicit calls of later writes change nothing.
+    return mode === 'untouched' ? writeHead.call(this, ...args) : this;
+  } as typeof response.writeHead;
 
   response.write = function (this: http.ServerResponse, chunk: unknown, ...rest: unknown[]) {
-    if (pipeline === undefined) pipeline = decide();
-    if (!pipeline) return write.call(this, chunk, ...rest);
+    if (mode === 'undecided') this.writeHead(this.statusCode);
+    if (mode === 'untouched') return write.call(this, chunk, ...rest);
     const buffer = asBuffer(chunk, rest[0]);
-    if (buffer) pipeline.write(buffer);
+    if (buffer) chunks.push(buffer);
     const callback = rest.find((value) => typeof value === 'function') as (() => void) | undefined;
     if (callback) process.nextTick(callback);
     return true;
   } as typeof response.write;
 
   response.end = function (this: http.ServerResponse, chunk?: unknown, ...rest: unknown[]) {
-    if (pipeline === undefined) pipeline = decide();
-    if (!pipeline) return end.call(this, chunk, ...rest);
+    if (mode === 'undecided') this.writeHead(this.statusCode);
+    if (mode === 'untouched') return end.call(this, chunk, ...rest);
     const buffer = asBuffer(chunk, rest[0]);
-    if (buffer) pipeline.write(buffer);
+    if (buffer) chunks.push(buffer);
     const callback = [chunk, ...rest].find((value) => typeof value === 'function') as (() => void) | undefined;
     if (callback) response.once('finish', callback);
-    pipeline.end();
+    // Next's own compression produced the gzip, so a failure is not expected; the page cannot be saved then.
+    send().catch((error: Error) => response.destroy(error));
     return this;
   } as typeof response.end;
 }

@@ -5,7 +5,9 @@ import { statusForResponse } from './service-unavailable';
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from './client-address';
 import { refusal, type Refusal } from './request-refusals';
 import { contentSecurityPolicy, securityHeaders, type CspSources } from './security-headers';
-import { deferScriptsInResponse } from './deferred-scripts';
+import { rewriteDocumentResponse } from './deferred-scripts';
+import { inlineScriptHashes } from './platform-scripts';
+import { logger } from './logger';
 
 /**
  * Wraps the 'request' event of every HTTP server in the process (Next's included) so that each
@@ -79,7 +81,7 @@ export function installRequestHooks({ pageCache, trustedProxyHops, development }
     delete request.headers[CLIENT_ADDRESS_HEADER];
     if (address) request.headers[CLIENT_ADDRESS_HEADER] = address;
     const key = cache ? pageCacheKey(request) : null;
-    const render = () => renderWithState(this, emit, args, cache, key, !development, (extra) => contentSecurityPolicy(extra, { https, development }));
+    const render = () => renderWithState(this, emit, args, cache, key, !development, (extra, scriptHashes) => contentSecurityPolicy(extra, { https, development, scriptHashes }));
     if (!cache || !key) return render();
     cache.current(key).then(
       (entry) => (entry ? replay(entry, response) : render()),
@@ -95,20 +97,22 @@ function renderWithState(
   args: unknown[],
   cache: PageCache | null,
   key: string | null,
-  deferScripts: boolean,
-  csp: (extra: CspSources) => string,
+  rewriteDocuments: boolean,
+  csp: (extra: CspSources, scriptHashes: string[]) => string,
 ): boolean {
   const request = args[0] as http.IncomingMessage;
   const response = args[1] as http.ServerResponse;
   const state: RequestState = newRequestState();
   let sentStatus = 0;
   let sentHeaders: http.OutgoingHttpHeaders = {};
+  let scriptHashes: string[] = [];
   const writeHead = response.writeHead;
   response.writeHead = function (this: http.ServerResponse, statusCode: number, ...rest: unknown[]) {
     statusCode = statusForResponse(state, this, statusCode);
     sentStatus = statusCode;
-    // The page named its widgets' origins while rendering (allowCspSources): the policy allows them.
-    if (state.cspExtra) this.setHeader('Content-Security-Policy', csp(state.cspExtra));
+    // The page named its widgets' origins while rendering (allowCspSources), and its own inline
+    // scripts are known once it is complete (rewriteDocumentResponse): the policy allows both.
+    if (state.cspExtra || scriptHashes.length > 0) this.setHeader('Content-Security-Policy', csp(state.cspExtra ?? {}, scriptHashes));
     // Headers given to writeHead itself are not all visible through getHeaders() afterwards.
     const given = rest.find((value) => value !== null && typeof value === 'object' && !Array.isArray(value)) as Record<string, unknown> | undefined;
     // Next tells the browser where the proxy rewrote a page to (/sites/{host}/…): internal, never sent.
@@ -130,8 +134,16 @@ function renderWithState(
       if (bytes) cache.store(key, mark, sentStatus, sentHeaders, bytes, state.pageCacheUntil);
     });
   }
-  // After recordBody, so that the page cache keeps the rewritten page.
-  if (deferScripts && isDocumentRequest(request)) deferScriptsInResponse(response);
+  // After recordBody, so that the page cache keeps the rewritten page (and its header, the hashes).
+  if (rewriteDocuments && isDocumentRequest(request)) {
+    rewriteDocumentResponse(response, (html) => {
+      const scripts = inlineScriptHashes(html);
+      scriptHashes = scripts.hashes;
+      if (scripts.foreign.length > 0) {
+        logger.warn({ url: request.url, count: scripts.foreign.length, first: scripts.foreign[0].slice(0, 120) }, 'inline script that is not the platform\'s: blocked by the Content-Security-Policy');
+      }
+    });
+  }
   return requestStorage().run(state, () => emit.call(server, 'request', ...args));
 }
 

@@ -40,16 +40,29 @@ describe('requests answered before Next', () => {
   });
 });
 
+const scriptSrc = (csp: string) => csp.split('; ').find((directive) => directive.startsWith('script-src ')) ?? '';
+
 describe('security headers', () => {
-  it('frames nothing, sniffs nothing, sends no full referrer, and allows scripts from the platform only', () => {
+  it('frames nothing, sniffs nothing, sends no full referrer, and allows scripts from the platform only, no inline ones', () => {
     const headers = securityHeaders({ https: false });
     expect(headers).toMatchObject({ 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin' });
     expect(headers['Content-Security-Policy']).toContain("frame-ancestors 'none'");
     expect(headers['Content-Security-Policy']).toContain("object-src 'none'");
-    expect(headers['Content-Security-Policy']).toMatch(/script-src 'self' 'unsafe-inline' https:\/\/maps\.googleapis\.com/);
+    expect(headers['Content-Security-Policy']).toMatch(/script-src 'self' https:\/\/maps\.googleapis\.com/);
+    expect(scriptSrc(headers['Content-Security-Policy'])).not.toContain('unsafe-inline');
     expect(headers['Content-Security-Policy']).not.toContain('unsafe-eval');
+    // Styles: React and the components write style attributes (decision 040).
+    expect(headers['Content-Security-Policy']).toMatch(/style-src 'self' 'unsafe-inline'/);
     expect(headers['Strict-Transport-Security']).toBeUndefined();
     expect(securityHeaders({ https: true })['Strict-Transport-Security']).toBe('max-age=31536000');
+  });
+
+  it('allows a rendered page\'s own inline scripts by their hashes, and everything inline only in development', () => {
+    const hashes = ["'sha256-AAAA'", "'sha256-BBBB'"];
+    const page = scriptSrc(contentSecurityPolicy({ script: ['https://widget.example'] }, { scriptHashes: hashes }));
+    expect(page).toBe("script-src 'self' 'sha256-AAAA' 'sha256-BBBB' https://maps.googleapis.com https://maps.gstatic.com https://widget.example");
+    const development = scriptSrc(contentSecurityPolicy({}, { development: true, scriptHashes: hashes }));
+    expect(development).toBe("script-src 'self' 'unsafe-inline' 'unsafe-eval' https://maps.googleapis.com https://maps.gstatic.com");
   });
 
   it('takes more origins per directive, once each', () => {

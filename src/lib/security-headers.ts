@@ -2,13 +2,14 @@
  * The security headers of every response (decision 028), set by the request hook before anything
  * else writes, so pages, API answers, static files and page-cache replays all carry them.
  *
- * The Content-Security-Policy allows the platform's own scripts and styles, inline ones included:
- * Next writes its payload as inline scripts and the stylesheet is inlined (decision 017), and a
- * nonce per request would make every page unique, which the page cache (decision 016) cannot
- * serve. What the policy still buys: no plugin content, no foreign <base>, forms that post only to
- * the website, no framing by other sites, scripts only from the platform and the origins named.
- * `contentSecurityPolicy(extra)` takes more origins: the widgets issue adds each website's widget
- * origins through it.
+ * Scripts run only from the platform, the origins named, and, inline, only the platform's own
+ * scripts by their SHA-256 (decision 040): a rendered page's header names the hashes of its inline
+ * scripts (request-hooks.ts and platform-scripts.ts), any other response allows none. Styles keep
+ * 'unsafe-inline' (React and the components write style attributes). The policy also gives no
+ * plugin content, no foreign <base>, forms that post only to the website, no framing by other
+ * sites. `contentSecurityPolicy(extra)` takes more origins: each website's widget origins
+ * (decision 037) through it. Development (`next dev`, whose pages are not rewritten and whose
+ * React evaluates code) allows inline scripts and eval.
  */
 
 export type CspSources = Partial<Record<'script' | 'style' | 'img' | 'connect' | 'frame' | 'font', string[]>>;
@@ -26,11 +27,12 @@ function merge(...lists: (string[] | undefined)[]): string {
   return [...new Set(lists.flatMap((list) => list ?? []))].join(' ');
 }
 
-export function contentSecurityPolicy(extra: CspSources = {}, options: { development?: boolean; https?: boolean } = {}): string {
+export type CspOptions = { development?: boolean; https?: boolean; scriptHashes?: string[] };
+
+export function contentSecurityPolicy(extra: CspSources = {}, options: CspOptions = {}): string {
   const directives = [
     "default-src 'self'",
-    // React's development build evaluates code; production never does.
-    `script-src ${merge(["'self'", "'unsafe-inline'"], options.development ? ["'unsafe-eval'"] : [], MAPS.script, extra.script)}`,
+    `script-src ${merge(["'self'"], options.development ? ["'unsafe-inline'", "'unsafe-eval'"] : options.scriptHashes, MAPS.script, extra.script)}`,
     `style-src ${merge(["'self'", "'unsafe-inline'"], MAPS.style, extra.style)}`,
     // Dealers' photos may be hosted elsewhere (https only); the optimiser and placeholders use data: and blob:.
     `img-src ${merge(["'self'", 'data:', 'blob:', 'https:'], extra.img)}`,

@@ -40,6 +40,8 @@ describe('per-response CSP with the website widgets\' origins', () => {
     expect(withWidgets).toContain("frame-ancestors 'none'");
     const plain = await csp('/plain');
     expect(plain).toContain("script-src 'self'");
+    // Inline scripts only by their hashes (decision 040): this page has none.
+    expect(plain).not.toMatch(/script-src [^;]*'unsafe-inline'/);
     expect(plain).not.toContain('podium');
   });
 
