@@ -1,5 +1,6 @@
 import { isCleanText } from '@/lib/clean-text';
 import { phoneError, type PhoneRule } from '@/lib/phone';
+import { AUSTRALIAN_STATES } from './leads.fields';
 
 /**
  * The messages, limits and patterns of lead fields (SPEC §5), and each field's check as a plain
@@ -27,8 +28,7 @@ export const LEAD_MESSAGES = {
   option: 'Please choose one of the options.',
 } as const;
 
-export const AUSTRALIAN_STATES = ['NSW', 'QLD', 'VIC', 'ACT', 'NT', 'SA', 'TAS', 'WA'] as const;
-export type AustralianState = (typeof AUSTRALIAN_STATES)[number];
+export { AUSTRALIAN_STATES, type AustralianState } from './leads.fields';
 
 export const NAME_MAX = 100;
 export const EMAIL_MAX = 254;

@@ -6,7 +6,10 @@ import { Container } from '@/components/ui/container';
 import { PageHeader } from '@/components/ui/page-header';
 import { formatMoney, spell } from '@/lib/format';
 import { NotFoundError } from '@/modules/dashboard/dashboard.errors';
-import { listLeadLocations } from '@/modules/leads/leads.form-context';
+import { monthlyFromWeekly } from '@/modules/finance/finance.calc';
+import { financeDisclaimer, repaymentEstimate } from '@/modules/finance/finance.display';
+import { getLeadSite, listLeadLocations } from '@/modules/leads/leads.form-context';
+import { valuationVehicleFields } from '@/modules/leads/leads.fields';
 import { ContactAside } from '@/modules/content/components/content-layout';
 import { MIN_RESERVE_PRICE } from '@/modules/stock/car-page.rules';
 import { cardPhotoSources } from '@/modules/stock/components/car-image';
@@ -17,7 +20,11 @@ import { carPath } from '@/modules/tenancy/tenancy.paths';
 import { requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { checkoutQuote, similarCarsTo, type CheckoutQuote, type SimilarCar } from '../checkout.commands';
-import { CheckoutFlow, type CheckoutChoices } from './checkout-flow';
+import { CheckoutFlow } from './checkout-flow';
+import { CheckoutJourney, type CheckoutJourneyProps } from './checkout-journey';
+
+/** What the online purchase's choice steps need from the server (the journey's props but the deposit step's). */
+type JourneyData = Omit<CheckoutJourneyProps, 'flow'>;
 
 /**
  * /{vehicle path}/{slug}/checkout and /buy-online (SPEC §2, issue 16): the car, the deposit, the
@@ -77,21 +84,35 @@ export async function checkoutPageMetadata(params: CheckoutPageParams, segment: 
 
 export async function CheckoutPage({ params, segment, kind }: { params: CheckoutPageParams; segment: string; kind: CheckoutKind }) {
   const { tenant, slug, car } = await resolve(params, segment, kind);
-  return <CheckoutBody tenant={tenant} slug={slug} car={car} kind={kind} choices={null} />;
+  return <CheckoutBody tenant={tenant} slug={slug} car={car} kind={kind} journey={null} />;
 }
 
 /**
- * /checkout-journey?car_id={slug} (SPEC §2 online purchase): the buyer's choices (cash or finance,
- * trade-in, pick-up location or delivery postcode) on the same form as the details, then the same
- * deposit step; on a website that does not sell online, the friendly page.
+ * /checkout-journey?car_id={slug} (SPEC §2 online purchase): the buyer's choices, a step each (cash
+ * or finance with the repayment estimate for this car, a trade-in valued with the valuation form's
+ * fields, pick-up location or delivery postcode), then the same deposit step; on a website that does
+ * not sell online, the friendly page.
  */
 export async function CheckoutJourneyPage({ params, searchParams }: { params: Promise<{ host: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const tenant = await requireTenant(params);
   const slug = (await searchParams).car_id;
   if (!isValidCarSlug(slug)) notFound();
   const car = await getCarBySlug(tenant, slug);
-  const locations = car ? (await listLeadLocations(tenant)).map((l) => ({ id: l.id, name: l.name })) : [];
-  return <CheckoutBody tenant={tenant} slug={slug} car={car} kind="buy_online" choices={{ locations }} />;
+  let journey: JourneyData | null = null;
+  if (car) {
+    const [site, locations] = await Promise.all([getLeadSite(tenant), listLeadLocations(tenant, ['sales'])]);
+    const estimate = repaymentEstimate(tenant.config, car.price);
+    const finance = estimate
+      ? {
+          weekly: formatMoney(tenant.config, Math.round(estimate.weekly)),
+          monthly: formatMoney(tenant.config, Math.round(monthlyFromWeekly(estimate.weekly))),
+          comparisonRate: estimate.comparisonRate.toFixed(2),
+          disclaimer: financeDisclaimer(tenant.config),
+        }
+      : null;
+    journey = { site, locations: locations.map((l) => ({ id: l.id, name: l.name })), finance, vehicleFields: valuationVehicleFields(site) };
+  }
+  return <CheckoutBody tenant={tenant} slug={slug} car={car} kind="buy_online" journey={journey} />;
 }
 
 export async function checkoutJourneyMetadata({ params, searchParams }: { params: Promise<{ host: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }): Promise<Metadata> {
@@ -102,7 +123,7 @@ export async function checkoutJourneyMetadata({ params, searchParams }: { params
   return { title: car ? `${title}: ${car.name}` : title, robots: { index: false, follow: false } };
 }
 
-async function CheckoutBody({ tenant, slug, car, kind, choices }: { tenant: Tenant; slug: string; car: CarDetail | null; kind: CheckoutKind; choices: CheckoutChoices | null }) {
+async function CheckoutBody({ tenant, slug, car, kind, journey }: { tenant: Tenant; slug: string; car: CarDetail | null; kind: CheckoutKind; journey: JourneyData | null }) {
   const title = spell(tenant.config, TITLES[kind]);
   const crumbs = (name: string) => [{ label: 'Home', href: '/' }, { label: name, href: carPath(tenant, slug) }, { label: title }];
 
@@ -130,6 +151,15 @@ async function CheckoutBody({ tenant, slug, car, kind, choices }: { tenant: Tena
 
   const photo = car.image ? cardPhotoSources({ url: car.image.url, quality: tenant.config.carPage.imageQuality }) : null;
   const price = formatMoney(tenant.config, car.price);
+  const flow = {
+    car: { id: car.id, slug: car.slug, name: car.name },
+    kind,
+    amountDisplay: quote.amount_display ?? '',
+    holdMinutes: quote.hold_minutes,
+    refundTerms: quote.refund_terms,
+    dealer: { name: car.dealershipName, phone: car.phone },
+    carBasePath: `/${tenant.config.vehiclePath}`,
+  };
 
   return (
     <>
@@ -166,16 +196,7 @@ async function CheckoutBody({ tenant, slug, car, kind, choices }: { tenant: Tena
               </details>
             </section>
             <section className="rounded-site border border-gray-200 bg-white p-5 shadow-sm sm:p-8" data-checkout="flow">
-              <CheckoutFlow
-                car={{ id: car.id, slug: car.slug, name: car.name }}
-                kind={kind}
-                amountDisplay={quote.amount_display ?? ''}
-                holdMinutes={quote.hold_minutes}
-                refundTerms={quote.refund_terms}
-                dealer={{ name: car.dealershipName, phone: car.phone }}
-                carBasePath={`/${tenant.config.vehiclePath}`}
-                choices={choices}
-              />
+              {journey ? <CheckoutJourney flow={flow} {...journey} /> : <CheckoutFlow {...flow} />}
             </section>
           </div>
           <ContactAside tenant={tenant} />
