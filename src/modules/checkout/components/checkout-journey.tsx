@@ -2,14 +2,16 @@
 
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { FieldControl, fieldId, FormAlert, StepProgress } from '@/modules/leads/components/form-controls';
-import { newIdempotencyKey, saveValuation, saveValuationData, sendLead } from '@/modules/leads/components/lead-client';
-import { fieldError, submitValue, type FieldValue } from '@/modules/leads/leads.field-rules';
+import { createValuation, newIdempotencyKey, saveValuationData, sendLead } from '@/modules/leads/components/lead-client';
+import type { FieldValue } from '@/modules/leads/leads.field-rules';
 import { VALUATION_FIELD_NAMES, type FieldDef, type LeadSite } from '@/modules/leads/leads.fields';
+import { LEAD_MESSAGES } from '@/modules/leads/leads.messages';
 import { progressPercent } from '@/modules/leads/leads.forms';
 import type { Estimate } from '@/modules/vehicles/vehicles.estimate';
 import { estimateData, estimateForValues, estimateLeadFields } from '@/modules/vehicles/components/vehicle-client';
 import { InstantEstimate, LOOKUP_FIELDS, VehicleLookup } from '@/modules/vehicles/components/vehicle-lookup';
-import { CheckoutFlow, type CheckoutFlowProps } from './checkout-flow';
+import { CheckoutFlow } from './checkout-flow';
+import type { DepositFlow } from './checkout-page';
 
 /**
  * The online purchase (/checkout-journey, issue 16): the buyer's choices, one step each — cash or
@@ -24,7 +26,7 @@ import { CheckoutFlow, type CheckoutFlowProps } from './checkout-flow';
 export type JourneyFinance = { weekly: string; monthly: string; comparisonRate: string; disclaimer: string } | null;
 
 export type CheckoutJourneyProps = {
-  flow: Omit<CheckoutFlowProps, 'choices'>;
+  flow: DepositFlow;
   site: LeadSite;
   locations: { id: number; name: string }[];
   /** The repayment estimate for this car's price, where the website shows one. */
@@ -42,6 +44,7 @@ const HEADINGS: Record<StepName, string> = {
 };
 const FORM_ID = 'journey';
 const TRY_AGAIN = 'Sorry, we could not save your answer. Please try again.';
+const CHECK_FIELDS = 'Please check the highlighted fields.';
 const POSTCODE_FIELD: FieldDef = { name: 'delivery_postcode', label: 'Delivery postcode', kind: 'postcode', required: true };
 
 const buttonClasses =
@@ -124,25 +127,31 @@ export function CheckoutJourney({ flow, site, locations, finance, vehicleFields 
     return true;
   }
 
-  /** The trade-in's vehicle, checked with the valuation form's rules, saved as a valuation of the lead. */
+  /**
+   * The trade-in's vehicle, saved as a valuation of the lead: required fields and the year and
+   * kilometres' form checked here, the rest by the valuation API (its 422 names the fields), so
+   * the page carries no field-rule code (decision 033's budget).
+   */
   async function saveTradeIn(owner: { id: string; token: string | null }): Promise<Record<string, unknown> | null> {
     const found: Record<string, string> = {};
-    for (const field of vehicleFields) {
-      const message = fieldError(field, values[field.name], site);
-      if (message) found[field.name] = message;
-    }
+    const km = text('km').replace(/[\s,]/g, '');
+    for (const field of vehicleFields) if (field.required && !text(field.name).trim()) found[field.name] = LEAD_MESSAGES.required;
+    if (!found.year && !/^\d{4}$/.test(text('year').trim())) found.year = LEAD_MESSAGES.year;
+    if (km && !/^\d{1,7}$/.test(km)) found.km = LEAD_MESSAGES.km;
     if (Object.keys(found).length) {
-      fail(found, 'Please check the highlighted fields.');
+      fail(found, CHECK_FIELDS);
       return null;
     }
-    const vehicle = Object.fromEntries(VALUATION_FIELD_NAMES.map((name) => [name, submitValue(vehicleFields.find((f) => f.name === name)!, values[name], site)]));
+    const vehicle: Record<string, string | number | null> = Object.fromEntries(VALUATION_FIELD_NAMES.map((name) => [name, text(name).trim() || null]));
+    vehicle.year = Number(text('year').trim());
+    vehicle.km = km ? Number(km) : null;
     const snapshot = JSON.stringify(vehicle);
     let current = valuation;
     if (current?.snapshot !== snapshot) {
       estimate.current ??= site.instantEstimate === false ? null : await estimateForValues(text);
-      const made = await saveValuation({ ...vehicle, lead_id: owner.id, car_id: flow.car.id }, owner.token);
-      if (!made) {
-        fail({}, TRY_AGAIN);
+      const made = await createValuation({ ...vehicle, lead_id: owner.id, car_id: flow.car.id }, owner.token);
+      if (!made.ok) {
+        fail(made.fieldErrors, Object.keys(made.fieldErrors).length ? CHECK_FIELDS : TRY_AGAIN);
         return null;
       }
       if (estimate.current) await saveValuationData(made, 'simple_autograb', estimateData(estimate.current));
@@ -161,9 +170,8 @@ export function CheckoutJourney({ flow, site, locations, finance, vehicleFields 
 
   /** The delivery postcode, checked against the postcode data by the server. */
   async function checkPostcode(postcode: string): Promise<boolean> {
-    const message = fieldError(POSTCODE_FIELD, postcode, site);
-    if (message) {
-      fail({ delivery_postcode: message }, null);
+    if (!postcode) {
+      fail({ delivery_postcode: LEAD_MESSAGES.required }, null);
       return false;
     }
     try {
@@ -193,8 +201,7 @@ export function CheckoutJourney({ flow, site, locations, finance, vehicleFields 
       fields = tradingIn && lead ? await saveTradeIn(lead) : { trade_in: 'no', valuation_id: null };
     } else if (step === 'fulfilment') {
       const postcode = text('delivery_postcode').trim();
-      const missing = delivery ? null : fieldError(pickupField, values.pickup_location_id, site);
-      if (missing) fail({ pickup_location_id: missing }, null);
+      if (!delivery && !pickup) fail({ pickup_location_id: LEAD_MESSAGES.required }, null);
       else if (!delivery) fields = { fulfilment: 'Pick up', pickup_location_id: pickup!.id, pickup_location: pickup!.name, delivery_postcode: null };
       else if (await checkPostcode(postcode)) fields = { fulfilment: 'Delivery', delivery_postcode: postcode, pickup_location_id: null, pickup_location: null };
     }

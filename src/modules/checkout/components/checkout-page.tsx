@@ -1,15 +1,12 @@
 /* eslint-disable @next/next/no-img-element -- one photo at a card's size (car-image.ts), a plain element keeps next/image's client code out. */
 import type { Metadata } from 'next';
+import type { ReactNode } from 'react';
 import Link from 'next/link';
 import { notFound, permanentRedirect } from 'next/navigation';
 import { Container } from '@/components/ui/container';
 import { PageHeader } from '@/components/ui/page-header';
 import { formatMoney, spell } from '@/lib/format';
 import { NotFoundError } from '@/modules/dashboard/dashboard.errors';
-import { monthlyFromWeekly } from '@/modules/finance/finance.calc';
-import { financeDisclaimer, repaymentEstimate } from '@/modules/finance/finance.display';
-import { getLeadSite, listLeadLocations } from '@/modules/leads/leads.form-context';
-import { valuationVehicleFields } from '@/modules/leads/leads.fields';
 import { ContactAside } from '@/modules/content/components/content-layout';
 import { MIN_RESERVE_PRICE } from '@/modules/stock/car-page.rules';
 import { cardPhotoSources } from '@/modules/stock/components/car-image';
@@ -20,11 +17,11 @@ import { carPath } from '@/modules/tenancy/tenancy.paths';
 import { requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { checkoutQuote, similarCarsTo, type CheckoutQuote, type SimilarCar } from '../checkout.commands';
-import { CheckoutFlow } from './checkout-flow';
-import { CheckoutJourney, type CheckoutJourneyProps } from './checkout-journey';
+import { CheckoutFlow, type CheckoutFlowProps } from './checkout-flow';
 
-/** What the online purchase's choice steps need from the server (the journey's props but the deposit step's). */
-type JourneyData = Omit<CheckoutJourneyProps, 'flow'>;
+/** The deposit step's props; the online purchase puts its choice steps before it (checkout-journey-page.tsx). */
+export type DepositFlow = Omit<CheckoutFlowProps, 'choices'>;
+type RenderFlow = (flow: DepositFlow) => ReactNode;
 
 /**
  * /{vehicle path}/{slug}/checkout and /buy-online (SPEC §2, issue 16): the car, the deposit, the
@@ -50,7 +47,7 @@ const REASONS: Record<Reason, string> = {
   provider: 'Paying a deposit online is not available on this website yet. Please call us and we will hold the car for you.',
 };
 
-const TITLES: Record<CheckoutKind, string> = { reserve: 'Reserve this car', buy_online: 'Buy this car online' };
+export const CHECKOUT_TITLES: Record<CheckoutKind, string> = { reserve: 'Reserve this car', buy_online: 'Buy this car online' };
 
 /** Why the car cannot go through checkout, or null when it can (the quote is the backend's own rule). */
 function reasonOf(tenant: Tenant, car: CarDetail, kind: CheckoutKind, quote: CheckoutQuote): Reason | null {
@@ -77,54 +74,34 @@ async function resolve(params: CheckoutPageParams, segment: string, kind: Checko
 export async function checkoutPageMetadata(params: CheckoutPageParams, segment: string, kind: CheckoutKind): Promise<Metadata> {
   const { tenant, car } = await resolve(params, segment, kind);
   return {
-    title: car ? `${spell(tenant.config, TITLES[kind])}: ${car.name}` : spell(tenant.config, TITLES[kind]),
+    title: car ? `${spell(tenant.config, CHECKOUT_TITLES[kind])}: ${car.name}` : spell(tenant.config, CHECKOUT_TITLES[kind]),
     robots: { index: false, follow: false },
   };
 }
 
 export async function CheckoutPage({ params, segment, kind }: { params: CheckoutPageParams; segment: string; kind: CheckoutKind }) {
   const { tenant, slug, car } = await resolve(params, segment, kind);
-  return <CheckoutBody tenant={tenant} slug={slug} car={car} kind={kind} journey={null} />;
+  return <CheckoutBody tenant={tenant} slug={slug} car={car} kind={kind} />;
 }
 
 /**
- * /checkout-journey?car_id={slug} (SPEC §2 online purchase): the buyer's choices, a step each (cash
- * or finance with the repayment estimate for this car, a trade-in valued with the valuation form's
- * fields, pick-up location or delivery postcode), then the same deposit step; on a website that does
- * not sell online, the friendly page.
+ * The car, the deposit and the terms, then the flow: the deposit step, or what `renderFlow` makes
+ * of it. The online purchase's page is its own module so the reserve pages do not load its steps.
  */
-export async function CheckoutJourneyPage({ params, searchParams }: { params: Promise<{ host: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const tenant = await requireTenant(params);
-  const slug = (await searchParams).car_id;
-  if (!isValidCarSlug(slug)) notFound();
-  const car = await getCarBySlug(tenant, slug);
-  let journey: JourneyData | null = null;
-  if (car) {
-    const [site, locations] = await Promise.all([getLeadSite(tenant), listLeadLocations(tenant, ['sales'])]);
-    const estimate = repaymentEstimate(tenant.config, car.price);
-    const finance = estimate
-      ? {
-          weekly: formatMoney(tenant.config, Math.round(estimate.weekly)),
-          monthly: formatMoney(tenant.config, Math.round(monthlyFromWeekly(estimate.weekly))),
-          comparisonRate: estimate.comparisonRate.toFixed(2),
-          disclaimer: financeDisclaimer(tenant.config),
-        }
-      : null;
-    journey = { site, locations: locations.map((l) => ({ id: l.id, name: l.name })), finance, vehicleFields: valuationVehicleFields(site) };
-  }
-  return <CheckoutBody tenant={tenant} slug={slug} car={car} kind="buy_online" journey={journey} />;
-}
-
-export async function checkoutJourneyMetadata({ params, searchParams }: { params: Promise<{ host: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }): Promise<Metadata> {
-  const tenant = await requireTenant(params);
-  const slug = (await searchParams).car_id;
-  const car = isValidCarSlug(slug) ? await getCarBySlug(tenant, slug) : null;
-  const title = spell(tenant.config, TITLES.buy_online);
-  return { title: car ? `${title}: ${car.name}` : title, robots: { index: false, follow: false } };
-}
-
-async function CheckoutBody({ tenant, slug, car, kind, journey }: { tenant: Tenant; slug: string; car: CarDetail | null; kind: CheckoutKind; journey: JourneyData | null }) {
-  const title = spell(tenant.config, TITLES[kind]);
+export async function CheckoutBody({
+  tenant,
+  slug,
+  car,
+  kind,
+  renderFlow = (flow) => <CheckoutFlow {...flow} />,
+}: {
+  tenant: Tenant;
+  slug: string;
+  car: CarDetail | null;
+  kind: CheckoutKind;
+  renderFlow?: RenderFlow;
+}) {
+  const title = spell(tenant.config, CHECKOUT_TITLES[kind]);
   const crumbs = (name: string) => [{ label: 'Home', href: '/' }, { label: name, href: carPath(tenant, slug) }, { label: title }];
 
   if (!car) {
@@ -151,7 +128,7 @@ async function CheckoutBody({ tenant, slug, car, kind, journey }: { tenant: Tena
 
   const photo = car.image ? cardPhotoSources({ url: car.image.url, quality: tenant.config.carPage.imageQuality }) : null;
   const price = formatMoney(tenant.config, car.price);
-  const flow = {
+  const flow: DepositFlow = {
     car: { id: car.id, slug: car.slug, name: car.name },
     kind,
     amountDisplay: quote.amount_display ?? '',
@@ -196,7 +173,7 @@ async function CheckoutBody({ tenant, slug, car, kind, journey }: { tenant: Tena
               </details>
             </section>
             <section className="rounded-site border border-gray-200 bg-white p-5 shadow-sm sm:p-8" data-checkout="flow">
-              {journey ? <CheckoutJourney flow={flow} {...journey} /> : <CheckoutFlow {...flow} />}
+              {renderFlow(flow)}
             </section>
           </div>
           <ContactAside tenant={tenant} />
