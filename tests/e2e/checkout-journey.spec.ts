@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
+import { dashboardAuth, expect, hydrated, serverUrl, siteUrl, test } from './support';
 
 /**
  * Buy online (issue 16, /checkout-journey) on harbour-city-motors, the demo website that sells
@@ -55,6 +55,8 @@ async function dealerLeads(request: APIRequestContext, status?: string): Promise
 const continueButton = (page: Page) => page.getByRole('button', { name: 'Continue' });
 
 test('buy online: choices saved as one partial lead, the deposit paid, one lead for the dealer with the choices', async ({ page, request }) => {
+  // Five steps, four accessibility scans and the dealer's reads: longer than one form's test.
+  test.setTimeout(150_000);
   const car = await purchasableCar(request);
   const email = `riley.journey.${Date.now()}@example.com`;
 
@@ -172,25 +174,33 @@ test('buy online: choices saved as one partial lead, the deposit paid, one lead 
   });
 });
 
-test('the journey at 375 and 1280 px, within the JavaScript budget', async ({ browser, request }) => {
+test('the journey within the JavaScript budget, at 375 and 1280 px', async ({ browser, request }) => {
   const car = await purchasableCar(request);
   taken.delete(car.id);
+  const path = `/checkout-journey?car_id=${car.slug}`;
+
+  // Decision 033's measure: compressed bytes of every script a fresh browser loads, after the deferred ones ran.
+  const fresh = await browser.newContext();
+  const measured = await fresh.newPage();
+  const sizes: Promise<number>[] = [];
+  measured.on('response', (response) => {
+    if (response.request().resourceType() === 'script') sizes.push(response.request().sizes().then((s) => s.responseBodySize + s.responseHeadersSize));
+  });
+  await measured.goto(siteUrl(SITE, path));
+  await measured.waitForLoadState('networkidle');
+  const bytes = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
+  console.log(`JavaScript: /checkout-journey ${(bytes / 1024).toFixed(1)} KB`);
+  expect(bytes).toBeLessThanOrEqual(170 * 1024);
+  await fresh.close();
+
   for (const width of [375, 1280]) {
     const context = await browser.newContext({ viewport: { width, height: width === 375 ? 812 : 900 } });
     const page = await context.newPage();
-    const sizes: Promise<number>[] = [];
-    page.on('response', (response) => {
-      if (response.request().resourceType() === 'script') sizes.push(response.request().sizes().then((s) => s.responseBodySize + s.responseHeadersSize));
-    });
-    await page.goto(siteUrl(SITE, `/checkout-journey?car_id=${car.slug}`));
-    await page.waitForLoadState('networkidle');
-    const bytes = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
-    console.log(`JavaScript: /checkout-journey ${(bytes / 1024).toFixed(1)} KB at ${width} px`);
-    expect(bytes).toBeLessThanOrEqual(170 * 1024);
+    await page.goto(siteUrl(SITE, path));
+    await hydrated(page);
     await page.getByLabel('Finance').check();
     await expect(page.locator('[data-checkout="finance-estimate"]')).toBeVisible();
-    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(scroll, `no sideways scrolling at ${width} px`).toBeLessThanOrEqual(width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `no sideways scrolling at ${width} px`).toBeLessThanOrEqual(width);
     await page.screenshot({ path: `docs/screenshots/checkout-journey-finance-${width}.png`, fullPage: true });
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByLabel('Yes, value my car').check();
