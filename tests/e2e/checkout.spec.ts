@@ -174,17 +174,6 @@ test('a car that cannot be reserved gets a friendly page, never a payment form',
   await expectAccessible(page, 'friendly page');
 });
 
-test('online purchase on a website that does not sell online: the friendly page at both routes', async ({ page, request }) => {
-  const car = await reservableCar(request);
-  used.delete(car.id);
-  for (const path of [`/checkout-journey?car_id=${car.slug}`, `/cars/${car.slug}/buy-online`]) {
-    await page.goto(siteUrl(SITE, path));
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buy this car online');
-    await expect(page.locator('[data-checkout="ineligible"]')).toHaveAttribute('data-reason', 'off');
-    await expect(page.getByLabel('Card number')).toHaveCount(0);
-  }
-});
-
 test('screenshots at 375 and 1280 px', async ({ page, request }) => {
   const car = await reservableCar(request);
   used.delete(car.id);

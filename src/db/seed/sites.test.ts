@@ -77,6 +77,7 @@ describe('demo websites', () => {
       garage: { enabled: true },
       phoneSignIn: { enabled: true },
       checkout: { enabled: true, paymentProvider: 'Stripe' },
+      enableStore: true,
       carPage: { maskPhone: true },
       widgets: { chat: { provider: 'podium' } },
       search: { defaultSlug: 'new-used-and-demo-cars' },
@@ -108,6 +109,13 @@ describe('demo websites', () => {
       search: { defaultSort: 'price:asc' },
       leads: { enquirySubmitLabel: 'Message Now' },
     });
+  });
+
+  it('include a website that sells online, with checkout on wherever the store is', () => {
+    const configs = DEMO_SITES.map((s) => websiteConfigSchema.parse(s.config));
+    const stores = configs.filter((c) => c.enableStore);
+    expect(stores.length).toBeGreaterThan(0);
+    for (const config of stores) expect(config.checkout).toMatchObject({ enabled: true, paymentProvider: expect.any(String) });
   });
 
   it('use local phone numbers', () => {

@@ -169,6 +169,8 @@ export const DEMO_SITES: readonly SiteSeed[] = [
       garage: { enabled: true },
       phoneSignIn: { enabled: true },
       checkout: { enabled: true, paymentProvider: 'Stripe' },
+      // The demo website that sells online: Buy Online on its car pages, the /checkout-journey purchase.
+      enableStore: true,
       carPage: { maskPhone: true, priceComparison: true },
       finance: { getFinanceCta: true },
       widgets: {

@@ -20,6 +20,7 @@ import { sandboxProvider } from './adapters/sandbox';
 import { PaymentProviderError, SignatureError, type ProviderNotification } from './adapters/types';
 import { checkoutEnv } from './checkout.env';
 import type { PaymentStep } from './payment-step';
+import { checkChoices, openPartialLead } from './checkout.journey';
 import { reservationLeadRows } from './checkout.notifications';
 import { reservationEvents, reservations, type ProviderName, type ReservationStatus } from './checkout.schema';
 import { authenticateRequestSchema, cardRequestSchema, CHECKOUT_MESSAGES, DEFAULT_REFUND_TERMS, startRequestSchema } from './checkout.validation';
@@ -211,7 +212,8 @@ export function reservationView(tenant: Tenant, row: Reservation): ReservationVi
 
 // ---- start -------------------------------------------------------------------------------------
 
-export type StartMeta = { ip: string | null; idempotencyKey: string | null; origin: string };
+/** leadToken: the edit token of the partial lead the choices name (online purchase), from X-Edit-Token. */
+export type StartMeta = { ip: string | null; idempotencyKey: string | null; origin: string; leadToken?: string | null };
 
 export type StartResult = {
   reservation: ReservationView;
@@ -251,6 +253,7 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
     const [seen] = await db.select().from(reservations).where(and(eq(reservations.websiteId, tenant.id), eq(reservations.idempotencyKey, meta.idempotencyKey)));
     if (seen) return replay(db, tenant, seen, meta.origin);
   }
+  await checkChoices(tenant, request.choices, meta.leadToken ?? null);
   await consumeLimits(db, startLimits(tenant.id, meta.ip));
   const provider = providerForWebsite(tenant.config.checkout.paymentProvider);
   const car = await readCar(db, tenant, request.car_id);
@@ -446,9 +449,11 @@ async function takeHold(tx: Tx, row: Reservation, actor: Actor, reason: string):
 
 /** Deposit captured: completed, and the dealer and the visitor told through the lead outbox (once: the lead is made on this transition only). */
 async function complete(tx: Tx, tenant: Tenant | null, row: Reservation, actor: Actor, reason: string): Promise<Reservation> {
-  const leadId = randomUUID();
+  // An online purchase's partial lead becomes the reservation's lead: the dealer gets one lead.
+  const partial = tenant ? await openPartialLead(tx, row.websiteId, row.choices) : null;
+  const leadId = partial?.id ?? randomUUID();
   const completed = await setStatus(tx, row, 'completed', actor, reason, { capturedAt: new Date(), leadId, failureMessage: null });
-  if (tenant) await reservationLeadRows(tx, tenant, completed, leadId);
+  if (tenant) await reservationLeadRows(tx, tenant, completed, leadId, partial);
   return completed;
 }
 

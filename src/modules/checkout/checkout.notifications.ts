@@ -1,5 +1,5 @@
 import 'server-only';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '@/db';
 import { rowsOf } from '@/db/rows';
 import { formatMoney } from '@/lib/format';
@@ -59,7 +59,12 @@ async function readContext(tx: Tx, row: Reservation): Promise<Context | null> {
 
 const oneLine = (value: string) => value.replace(/[\r\n]+/g, ' ').slice(0, 250);
 
-export async function reservationLeadRows(tx: Tx, tenant: Tenant, row: Reservation, leadId: string): Promise<void> {
+/**
+ * The reservation's lead and its deliveries. `partial`: the online purchase's partial lead (locked
+ * by the caller), completed as this lead — its steps' answers kept, the reservation's added — so
+ * the dealer gets one lead, not the partial one and another.
+ */
+export async function reservationLeadRows(tx: Tx, tenant: Tenant, row: Reservation, leadId: string, partial: typeof leads.$inferSelect | null = null): Promise<void> {
   const context = await readContext(tx, row);
   const deposit = formatMoney(tenant.config, row.amountMinor / 100);
   const visitor = row.visitor;
@@ -67,6 +72,8 @@ export async function reservationLeadRows(tx: Tx, tenant: Tenant, row: Reservati
   const what = row.kind === 'buy_online' ? 'Online purchase deposit' : 'Reservation deposit';
   const message = `${what} of ${deposit} ${row.currency} paid online for ${row.carName} (reservation ${row.id}). The car is marked reserved on the website.`;
   const now = new Date();
+  // The partial lead the choices named is this lead itself (below): its id is not a choice to tell.
+  const { lead_id: _partialLead, ...choices } = row.choices;
   const lead: typeof leads.$inferSelect = {
     id: leadId,
     websiteId: row.websiteId,
@@ -93,7 +100,7 @@ export async function reservationLeadRows(tx: Tx, tenant: Tenant, row: Reservati
     formCompleted: true,
     skippedSteps: [],
     stepNumber: null,
-    attributes: { reservation_id: row.id, deposit: row.amountMinor / 100, currency: row.currency, payment_provider: row.provider, payment_reference: row.providerRef, ...row.choices },
+    attributes: { reservation_id: row.id, deposit: row.amountMinor / 100, currency: row.currency, payment_provider: row.provider, payment_reference: row.providerRef, ...choices },
     spam: false,
     spamReasons: [],
     idempotencyKey: `reservation-${row.id}`,
@@ -101,7 +108,24 @@ export async function reservationLeadRows(tx: Tx, tenant: Tenant, row: Reservati
     createdAt: now,
     updatedAt: now,
   };
-  await tx.insert(leads).values(lead);
+  if (partial) {
+    Object.assign(lead, {
+      url: partial.url ?? lead.url,
+      userAgent: partial.userAgent,
+      visitedPages: partial.visitedPages,
+      linkedQueryParams: partial.linkedQueryParams,
+      skippedSteps: partial.skippedSteps,
+      stepNumber: partial.stepNumber,
+      attributes: { ...partial.attributes, ...lead.attributes },
+      idempotencyKey: partial.idempotencyKey,
+      editTokenHash: partial.editTokenHash,
+      createdAt: partial.createdAt,
+    });
+    const { id: _id, websiteId: _websiteId, ...changes } = lead;
+    await tx.update(leads).set(changes).where(and(eq(leads.websiteId, row.websiteId), eq(leads.id, partial.id)));
+  } else {
+    await tx.insert(leads).values(lead);
+  }
 
   const deliveries: { channel: 'email' | 'webhook' | 'visitor_email'; payload: OutboxPayload }[] = [];
   const dealerEmail = context?.locationEmail || context?.dealershipEmail || null;
@@ -115,7 +139,7 @@ export async function reservationLeadRows(tx: Tx, tenant: Tenant, row: Reservati
       `Email: ${visitor.email}`,
       `Phone: ${visitor.phone}`,
       `Postcode: ${visitor.postcode}`,
-      ...Object.entries(row.choices).map(([key, value]) => `${key}: ${String(value)}`),
+      ...Object.entries(choices).map(([key, value]) => `${key}: ${String(value)}`),
       `Payment: ${row.provider} ${row.providerRef ?? ''}`.trim(),
       `Reservation id: ${row.id}`,
       `Website: ${tenant.name}`,

@@ -72,7 +72,8 @@ const choicesSchema = z
     trade_in: z.boolean({ error: 'must be true or false' }).optional(),
     valuation_id: leadIdSchema.optional(),
     pickup_location_id: dbIdSchema.optional(),
-    delivery_postcode: z.string().regex(/^\d{4}$/, 'must be a 4-digit postcode').optional(),
+    // Checked against the website's country and the postcode data by checkout.journey.ts.
+    delivery_postcode: z.string({ error: 'must be text' }).max(10, 'must be at most 10 characters').optional(),
     lead_id: leadIdSchema.optional(),
   })
   .strict();

@@ -1,5 +1,7 @@
 import { isCleanText } from '@/lib/clean-text';
 import { phoneError, type PhoneRule } from '@/lib/phone';
+import { AUSTRALIAN_STATES } from './leads.fields';
+import { LEAD_MESSAGES } from './leads.messages';
 
 /**
  * The messages, limits and patterns of lead fields (SPEC §5), and each field's check as a plain
@@ -9,26 +11,9 @@ import { phoneError, type PhoneRule } from '@/lib/phone';
  * to every page with a form.
  */
 
-export const LEAD_MESSAGES = {
-  required: '*This is a required field.',
-  email: 'invalid email address',
-  name: 'Please use alphabetical characters only.',
-  postcode: 'Invalid postcode. Please enter a 4-digit number.',
-  postcodeNotFound: 'Invalid postcode',
-  codeRequired: 'This is a required field.',
-  code: 'Code must be 6 digits.',
-  state: 'Please choose an Australian state or territory.',
-  leadFailed: 'An unexpected error occured',
-  enquiryFailed: 'An error occurred when submitting this form',
-  /** SPEC §8: logged when a valuation cannot be saved; the visitor still sees success. */
-  valuationSaveFailed: 'Failed to save valuation data',
-  tooLong: (max: number) => `Please use at most ${max} characters.`,
-  invalidText: 'Please remove unusual characters.',
-  option: 'Please choose one of the options.',
-} as const;
+export { LEAD_MESSAGES } from './leads.messages';
 
-export const AUSTRALIAN_STATES = ['NSW', 'QLD', 'VIC', 'ACT', 'NT', 'SA', 'TAS', 'WA'] as const;
-export type AustralianState = (typeof AUSTRALIAN_STATES)[number];
+export { AUSTRALIAN_STATES, type AustralianState } from './leads.fields';
 
 export const NAME_MAX = 100;
 export const EMAIL_MAX = 254;

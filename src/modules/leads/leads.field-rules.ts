@@ -62,8 +62,8 @@ export function fieldError(field: FieldDef, value: FieldValue | undefined, site:
   if (field.kind === 'checkbox') return field.required && value !== true ? LEAD_MESSAGES.required : null;
   const text = typeof value === 'string' ? value.trim() : '';
   if (!text) return field.required ? LEAD_MESSAGES.required : null;
-  if (field.kind === 'year' && !/^\d{4}$/.test(text)) return 'Please enter a 4-digit year.';
-  if (field.kind === 'km' && !/^\d{1,7}$/.test(text.replace(/[\s,]/g, ''))) return 'Please enter whole kilometres, digits only.';
+  if (field.kind === 'year' && !/^\d{4}$/.test(text)) return LEAD_MESSAGES.year;
+  if (field.kind === 'km' && !/^\d{1,7}$/.test(text.replace(/[\s,]/g, ''))) return LEAD_MESSAGES.km;
   return checkFor(field, site)(field.kind === 'km' ? text.replace(/[\s,]/g, '') : text);
 }
 

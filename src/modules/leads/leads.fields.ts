@@ -77,6 +77,9 @@ export type LeadCar = {
 
 export type LeadLocation = { id: number; name: string; dealershipSlug: string; locationType: string };
 
+export const AUSTRALIAN_STATES = ['NSW', 'QLD', 'VIC', 'ACT', 'NT', 'SA', 'TAS', 'WA'] as const;
+export type AustralianState = (typeof AUSTRALIAN_STATES)[number];
+
 export const options = (values: readonly string[]): FieldOption[] => values.map((value) => ({ value, label: value }));
 
 /** The user details (userDetailsSchema): first name, last name (optional), email, phone, postcode. */
@@ -126,3 +129,27 @@ export const optInField: FieldDef = {
   kind: 'checkbox',
   wide: true,
 };
+
+/** How the visitor describes their car's condition (kept with the valuation). */
+export const VEHICLE_CONDITIONS = ['Excellent', 'Good', 'Fair', 'Needs work'] as const;
+
+/**
+ * The visitor's own vehicle as a valuation records it (trade-in, sell my car, the online
+ * purchase's trade-in): rego and state or VIN for the lookup, then make, model, year, km, condition.
+ */
+export function valuationVehicleFields(site: LeadSite): FieldDef[] {
+  return [
+    { name: 'rego', label: 'Registration (Rego)', kind: 'rego', required: true },
+    { name: 'state', label: 'Registration state', kind: 'state', required: true, options: options(AUSTRALIAN_STATES) },
+    { name: 'vin', label: 'VIN', kind: 'vin', hint: '17 characters, on the registration papers' },
+    { name: 'make', label: 'Make', kind: 'text', required: true },
+    { name: 'model', label: 'Model', kind: 'text', required: true },
+    { name: 'year', label: 'Year', kind: 'year', required: true },
+    { name: 'km', label: 'Odometer (km)', kind: 'km' },
+    { name: 'condition', label: 'Condition', kind: 'select', options: options(VEHICLE_CONDITIONS) },
+    messageField(site, 'Anything else we should know?', false),
+  ];
+}
+
+/** The valuation's own keys among those fields (the message stays on the lead). */
+export const VALUATION_FIELD_NAMES = ['rego', 'state', 'vin', 'make', 'model', 'year', 'km', 'condition'];

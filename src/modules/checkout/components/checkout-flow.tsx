@@ -6,6 +6,7 @@ import { contactFields, type FieldDef } from '@/modules/leads/leads.fields';
 import type { FieldValue } from '@/modules/leads/leads.field-rules';
 import { CHECKOUT_MESSAGES } from '../checkout.messages';
 import type { PaymentStep } from '../payment-step';
+import { EDIT_TOKEN_HEADER } from '@/modules/leads/leads.rules';
 import { newKey, RESERVATION_TOKEN_HEADER, storeReservation } from './checkout-storage';
 import { HostedPayment } from './hosted-payment';
 import { StripePayment } from './stripe-payment';
@@ -33,11 +34,15 @@ export type CheckoutFlowProps = {
   dealer: { name: string; phone: string };
   /** '/cars' (the website's vehicle path), for the similar cars' links. */
   carBasePath: string;
-  /** Online purchase (/checkout-journey): the buyer's choices before the deposit; null to reserve. */
+  /** Online purchase (/checkout-journey): the buyer's choices, made on the steps before this one; null to reserve. */
   choices?: CheckoutChoices | null;
 };
 
-export type CheckoutChoices = { locations: { id: number; name: string }[] };
+/**
+ * values: sent as the reservation's choices (they name the partial lead, lead_id); leadToken: that
+ * lead's edit token, proving it is the visitor's; saveDetails: saves the details on it before the hold.
+ */
+export type CheckoutChoices = { values: Record<string, unknown>; leadToken: string | null; saveDetails: (details: Record<string, unknown>) => Promise<void> };
 
 const FORM_ID = 'checkout';
 const TERMS: FieldDef = { name: 'terms_accepted', label: 'I have read the refund terms above and accept them', kind: 'checkbox', required: true, wide: true };
@@ -46,10 +51,11 @@ const CARD_FIELDS = ['number', 'expiry', 'cvc'] as const;
 const inputClasses =
   'block w-full rounded-site border bg-white px-3 py-2.5 text-base text-gray-900 shadow-sm placeholder:text-gray-500 focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40';
 
-async function call(url: string, init: { method?: string; token?: string | null; body?: unknown; key?: string }) {
+async function call(url: string, init: { method?: string; token?: string | null; body?: unknown; key?: string; leadToken?: string | null }) {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
   if (init.token) headers[RESERVATION_TOKEN_HEADER] = init.token;
+  if (init.leadToken) headers[EDIT_TOKEN_HEADER] = init.leadToken;
   if (init.key) headers['Idempotency-Key'] = init.key;
   try {
     const response = await fetch(url, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
@@ -84,9 +90,7 @@ const TRY_AGAIN = 'Sorry, something went wrong. Your card has not been charged. 
 export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerms, dealer, carBasePath, choices = null }: CheckoutFlowProps) {
   const fields = contactFields();
   const [step, setStep] = useState<Step>('details');
-  const [values, setValues] = useState<Record<string, FieldValue>>((): Record<string, FieldValue> =>
-    choices ? { payment_method: 'cash', trade_in: 'no', fulfilment: choices.locations.length ? 'pickup' : 'delivery', pickup_location_id: String(choices.locations[0]?.id ?? '') } : {},
-  );
+  const [values, setValues] = useState<Record<string, FieldValue>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [alert, setAlert] = useState<string | null>(null);
   const [similar, setSimilar] = useState<SimilarCar[]>([]);
@@ -121,14 +125,6 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
     });
   }
 
-  /** The buyer's choices as the API takes them (online purchase). */
-  function chosen(): Record<string, unknown> {
-    const out: Record<string, unknown> = { payment_method: values.payment_method, trade_in: values.trade_in === 'yes' };
-    if (values.fulfilment === 'pickup' && values.pickup_location_id) out.pickup_location_id = Number(values.pickup_location_id);
-    if (values.fulfilment === 'delivery') out.delivery_postcode = String(values.delivery_postcode ?? '').trim();
-    return out;
-  }
-
   /** The reservation as it is now, asked again while the provider's answer is on its way. */
   async function settle(view: ReservationView, token: string) {
     let current = view;
@@ -154,8 +150,8 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
   async function begin(visitor: Record<string, unknown>, termsAccepted: boolean, idempotencyKey: string, order: readonly string[]): Promise<Started | null> {
     setBusy(true);
     setSimilar([]);
-    const request = { car_id: car.id, kind, visitor, terms_accepted: termsAccepted, ...(choices ? { choices: chosen() } : {}) };
-    const { status, body } = await call('/api/checkout/reservations', { method: 'POST', key: idempotencyKey, body: request });
+    const request = { car_id: car.id, kind, visitor, terms_accepted: termsAccepted, ...(choices ? { choices: choices.values } : {}) };
+    const { status, body } = await call('/api/checkout/reservations', { method: 'POST', key: idempotencyKey, body: request, leadToken: choices?.leadToken });
     setBusy(false);
     if ((status === 200 || status === 201) && typeof body.token === 'string') {
       const view = body.reservation as ReservationView;
@@ -190,13 +186,14 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
     // The server checks the details with the lead form's own rules and messages (422 names each
     // field, the terms included, and counts nothing against the visitor): the browser carries no
     // validation code, so the phone rules stay out of this page's JavaScript (decision 033's budget).
-    const order = ['delivery_postcode', ...fields.map((f) => f.name), TERMS.name];
+    const order = [...fields.map((f) => f.name), TERMS.name];
     const details: Record<string, unknown> = {};
     for (const field of fields) {
       const value = values[field.name];
       if (typeof value === 'string' && value.trim()) details[field.name] = value.trim();
     }
     setVisitor(details);
+    if (choices) await choices.saveDetails(details);
     if (await begin(details, values[TERMS.name] === true, key, order)) {
       setErrors({});
       setAlert(null);
@@ -292,20 +289,6 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
       </div>
     ) : null;
 
-  const radioGroup = (name: string, legend: string, items: [string, string][]) => (
-    <fieldset>
-      <legend className="mb-1.5 font-medium text-gray-900">{legend}</legend>
-      <div className="flex flex-col gap-2 sm:flex-row sm:gap-6">
-        {items.map(([value, label]) => (
-          <label key={value} className="flex min-h-11 items-center gap-2 text-gray-800">
-            <input type="radio" name={name} value={value} checked={values[name] === value} onChange={() => setValue(name, value)} className="size-5 accent-brand" />
-            {label}
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
-
   const heading = (text: string) => (
     <h2 ref={headingRef} tabIndex={-1} className="text-xl font-bold text-gray-900 outline-none">
       {text}
@@ -322,40 +305,6 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
           Your details
         </h2>
         {alertBox}
-        {choices ? (
-          <div className="space-y-5" data-checkout="choices">
-            {radioGroup('payment_method', 'How would you like to pay for the car?', [
-              ['cash', 'Cash or bank transfer'],
-              ['finance', 'Finance'],
-            ])}
-            {radioGroup('trade_in', 'Do you have a car to trade in?', [
-              ['no', 'No'],
-              ['yes', 'Yes (we will value it with you)'],
-            ])}
-            {radioGroup('fulfilment', 'Pick up or delivery?', [
-              ...(choices.locations.length ? ([['pickup', 'Pick up from a dealership']] as [string, string][]) : []),
-              ['delivery', 'Deliver to my postcode'],
-            ])}
-            {values.fulfilment === 'pickup' ? (
-              <FieldControl
-                formId={FORM_ID}
-                field={{ name: 'pickup_location_id', label: 'Pick-up location', kind: 'select', required: true, options: choices.locations.map((l) => ({ value: String(l.id), label: l.name })) }}
-                value={values.pickup_location_id}
-                error={errors.pickup_location_id}
-                onChange={setValue}
-              />
-            ) : (
-              <FieldControl
-                formId={FORM_ID}
-                field={{ name: 'delivery_postcode', label: 'Delivery postcode', kind: 'postcode', required: true }}
-                value={values.delivery_postcode}
-                error={errors.delivery_postcode}
-                onChange={setValue}
-              />
-            )}
-            <h3 className="text-lg font-semibold text-gray-900">Your contact details</h3>
-          </div>
-        ) : null}
         <div className="grid gap-5 sm:grid-cols-2">
           {fields.map((field) => (
             <FieldControl key={field.name} formId={FORM_ID} field={field} value={values[field.name]} error={errors[field.name]} onChange={setValue} />

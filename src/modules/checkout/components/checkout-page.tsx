@@ -1,12 +1,12 @@
 /* eslint-disable @next/next/no-img-element -- one photo at a card's size (car-image.ts), a plain element keeps next/image's client code out. */
 import type { Metadata } from 'next';
+import type { ReactNode } from 'react';
 import Link from 'next/link';
 import { notFound, permanentRedirect } from 'next/navigation';
 import { Container } from '@/components/ui/container';
 import { PageHeader } from '@/components/ui/page-header';
 import { formatMoney, spell } from '@/lib/format';
 import { NotFoundError } from '@/modules/dashboard/dashboard.errors';
-import { listLeadLocations } from '@/modules/leads/leads.form-context';
 import { ContactAside } from '@/modules/content/components/content-layout';
 import { MIN_RESERVE_PRICE } from '@/modules/stock/car-page.rules';
 import { cardPhotoSources } from '@/modules/stock/components/car-image';
@@ -18,7 +18,11 @@ import { requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { checkoutQuote, similarCarsTo, type CheckoutQuote, type SimilarCar } from '../checkout.commands';
 import { allowPaymentStepCsp } from '../checkout.csp';
-import { CheckoutFlow, type CheckoutChoices } from './checkout-flow';
+import { CheckoutFlow, type CheckoutFlowProps } from './checkout-flow';
+
+/** The deposit step's props; the online purchase puts its choice steps before it (checkout-journey-page.tsx). */
+export type DepositFlow = Omit<CheckoutFlowProps, 'choices'>;
+type RenderFlow = (flow: DepositFlow) => ReactNode;
 
 /**
  * /{vehicle path}/{slug}/checkout and /buy-online (SPEC §2, issue 16): the car, the deposit, the
@@ -43,7 +47,7 @@ const REASONS: Record<Reason, string> = {
   off: 'Online reservations are not available on this website. Please contact us about this car.',
 };
 
-const TITLES: Record<CheckoutKind, string> = { reserve: 'Reserve this car', buy_online: 'Buy this car online' };
+export const CHECKOUT_TITLES: Record<CheckoutKind, string> = { reserve: 'Reserve this car', buy_online: 'Buy this car online' };
 
 /** Why the car cannot go through checkout, or null when it can (the quote is the backend's own rule). */
 function reasonOf(tenant: Tenant, car: CarDetail, kind: CheckoutKind, quote: CheckoutQuote): Reason | null {
@@ -70,40 +74,34 @@ async function resolve(params: CheckoutPageParams, segment: string, kind: Checko
 export async function checkoutPageMetadata(params: CheckoutPageParams, segment: string, kind: CheckoutKind): Promise<Metadata> {
   const { tenant, car } = await resolve(params, segment, kind);
   return {
-    title: car ? `${spell(tenant.config, TITLES[kind])}: ${car.name}` : spell(tenant.config, TITLES[kind]),
+    title: car ? `${spell(tenant.config, CHECKOUT_TITLES[kind])}: ${car.name}` : spell(tenant.config, CHECKOUT_TITLES[kind]),
     robots: { index: false, follow: false },
   };
 }
 
 export async function CheckoutPage({ params, segment, kind }: { params: CheckoutPageParams; segment: string; kind: CheckoutKind }) {
   const { tenant, slug, car } = await resolve(params, segment, kind);
-  return <CheckoutBody tenant={tenant} slug={slug} car={car} kind={kind} choices={null} />;
+  return <CheckoutBody tenant={tenant} slug={slug} car={car} kind={kind} />;
 }
 
 /**
- * /checkout-journey?car_id={slug} (SPEC §2 online purchase): the buyer's choices (cash or finance,
- * trade-in, pick-up location or delivery postcode) on the same form as the details, then the same
- * deposit step; on a website that does not sell online, the friendly page.
+ * The car, the deposit and the terms, then the flow: the deposit step, or what `renderFlow` makes
+ * of it. The online purchase's page is its own module so the reserve pages do not load its steps.
  */
-export async function CheckoutJourneyPage({ params, searchParams }: { params: Promise<{ host: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const tenant = await requireTenant(params);
-  const slug = (await searchParams).car_id;
-  if (!isValidCarSlug(slug)) notFound();
-  const car = await getCarBySlug(tenant, slug);
-  const locations = car ? (await listLeadLocations(tenant)).map((l) => ({ id: l.id, name: l.name })) : [];
-  return <CheckoutBody tenant={tenant} slug={slug} car={car} kind="buy_online" choices={{ locations }} />;
-}
-
-export async function checkoutJourneyMetadata({ params, searchParams }: { params: Promise<{ host: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }): Promise<Metadata> {
-  const tenant = await requireTenant(params);
-  const slug = (await searchParams).car_id;
-  const car = isValidCarSlug(slug) ? await getCarBySlug(tenant, slug) : null;
-  const title = spell(tenant.config, TITLES.buy_online);
-  return { title: car ? `${title}: ${car.name}` : title, robots: { index: false, follow: false } };
-}
-
-async function CheckoutBody({ tenant, slug, car, kind, choices }: { tenant: Tenant; slug: string; car: CarDetail | null; kind: CheckoutKind; choices: CheckoutChoices | null }) {
-  const title = spell(tenant.config, TITLES[kind]);
+export async function CheckoutBody({
+  tenant,
+  slug,
+  car,
+  kind,
+  renderFlow = (flow) => <CheckoutFlow {...flow} />,
+}: {
+  tenant: Tenant;
+  slug: string;
+  car: CarDetail | null;
+  kind: CheckoutKind;
+  renderFlow?: RenderFlow;
+}) {
+  const title = spell(tenant.config, CHECKOUT_TITLES[kind]);
   const crumbs = (name: string) => [{ label: 'Home', href: '/' }, { label: name, href: carPath(tenant, slug) }, { label: title }];
 
   if (!car) {
@@ -131,6 +129,15 @@ async function CheckoutBody({ tenant, slug, car, kind, choices }: { tenant: Tena
   allowPaymentStepCsp(quote.provider);
   const photo = car.image ? cardPhotoSources({ url: car.image.url, quality: tenant.config.carPage.imageQuality }) : null;
   const price = formatMoney(tenant.config, car.price);
+  const flow: DepositFlow = {
+    car: { id: car.id, slug: car.slug, name: car.name },
+    kind,
+    amountDisplay: quote.amount_display ?? '',
+    holdMinutes: quote.hold_minutes,
+    refundTerms: quote.refund_terms,
+    dealer: { name: car.dealershipName, phone: car.phone },
+    carBasePath: `/${tenant.config.vehiclePath}`,
+  };
 
   return (
     <>
@@ -167,16 +174,7 @@ async function CheckoutBody({ tenant, slug, car, kind, choices }: { tenant: Tena
               </details>
             </section>
             <section className="rounded-site border border-gray-200 bg-white p-5 shadow-sm sm:p-8" data-checkout="flow">
-              <CheckoutFlow
-                car={{ id: car.id, slug: car.slug, name: car.name }}
-                kind={kind}
-                amountDisplay={quote.amount_display ?? ''}
-                holdMinutes={quote.hold_minutes}
-                refundTerms={quote.refund_terms}
-                dealer={{ name: car.dealershipName, phone: car.phone }}
-                carBasePath={`/${tenant.config.vehiclePath}`}
-                choices={choices}
-              />
+              {renderFlow(flow)}
             </section>
           </div>
           <ContactAside tenant={tenant} />

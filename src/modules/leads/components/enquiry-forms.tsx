@@ -9,9 +9,11 @@ import {
   type LeadCar,
   type LeadLocation,
   type LeadSite,
+  VALUATION_FIELD_NAMES,
+  valuationVehicleFields,
 } from '../leads.fields';
 import { CATEGORIES, SUBCATEGORIES } from '../leads.forms';
-import { AUSTRALIAN_STATES, ENQUIRY_TYPES } from '../leads.validation';
+import { ENQUIRY_TYPES } from '../leads.validation';
 import { carLeadDefaults } from './car-forms';
 import { LeadForm } from './lead-form';
 
@@ -155,9 +157,6 @@ export function PhotographyForm({ site, locations, sourceOptions, submitLabel, s
   );
 }
 
-/** How the visitor describes their car's condition (kept with the valuation). */
-const VEHICLE_CONDITIONS = ['Excellent', 'Good', 'Fair', 'Needs work'] as const;
-
 /**
  * Trade-in valuation and sell my car: your details first (the lead is created with them), then the
  * vehicle. With a car (/cars/trade-in?car_id=…) the lead is about trading in towards that car.
@@ -173,17 +172,7 @@ export function ValuationForm({
   car?: LeadCar | null;
   showHeading?: boolean;
 }) {
-  const vehicle: FieldDef[] = [
-    { name: 'rego', label: 'Registration (Rego)', kind: 'rego', required: true },
-    { name: 'state', label: 'Registration state', kind: 'state', required: true, options: options(AUSTRALIAN_STATES) },
-    { name: 'vin', label: 'VIN', kind: 'vin', hint: '17 characters, on the registration papers' },
-    { name: 'make', label: 'Make', kind: 'text', required: true },
-    { name: 'model', label: 'Model', kind: 'text', required: true },
-    { name: 'year', label: 'Year', kind: 'year', required: true },
-    { name: 'km', label: 'Odometer (km)', kind: 'km' },
-    { name: 'condition', label: 'Condition', kind: 'select', options: options(VEHICLE_CONDITIONS) },
-    messageField(site, 'Anything else we should know?', false),
-  ];
+  const vehicle = valuationVehicleFields(site);
   const tradeIn = kind === 'trade-in';
   // The car being bought keeps the lead form's car keys ('Vehicle Make'…); the visitor's own vehicle
   // is rego, state, make, model, year and km, as a valuation records it.
@@ -211,7 +200,7 @@ export function ValuationForm({
       category={tradeIn ? CATEGORIES.tradeIn : CATEGORIES.sellMyCar}
       hidden={hidden}
       carType={null}
-      valuationFields={['rego', 'state', 'vin', 'make', 'model', 'year', 'km', 'condition']}
+      valuationFields={VALUATION_FIELD_NAMES}
       submitLabel={tradeIn ? 'Get Your Valuation' : 'Submit'}
       showHeading={showHeading}
     />

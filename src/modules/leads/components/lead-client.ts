@@ -1,4 +1,4 @@
-import { LEAD_MESSAGES } from '../leads.checks';
+import { LEAD_MESSAGES } from '../leads.messages';
 import { EDIT_TOKEN_HEADER } from '../leads.rules';
 import { parseStoredDetails, STORED_DETAIL_KEYS, type StoredUserDetails } from '../leads.forms';
 
@@ -32,7 +32,7 @@ function readFieldErrors(body: Record<string, unknown>): Record<string, string> 
   if (!source || typeof source !== 'object') return errors;
   for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
     const message = Array.isArray(value) ? value[0] : value;
-    if (typeof message === 'string') errors[key.replace(/^lead\./, '')] = message;
+    if (typeof message === 'string') errors[key.replace(/^(lead|valuation)\./, '')] = message;
   }
   return errors;
 }
@@ -65,11 +65,10 @@ export async function sendLead({ method, leadId, editToken, lead, idempotencyKey
 
 export { newIdempotencyKey };
 
-/**
- * The vehicle of a trade-in or sell-my-car lead, saved as a valuation linked to the lead (the
- * lead's edit token proves the link). The lead is already stored, so a failure is logged (SPEC §8) and the visitor still sees success.
- */
-export async function saveValuation(valuation: Record<string, unknown>, leadToken: string | null): Promise<{ id: string; token: string } | null> {
+export type ValuationResult = { ok: true; id: string; token: string } | { ok: false; error: string; fieldErrors: Record<string, string> };
+
+/** POST /api/valuations: the vehicle saved as a valuation, linked to the lead its token proves (X-Edit-Token); or the refusal, field by field. */
+export async function createValuation(valuation: Record<string, unknown>, leadToken: string | null): Promise<ValuationResult> {
   try {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
     if (leadToken) headers[EDIT_TOKEN_HEADER] = leadToken;
@@ -78,12 +77,23 @@ export async function saveValuation(valuation: Record<string, unknown>, leadToke
       headers,
       body: JSON.stringify({ valuation }),
     });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    return (await response.json()) as { id: string; token: string };
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    if (response.ok && typeof body.id === 'string' && typeof body.token === 'string') return { ok: true, id: body.id, token: body.token };
+    return { ok: false, error: typeof body.error === 'string' ? body.error : `HTTP ${response.status}`, fieldErrors: readFieldErrors(body) };
   } catch (error) {
-    console.error(LEAD_MESSAGES.valuationSaveFailed, error);
-    return null;
+    return { ok: false, error: String(error), fieldErrors: {} };
   }
+}
+
+/**
+ * The vehicle of a trade-in or sell-my-car lead, saved as a valuation linked to the lead (the
+ * lead's edit token proves the link). The lead is already stored, so a failure is logged (SPEC §8) and the visitor still sees success.
+ */
+export async function saveValuation(valuation: Record<string, unknown>, leadToken: string | null): Promise<{ id: string; token: string } | null> {
+  const result = await createValuation(valuation, leadToken);
+  if (result.ok) return { id: result.id, token: result.token };
+  console.error(LEAD_MESSAGES.valuationSaveFailed, result.error);
+  return null;
 }
 
 /** A named block of data on a saved valuation (POST /api/miscellaneous), e.g. its instant estimate. */

@@ -1,4 +1,4 @@
-import { CheckoutJourneyPage, checkoutJourneyMetadata } from '@/modules/checkout/components/checkout-page';
+import { CheckoutJourneyPage, checkoutJourneyMetadata } from '@/modules/checkout/components/checkout-journey-page';
 
 type Props = { params: Promise<{ host: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
