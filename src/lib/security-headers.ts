@@ -12,7 +12,7 @@
  * React evaluates code) allows inline scripts and eval.
  */
 
-export type CspSources = Partial<Record<'script' | 'style' | 'img' | 'connect' | 'frame' | 'font', string[]>>;
+export type CspSources = Partial<Record<'script' | 'style' | 'img' | 'connect' | 'frame' | 'font' | 'form', string[]>>;
 
 /** Google Maps, loaded when a visitor asks for the interactive map (locations.maps.ts). */
 const MAPS: CspSources = {
@@ -40,7 +40,8 @@ export function contentSecurityPolicy(extra: CspSources = {}, options: CspOption
     `connect-src ${merge(["'self'"], options.development ? ['ws:'] : [], MAPS.connect, extra.connect)}`,
     `frame-src ${merge(["'self'"], MAPS.frame, extra.frame)}`,
     "frame-ancestors 'none'",
-    "form-action 'self'",
+    // A hosted payment page reached by a form post (St George's Connect) is named by its checkout page.
+    `form-action ${merge(["'self'"], extra.form)}`,
     "base-uri 'self'",
     "object-src 'none'",
   ];

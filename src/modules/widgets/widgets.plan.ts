@@ -137,7 +137,7 @@ export function widgetPlan(config: WebsiteConfig, secrets: WebsiteSecrets, optio
 
 /** The CSP origins the plan's widgets need (decision 028's policy takes them per request). */
 export function widgetCspSources(plan: Pick<WidgetPlan, 'widgets'>): CspSources {
-  const out: Required<CspSources> = { script: [], style: [], img: [], connect: [], frame: [], font: [] };
+  const out: Required<CspSources> = { script: [], style: [], img: [], connect: [], frame: [], font: [], form: [] };
   for (const widget of plan.widgets) {
     const csp = WIDGET_SOURCES[widget.id].csp;
     for (const key of Object.keys(out) as (keyof CspSources)[]) for (const origin of csp[key] ?? []) if (!out[key].includes(origin)) out[key].push(origin);
