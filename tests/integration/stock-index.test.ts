@@ -208,9 +208,20 @@ describe('stock index', () => {
     expect(one.estimatedTotalHits).toBeLessThan(all.estimatedTotalHits);
   });
 
+  /** Every sort across all websites, whole pages: the index's orders (kept per copy) against SQL. */
+  async function expectSameOrders() {
+    const scope: SearchScope = { websiteIds, soldSince: null, minPhotos: null, cities: [], makes: [], defaultSort: 'custom_rank:desc' };
+    for (const sort of SORT_OPTIONS) {
+      const request: SearchRequest = { sort, limit: 500, offset: 0 };
+      const [fromIndex, fromSql] = await Promise.all([indexed.search(scope, request), inSql.search(scope, request)]);
+      expect(fromIndex.hits.map((hit) => hit.id), sort).toEqual(fromSql.hits.map((hit) => hit.id));
+    }
+  }
+
   it('shows every change to the cars in the very next search', async () => {
     const seeds = [7, 8, 9, 10, 11, 12];
     await expectSameAnswers(seeds); // loads the websites
+    await expectSameOrders(); // and sorts them every way, so the changed copies take those orders over
     const [first, second, third] = carIds;
     await db.update(cars).set({ price: 12_345, make: 'Kia', model: 'Rio', simpleBody: 'SUV' }).where(eq(cars.id, first));
     await db.update(cars).set({ status: 'sold', soldDate: NOW }).where(eq(cars.id, second));
@@ -220,6 +231,7 @@ describe('stock index', () => {
     const [template] = await db.select().from(cars).where(eq(cars.id, carIds[5]));
     await db.insert(cars).values({ ...template, id: undefined, slug: 'index-new-car', status: 'in_stock', showOnDealerWebsite: true, make: 'Ford', model: 'Ranger' });
     await expectSameAnswers(seeds);
+    await expectSameOrders();
     await expectSameAnswers(Array.from({ length: 40 }, (_, i) => 1000 + i));
   });
 

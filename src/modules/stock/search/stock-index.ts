@@ -63,7 +63,7 @@ export type WebsiteStock = {
    * Each whole word of search_text (between two spaces) with the cars holding it, ascending (one
    * car as a number): built on the copy's first text search (`wordIndex`).
    */
-  words: Map<string, number | number[]> | null;
+  words: Words | null;
   /** The cars (indexes) in each sort's order, sorted on the copy's first search with that sort (`carsInOrder`). */
   orders: Map<SortOption, Int32Array>;
 };
@@ -209,30 +209,64 @@ function patched(stock: WebsiteStock, generation: number, changed: readonly numb
   const gone = new Set(changed);
   const cars: number[] = [];
   for (let i = 0; i < stock.size; i++) if (!gone.has(stock.numbers.id[i])) cars.push(i);
-  return toStock(stock.websiteId, generation, stock.soldSinceMs, columns ?? [], { stock, cars: Int32Array.from(cars) });
+  const kept = { stock, cars: Int32Array.from(cars) };
+  const copy = toStock(stock.websiteId, generation, stock.soldSinceMs, columns ?? [], kept);
+  inheritOrders(copy, kept);
+  return copy;
 }
 
-/** The copy's words and the cars holding each, built once per copy. */
-function wordIndex(stock: WebsiteStock): Map<string, number | number[]> {
+/**
+ * A copy's words: each with the cars holding it (`cars`), and all of them in one string, one a
+ * line (`lines`, word k from `starts[k]`), so a term is looked for in every word by a few native
+ * indexOf calls.
+ */
+type Words = { cars: Map<string, number | number[]>; lines: string; starts: Int32Array; carsOf: (number | number[])[] };
+
+/** The copy's words, built once per copy. */
+function wordIndex(stock: WebsiteStock): Words {
   if (stock.words) return stock.words;
-  const words = new Map<string, number | number[]>();
+  const cars = new Map<string, number | number[]>();
   for (let i = 0; i < stock.size; i++) {
     for (const word of stock.searchText[i].split(' ')) {
       if (word === '') continue;
-      const cars = words.get(word);
-      if (cars === undefined) words.set(word, i);
-      else if (typeof cars === 'number') {
-        if (cars !== i) words.set(word, [cars, i]);
-      } else if (cars[cars.length - 1] !== i) cars.push(i);
+      const held = cars.get(word);
+      if (held === undefined) cars.set(word, i);
+      else if (typeof held === 'number') {
+        if (held !== i) cars.set(word, [held, i]);
+      } else if (held[held.length - 1] !== i) held.push(i);
     }
   }
-  stock.words = words;
-  return words;
+  const starts = new Int32Array(cars.size);
+  let at = 0;
+  let k = 0;
+  for (const word of cars.keys()) {
+    starts[k++] = at;
+    at += word.length + 1;
+  }
+  stock.words = { cars, lines: [...cars.keys()].join('\n'), starts, carsOf: [...cars.values()] };
+  return stock.words;
+}
+
+/** The cars holding a word that contains `term` (which holds no space or line break), each list once. */
+function* carsContaining(words: Words, term: string): Generator<number | number[]> {
+  const { lines, starts, carsOf } = words;
+  for (let at = lines.indexOf(term); at !== -1; ) {
+    // The word the match is in: the last one starting at or before it.
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (starts[mid] <= at) low = mid;
+      else high = mid - 1;
+    }
+    yield carsOf[low];
+    at = low + 1 < starts.length ? lines.indexOf(term, starts[low + 1]) : -1;
+  }
 }
 
 /** The cars (indexes, ascending) whose search_text holds `word` as a whole word: ' word ' in the padded text. */
 function carsWithWord(stock: WebsiteStock, word: string): readonly number[] {
-  const cars = wordIndex(stock).get(word);
+  const cars = wordIndex(stock).cars.get(word);
   return cars === undefined ? [] : typeof cars === 'number' ? [cars] : cars;
 }
 
@@ -427,14 +461,14 @@ function markText(stock: WebsiteStock, text: TextMatch, fails: Uint8Array, score
   const terms = text.terms.map((term, t) => {
     // A term holds no space, so it is in the text where it is in one of its words.
     const asWritten = new Uint8Array(stock.size);
-    for (const [word, cars] of words) if (word.includes(term.text)) mark(asWritten, cars);
+    for (const cars of carsContaining(words, term.text)) mark(asWritten, cars);
     let matches = asWritten;
     if (term.exact) {
       matches = new Uint8Array(stock.size);
-      mark(matches, words.get(term.text));
+      mark(matches, words.cars.get(term.text));
     } else if (term.fuzzy && text.similar[t].length > 0) {
       matches = asWritten.slice();
-      for (const word of text.similar[t]) mark(matches, words.get(word));
+      for (const word of text.similar[t]) mark(matches, words.cars.get(word));
     }
     return { asWritten, matches };
   });
@@ -524,16 +558,45 @@ function before(a: Place, b: Place): boolean {
 function carsInOrder(stock: WebsiteStock, sort: SortOption): Int32Array {
   let order = stock.orders.get(sort);
   if (!order) {
-    const { k0, k1 } = sortKeys(sort);
-    const first = Float64Array.from({ length: stock.size }, (_, i) => k0(stock, i));
-    const second = Float64Array.from({ length: stock.size }, (_, i) => k1(stock, i));
-    const { createdUs, id } = stock.numbers;
-    order = Int32Array.from({ length: stock.size }, (_, i) => i).sort(
-      (a, b) => first[a] - first[b] || second[a] - second[b] || createdUs[b] - createdUs[a] || id[b] - id[a],
-    );
+    order = Int32Array.from({ length: stock.size }, (_, i) => i).sort(carComparator(stock, sort));
     stock.orders.set(sort, order);
   }
   return order;
+}
+
+/** Compares two cars of a copy by the sort's order. */
+function carComparator(stock: WebsiteStock, sort: SortOption): (a: number, b: number) => number {
+  const { k0, k1 } = sortKeys(sort);
+  const first = Float64Array.from({ length: stock.size }, (_, i) => k0(stock, i));
+  const second = Float64Array.from({ length: stock.size }, (_, i) => k1(stock, i));
+  const { createdUs, id } = stock.numbers;
+  return (a, b) => first[a] - first[b] || second[a] - second[b] || createdUs[b] - createdUs[a] || id[b] - id[a];
+}
+
+/**
+ * A patched copy's orders from the held copy's: its kept cars (indexes 0 to kept.length - 1, in
+ * kept order) keep their order, and the few cars read again are sorted and merged in, instead of
+ * sorting every car again after each change.
+ */
+function inheritOrders(stock: WebsiteStock, kept: Kept): void {
+  const keptIndex = new Int32Array(kept.stock.size).fill(-1);
+  kept.cars.forEach((old, i) => (keptIndex[old] = i));
+  const added = Int32Array.from({ length: stock.size - kept.cars.length }, (_, k) => kept.cars.length + k);
+  for (const [sort, heldOrder] of kept.stock.orders) {
+    const compare = carComparator(stock, sort);
+    const fresh = added.slice().sort(compare);
+    const order = new Int32Array(stock.size);
+    let n = 0;
+    let f = 0;
+    for (const old of heldOrder) {
+      const i = keptIndex[old];
+      if (i < 0) continue;
+      while (f < fresh.length && compare(fresh[f], i) < 0) order[n++] = fresh[f++];
+      order[n++] = i;
+    }
+    while (f < fresh.length) order[n++] = fresh[f++];
+    stock.orders.set(sort, order);
+  }
 }
 
 /**
