@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { FieldControl, fieldId, FormAlert } from '@/modules/leads/components/form-controls';
 import { contactFields, type FieldDef } from '@/modules/leads/leads.fields';
 import type { FieldValue } from '@/modules/leads/leads.field-rules';
@@ -10,6 +10,7 @@ import { EDIT_TOKEN_HEADER } from '@/modules/leads/leads.rules';
 import { newKey, RESERVATION_TOKEN_HEADER, storeReservation } from './checkout-storage';
 import { HostedPayment } from './hosted-payment';
 import { StripePayment } from './stripe-payment';
+import { useStepHeading } from './use-step-heading';
 
 /**
  * The checkout page's island (decisions 034 and 041, issue 16): the visitor's details (the lead
@@ -100,18 +101,8 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
   const [actionToken, setActionToken] = useState<string | null>(null);
   const [reservation, setReservation] = useState<ReservationView | null>(null);
   const [key] = useState(newKey);
-  const headingRef = useRef<HTMLHeadingElement>(null);
+  const headingRef = useStepHeading(step);
   const alertRef = useRef<HTMLDivElement>(null);
-  const firstStep = useRef(true);
-
-  // Each new step: its heading takes the focus (screen readers hear where they are).
-  useEffect(() => {
-    if (firstStep.current) {
-      firstStep.current = false;
-      return;
-    }
-    headingRef.current?.focus();
-  }, [step]);
 
   const setValue = (name: string, value: FieldValue) => setValues((v) => ({ ...v, [name]: value }));
 

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { FieldControl, fieldId, FormAlert, StepProgress } from '@/modules/leads/components/form-controls';
 import { createValuation, newIdempotencyKey, saveValuationData, sendLead } from '@/modules/leads/components/lead-client';
 import type { FieldValue } from '@/modules/leads/leads.field-rules';
@@ -10,6 +10,7 @@ import { progressPercent } from '@/modules/leads/leads.forms';
 import type { Estimate } from '@/modules/vehicles/vehicles.estimate';
 import { estimateData, estimateForValues, estimateLeadFields } from '@/modules/vehicles/components/vehicle-client';
 import { InstantEstimate, LOOKUP_FIELDS, VehicleLookup } from '@/modules/vehicles/components/vehicle-lookup';
+import { useStepHeading } from './use-step-heading';
 import { CheckoutFlow } from './checkout-flow';
 import type { DepositFlow } from './checkout-page';
 
@@ -66,18 +67,9 @@ export function CheckoutJourney({ flow, site, locations, finance, vehicleFields 
   const estimate = useRef<Estimate | null>(null);
   /** What each saved step sent, so an unchanged step is not resent. */
   const saved = useRef(new Map<StepName, string>());
-  const headingRef = useRef<HTMLHeadingElement>(null);
+  const headingRef = useStepHeading(index);
   const alertRef = useRef<HTMLDivElement>(null);
-  const firstRender = useRef(true);
   const step = STEPS[index]!;
-
-  useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
-    headingRef.current?.focus();
-  }, [index]);
 
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : '');
   const setValue = (name: string, value: FieldValue) => setValues((current) => ({ ...current, [name]: value }));
