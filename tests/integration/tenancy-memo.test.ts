@@ -1,12 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db';
 import { useTestDatabase } from '../support/database';
 import { listDealerLicences } from '@/modules/locations/locations.queries';
 import { resolveSearchListing } from '@/modules/stock/search/search.listing';
 import { MAX_KEYS_PER_WEBSITE, memoWhileWebsiteUnchanged } from '@/modules/tenancy/tenancy.memo';
-import { findTenantById, getNavigation } from '@/modules/tenancy/tenancy.queries';
-import { dealerships, navigationItems, searchPages, websites } from '@/modules/tenancy/tenancy.schema';
+import { findTenantByHost, findTenantById, getNavigation } from '@/modules/tenancy/tenancy.queries';
+import { dealerships, navigationItems, searchPages, websiteDomains, websites } from '@/modules/tenancy/tenancy.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 
 /** Website data kept in memory while the website generation holds (tenancy.memo.ts). */
@@ -103,5 +103,26 @@ describe('memoWhileWebsiteUnchanged', () => {
     expect((await resolveSearchListing(first, ['bargains']))?.heading).toBe('Bargain cars');
     await db.update(searchPages).set({ heading: 'Cheap cars' }).where(eq(searchPages.websiteId, first.id));
     expect((await resolveSearchListing(first, ['Bargains']))?.heading).toBe('Cheap cars');
+  });
+
+  it('a website found by its host is read again only when its generation moves, and shows every change to its row, domains and manufacturer', async () => {
+    const host = 'memo-one.example.com.au';
+    await db.insert(websiteDomains).values({ websiteId: first.id, host });
+    const before = await findTenantByHost(host);
+    expect(before?.name).toBe('memo-one website');
+    // Unchanged: the same object, its settings not parsed again.
+    expect(await findTenantByHost(host)).toBe(before);
+    // The stock counters are not what its pages show: still the same.
+    await db.update(websites).set({ stockVersion: sql`${websites.stockVersion} + 1` }).where(eq(websites.id, first.id));
+    expect(await findTenantByHost(host)).toBe(before);
+
+    await db.update(websites).set({ name: 'Renamed Motors', config: { locale: 'en-NZ' } }).where(eq(websites.id, first.id));
+    const renamed = await findTenantByHost(host);
+    expect([renamed?.name, renamed?.config.locale]).toEqual(['Renamed Motors', 'en-NZ']);
+
+    await db.update(websiteDomains).set({ websiteId: second.id }).where(eq(websiteDomains.host, host));
+    expect((await findTenantByHost(host))?.id).toBe(second.id);
+    await db.delete(websiteDomains).where(eq(websiteDomains.host, host));
+    expect(await findTenantByHost(host)).toBeNull();
   });
 });

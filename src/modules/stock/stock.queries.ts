@@ -5,6 +5,7 @@ import { getDb, type Db } from '@/db';
 import { dealerships, websiteGenerations, websites } from '@/modules/tenancy/tenancy.schema';
 import { locations } from '@/modules/locations/locations.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
+import { generationsReadWith } from '@/modules/tenancy/tenancy.memo';
 import { carGenerations, carImages, carPaymentProcessors, cars } from './stock.schema';
 import { isValidCarSlug, matchesDefaultFilters } from './stock.rules';
 import { scopeForTenant, scopeWhere } from './search/search.scope';
@@ -31,6 +32,8 @@ export function visibleCarsWhere(tenant: Tenant, now: Date): SQL {
  * (src/lib/page-cache.ts).
  */
 export async function stockListingVersion(tenant: Tenant): Promise<string> {
+  const known = generationsReadWith(tenant.id);
+  if (known) return `${known.cars}:${known.website}`;
   const db = await getDb();
   const [row] = await db
     .select({ cars: carGenerations.generation, website: websiteGenerations.generation })

@@ -5,12 +5,33 @@ import { getDb, type Db } from '@/db';
 import { websiteGenerations, websites } from './tenancy.schema';
 import type { Tenant } from './tenancy.types';
 
+/** What a website's pages show, as its two counters: website_generations and car_generations (0 when a website has no row yet). */
+export type Generations = { website: string; cars: string };
+
+/**
+ * The generations the request's tenant lookup read with the website (findTenantByHost), so the
+ * page cache's version, the memo below and the stock index need no read of their own. Per render
+ * (React's cache); outside one (a route handler, the page cache checking an entry) it is empty
+ * and each reads the database.
+ */
+const generationsOfRequest = cache(() => new Map<number, Generations>());
+
+export function rememberGenerations(websiteId: number, generations: Generations): void {
+  generationsOfRequest().set(websiteId, generations);
+}
+
+export function generationsReadWith(websiteId: number): Generations | undefined {
+  return generationsOfRequest().get(websiteId);
+}
+
 /**
  * The website's generation (migration 0013: bumped in the same transaction as every change to its
  * domains, dealerships, navigation, search pages, locations, special hours and content), read once
  * per request. 'gone' when the website no longer exists.
  */
 export const websiteGeneration = cache(async (websiteId: number): Promise<string> => {
+  const known = generationsReadWith(websiteId);
+  if (known) return known.website;
   const db = await getDb();
   const [row] = await db
     .select({ generation: websiteGenerations.generation })

@@ -2,8 +2,9 @@ import 'server-only';
 import { cache } from 'react';
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db } from '@/db';
-import { manufacturers, navigationItems, websiteDomains, websites } from './tenancy.schema';
-import { memoWhileWebsiteUnchanged, websiteGeneration } from './tenancy.memo';
+import { manufacturers, navigationItems, websiteDomains, websiteGenerations, websites } from './tenancy.schema';
+import { memoWhileWebsiteUnchanged, rememberGenerations, websiteGeneration } from './tenancy.memo';
+import { carGenerations } from '@/modules/stock/stock.schema';
 import { parseWebsiteConfig } from './tenancy.config';
 import { devHostForSlug, slugFromDevHost } from './tenancy.host';
 import type { DemoSite, Navigation, NavigationItem, Tenant } from './tenancy.types';
@@ -12,14 +13,28 @@ function tenantQuery(db: Db, where: SQL) {
   return db.select({ website: websites, manufacturer: manufacturers }).from(websites).leftJoin(manufacturers, eq(manufacturers.id, websites.manufacturerId)).where(where).limit(1);
 }
 
+/** A website's id and its generations (see Generations), without its settings. */
+function generationsQuery(db: Db, where: SQL) {
+  return db
+    .select({ id: websites.id, website: websiteGenerations.generation, cars: carGenerations.generation })
+    .from(websites)
+    .leftJoin(websiteGenerations, eq(websiteGenerations.websiteId, websites.id))
+    .leftJoin(carGenerations, eq(carGenerations.websiteId, websites.id))
+    .where(where)
+    .limit(1);
+}
+
 /**
  * The lookups every request makes (by development host slug, by domain), built once per database
  * and prepared: neither Drizzle nor PostgreSQL plans them again on each request.
  */
 function prepareLookups(db: Db) {
   return {
-    bySlug: tenantQuery(db, eq(websites.slug, sql.placeholder('slug'))).prepare('tenant_by_slug'),
-    byHost: tenantQuery(db, sql`${websites.id} = (select ${websiteDomains.websiteId} from ${websiteDomains} where ${websiteDomains.host} = ${sql.placeholder('host')})`).prepare('tenant_by_host'),
+    bySlug: generationsQuery(db, eq(websites.slug, sql.placeholder('slug'))).prepare('website_by_slug'),
+    byHost: generationsQuery(db, sql`${websites.id} = (select ${websiteDomains.websiteId} from ${websiteDomains} where ${websiteDomains.host} = ${sql.placeholder('host')})`).prepare(
+      'website_by_host',
+    ),
+    byId: tenantQuery(db, eq(websites.id, sql.placeholder('id'))).prepare('tenant_by_id'),
   };
 }
 
@@ -30,6 +45,14 @@ function lookupsFor(db: Db) {
   if (!lookups) prepared.set(db, (lookups = prepareLookups(db)));
   return lookups;
 }
+
+/**
+ * Websites as read before, per database (tests open fresh ones with the same ids), each with the
+ * website generation it was read at: a tenant is read again, and its settings parsed again, only
+ * when that generation has moved (any change to the website row but its stock counters bumps it,
+ * migration 0013). Shared between requests, so callers must not change a tenant.
+ */
+const tenantsByDb = new WeakMap<Db, Map<number, { generation: string; tenant: Tenant }>>();
 
 function toTenant({ website, manufacturer }: { website: typeof websites.$inferSelect; manufacturer: typeof manufacturers.$inferSelect | null }): Tenant {
   return {
@@ -57,9 +80,23 @@ function toTenant({ website, manufacturer }: { website: typeof websites.$inferSe
  */
 export const findTenantByHost = cache(async (host: string): Promise<Tenant | null> => {
   const devSlug = slugFromDevHost(host);
-  const lookups = lookupsFor(await getDb());
-  const [row] = devSlug ? await lookups.bySlug.execute({ slug: devSlug }) : await lookups.byHost.execute({ host });
-  return row ? toTenant(row) : null;
+  const db = await getDb();
+  const lookups = lookupsFor(db);
+  const [found] = devSlug ? await lookups.bySlug.execute({ slug: devSlug }) : await lookups.byHost.execute({ host });
+  if (!found) return null;
+  const generations = { website: String(found.website ?? 0), cars: String(found.cars ?? 0) };
+  rememberGenerations(found.id, generations);
+  let tenants = tenantsByDb.get(db);
+  if (!tenants) tenantsByDb.set(db, (tenants = new Map()));
+  const held = tenants.get(found.id);
+  if (held?.generation === generations.website) return held.tenant;
+  // Read after the generation: if the website changes in between, this newer copy is kept under the
+  // older generation, and the next request reads it again.
+  const [row] = await lookups.byId.execute({ id: found.id });
+  if (!row) return null;
+  const tenant = toTenant(row);
+  tenants.set(found.id, { generation: generations.website, tenant });
+  return tenant;
 });
 
 export async function findTenantById(websiteId: number): Promise<Tenant | null> {

@@ -2,6 +2,7 @@ import 'server-only';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db';
 import { queryPrepared } from '@/db/prepared';
+import { generationsReadWith } from '@/modules/tenancy/tenancy.memo';
 import { carChanges, carGenerations, cars } from '../stock.schema';
 import { TERM_COLUMN, type BaseColumn } from './search.columns';
 import { MIN_SHOWN_PRICE } from '../stock.rules';
@@ -161,6 +162,17 @@ function syncSql(websiteIds: readonly number[], held: readonly number[], soldSin
     where current.generation <> w.held`;
 }
 
+/** The car generations this request's tenant lookup read (generationsReadWith), when it read them for every website of the scope. */
+function knownCarGenerations(websiteIds: readonly number[]): Map<number, number> | null {
+  const known = new Map<number, number>();
+  for (const id of websiteIds) {
+    const generations = generationsReadWith(id);
+    if (!generations) return null;
+    known.set(id, Number(generations.cars));
+  }
+  return known;
+}
+
 /** The websites' car generations (a website with none has generation 0, as in syncSql). */
 function generationsSql(websiteIds: readonly number[]): SQL {
   return sql`select ${carGenerations.websiteId} as website_id, ${carGenerations.generation} as generation from ${carGenerations}
@@ -313,7 +325,7 @@ export class StockIndex {
     // With a copy missing, every website goes through the one statement (as it reads each generation anyway).
     let stale = copies.every(usable) ? [] : websiteIds;
     if (stale.length === 0) {
-      const generations = new Map(
+      const generations = knownCarGenerations(websiteIds) ?? new Map(
         (await queryPrepared<{ website_id: number; generation: number | string }>(this.db, generationsSql(websiteIds))).map((row) => [
           Number(row.website_id),
           Number(row.generation),
