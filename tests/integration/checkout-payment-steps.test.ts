@@ -60,9 +60,9 @@ const ipgFetch = (async (input: RequestInfo | URL) => {
   return new Response(JSON.stringify({ transactionStatus: 'APPROVED', ipgTransactionId: '84538652787' }), { headers: { 'content-type': 'application/json' } });
 }) as typeof fetch;
 
-async function start(host: string, carId: number) {
+async function start(host: string, carId: number, headers: Record<string, string> = {}) {
   ip += 1;
-  const response = await callLeadRoute(startRoute.POST, { host, body: startBody(carId), headers: { 'x-dealer-client-address': `10.41.0.${ip}` } });
+  const response = await callLeadRoute(startRoute.POST, { host, body: startBody(carId), headers: { 'x-dealer-client-address': `10.41.0.${ip}`, ...headers } });
   const text = await response.text();
   return { status: response.status, body: JSON.parse(text) as StartAnswer, text };
 }
@@ -227,6 +227,40 @@ describe('St George IPG Connect (a signed form posted to the hosted page)', () =
     const forged = await ipgNotification({ chargetotal: '500.00', currency: '036', txndatetime: '2026:11:25-10:00:00', storename: IPG.storeId, approval_code: 'Y:1', oid, status: 'APPROVED' }, 'not-the-secret');
     expect(forged.status).toBe(400);
     expect((await row(started.body.reservation.id)).status).toBe('pending_payment');
+  });
+});
+
+describe('a start repeated with the same Idempotency-Key', () => {
+  it('answers the same hosted page (Till) or form (St George) from the reservation, without asking the provider again', async () => {
+    const preauthorizes = () => till.requests.filter((r) => r.path.endsWith('/preauthorize')).length;
+    for (const [host, carId, kind] of [
+      [w.hostA, w.carA, 'redirect'],
+      [w.hostB, w.carB, 'form-post'],
+    ] as const) {
+      const key = { 'idempotency-key': `repeat-${kind}` };
+      const first = await start(host, carId, key);
+      expect(first.status).toBe(201);
+      expect(first.body.payment.kind).toBe(kind);
+      const asked = { till: preauthorizes(), ipg: ipgCalls.length };
+      // A second apart: a form rebuilt now would carry another txndatetime.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const again = await start(host, carId, key);
+      expect(again.status).toBe(200);
+      expect(again.body.reservation.id).toBe(first.body.reservation.id);
+      expect(again.body.payment).toEqual(first.body.payment);
+      expect({ till: preauthorizes(), ipg: ipgCalls.length }).toEqual(asked);
+      for (const secret of SECRETS) expect(again.text).not.toContain(secret);
+    }
+  });
+
+  it('answers no payment step once the payment is no longer pending (the step is not kept)', async () => {
+    const key = { 'idempotency-key': 'repeat-after-callback' };
+    const first = await start(w.hostA, w.carA, key);
+    const id = first.body.reservation.id;
+    expect((await tillCallback({ result: 'ERROR', uuid: (await row(id)).providerRef, transactionType: 'PREAUTHORIZE', message: 'Declined' })).status).toBe(200);
+    expect(await row(id)).toMatchObject({ status: 'failed', paymentStep: null });
+    const again = await start(w.hostA, w.carA, key);
+    expect(again).toMatchObject({ status: 200, body: { reservation: { id, status: 'failed' }, payment: null } });
   });
 });
 

@@ -175,15 +175,29 @@ describe('reserving with the sandbox provider', () => {
     expect(answer).toMatchObject({ eligible: true, amount: 500, currency: 'AUD', provider: 'sandbox', hold_minutes: 15 });
   });
 
-  it('a repeated Idempotency-Key answers the first reservation', async () => {
+  it('a repeated Idempotency-Key answers the first reservation and its payment step, until it is paid', async () => {
     const body = startBody(w.carA);
     const first = await start(w.hostA, body, { 'idempotency-key': 'reserve-once' });
     const second = await start(w.hostA, body, { 'idempotency-key': 'reserve-once' });
     expect(first.status).toBe(201);
     expect(second.status).toBe(200);
-    expect(second.body.reservation.id).toBe(first.body.reservation.id);
-    expect((await status(w.hostA, first.body.reservation.id, first.body.token)).status).toBe(404);
-    expect((await status(w.hostA, first.body.reservation.id, second.body.token)).status).toBe(200);
+    const id = first.body.reservation.id;
+    expect(second.body.reservation.id).toBe(id);
+    expect(first.body.payment).toMatchObject({ kind: 'card-form', card_url: `/api/checkout/reservations/${id}/sandbox/card` });
+    expect(second.body.payment).toEqual(first.body.payment);
+    expect((await status(w.hostA, id, first.body.token)).status).toBe(404);
+    expect((await status(w.hostA, id, second.body.token)).status).toBe(200);
+
+    // The key names this reservation: another car (or kind) with it is refused, and nothing is held.
+    const other = await start(w.hostA, startBody(w.corollaA), { 'idempotency-key': 'reserve-once' });
+    expect(other).toMatchObject({ status: 422, body: { fields: { car_id: 'differs from the reservation this Idempotency-Key started' } } });
+    expect(await carReserved(w.corollaA)).toBe(false);
+
+    // Paid: the step is not kept, and a repeat has nothing to pay.
+    expect((await pay(w.hostA, id, second.body.token)).body.reservation.status).toBe('completed');
+    expect((await reservationRow(id)).paymentStep).toBeNull();
+    const third = await start(w.hostA, body, { 'idempotency-key': 'reserve-once' });
+    expect(third).toMatchObject({ status: 200, body: { reservation: { id, status: 'completed' }, payment: null } });
   });
 });
 
@@ -222,6 +236,7 @@ describe('holds and notifications', () => {
     const seen = await status(w.hostA, id, started.body.token);
     expect(seen.body.reservation.status).toBe('expired');
     expect(seen.body.reservation.message).toBe(CHECKOUT_MESSAGES.expired);
+    expect((await reservationRow(id)).paymentStep).toBeNull();
     const next = await start(w.hostA, startBody(w.carA));
     expect(next.status).toBe(201);
     await pay(w.hostA, next.body.reservation.id, next.body.token);
