@@ -12,7 +12,8 @@ import { websites } from '@/modules/tenancy/tenancy.schema';
 import { setProviderOverride } from '@/modules/checkout/adapters';
 import { ipgNotificationHash, stGeorgeProvider } from '@/modules/checkout/adapters/stgeorge';
 import { tillProvider, tillSignature } from '@/modules/checkout/adapters/till';
-import { reservations } from '@/modules/checkout/checkout.schema';
+import { leadDeliveries } from '@/modules/leads/leads.schema';
+import { paymentProviderEvents, reservations } from '@/modules/checkout/checkout.schema';
 import { CHECKOUT_MESSAGES } from '@/modules/checkout/checkout.validation';
 import { seedCheckoutWorld, startBody, type CheckoutWorld } from '@/modules/checkout/checkout.test-support';
 
@@ -55,8 +56,11 @@ const till = {
 };
 
 const ipgCalls: string[] = [];
-const ipgFetch = (async (input: RequestInfo | URL) => {
+/** The secondary transactions asked of IPG (PostAuth = capture), by order. */
+const ipgSecondary: { path: string; requestType: unknown }[] = [];
+const ipgFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
   ipgCalls.push(new URL(String(input)).pathname);
+  if (init?.method === 'POST' && typeof init.body === 'string') ipgSecondary.push({ path: new URL(String(input)).pathname, requestType: (JSON.parse(init.body) as { requestType?: unknown }).requestType });
   return new Response(JSON.stringify({ transactionStatus: 'APPROVED', ipgTransactionId: '84538652787' }), { headers: { 'content-type': 'application/json' } });
 }) as typeof fetch;
 
@@ -172,6 +176,22 @@ describe('Till (a redirect to the hosted payment page)', () => {
     expect((await start(w.hostA, w.carA)).status).toBe(201);
   });
 
+  it('each callback delivered 3 times and out of order is processed once: one capture, one lead', async () => {
+    const started = await start(w.hostA, w.carA);
+    const id = started.body.reservation.id;
+    const ref = (await row(id)).providerRef!;
+    const preauthorized = { result: 'OK', uuid: ref, merchantTransactionId: `${id}-create`, transactionType: 'PREAUTHORIZE', amount: '500.00', currency: 'AUD' };
+    const captured = { result: 'OK', uuid: `capture-of-${ref}`, referenceUuid: ref, merchantTransactionId: `${id}-capture`, transactionType: 'CAPTURE', amount: '500.00', currency: 'AUD' };
+    const answers = await Promise.all([tillCallback(preauthorized), tillCallback(preauthorized), tillCallback(preauthorized)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    for (const payload of [captured, preauthorized, captured, captured]) expect((await tillCallback(payload)).status).toBe(200);
+    const after = await row(id);
+    expect(after.status).toBe('completed');
+    expect(till.requests.filter((r) => r.path.endsWith('/capture') && r.body.referenceUuid === ref)).toHaveLength(1);
+    expect(await db.select().from(paymentProviderEvents).where(eq(paymentProviderEvents.reservationId, id))).toHaveLength(2);
+    expect((await db.select().from(leadDeliveries).where(eq(leadDeliveries.leadId, after.leadId!))).map((d) => d.channel).sort()).toEqual(['email', 'visitor_email', 'webhook']);
+  });
+
   it('a callback with a bad signature is 400 and changes nothing', async () => {
     const started = await start(w.hostA, w.carA);
     const ref = (await row(started.body.reservation.id)).providerRef!;
@@ -219,6 +239,20 @@ describe('St George IPG Connect (a signed form posted to the hosted page)', () =
     expect(notified.status).toBe(200);
     expect((await status(w.hostB, id, started.body.token)).body.reservation.status).toBe('completed');
     expect(ipgCalls).toContain(`/gateway/v2/payments/${encodeURIComponent(fields.oid)}`);
+  });
+
+  it('a notification delivered 3 times and out of order is processed once: one PostAuth', async () => {
+    const started = await start(w.hostB, w.carB);
+    const id = started.body.reservation.id;
+    const fields = started.body.payment.fields!;
+    const approved = { chargetotal: '500.00', currency: '036', txndatetime: fields.txndatetime, storename: IPG.storeId, approval_code: 'Y:654321:0123456789:PPX :1234', oid: fields.oid, status: 'APPROVED', txntype: 'preauth', ipgTransactionId: '84538652790' };
+    const declinedLate = { ...approved, approval_code: 'N:05:Do not honour', status: 'DECLINED', fail_reason: 'Do not honour' };
+    const answers = await Promise.all([ipgNotification(approved), ipgNotification(approved), ipgNotification(approved)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    for (const payload of [declinedLate, approved]) expect((await ipgNotification(payload)).status).toBe(200);
+    expect((await row(id)).status).toBe('completed');
+    expect(ipgSecondary.filter((c) => c.path.endsWith(`/payments/${encodeURIComponent(fields.oid)}`) && c.requestType === 'PostAuthSecondaryTransaction')).toHaveLength(1);
+    expect(await db.select().from(paymentProviderEvents).where(eq(paymentProviderEvents.reservationId, id))).toHaveLength(2);
   });
 
   it('a forged notification (wrong hash) is 400 and changes nothing', async () => {

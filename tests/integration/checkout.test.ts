@@ -213,7 +213,8 @@ describe('one car, many buyers', () => {
     expect(paid.body.reservation.status).toBe('completed');
     const payments = await db.select().from(sandboxPayments).innerJoin(reservations, eq(reservations.id, sandboxPayments.reservationId)).where(eq(reservations.carId, w.corollaA));
     // One payment was ever created for the car's 50 attempts, and only it was charged.
-    expect(payments.filter((p) => p.sandbox_payments.status === 'succeeded')).toHaveLength(1);
+    expect(payments).toHaveLength(1);
+    expect(payments[0].sandbox_payments.status).toBe('succeeded');
     expect(payments.filter((p) => p.reservations.status === 'pending_payment' || p.reservations.status === 'held')).toHaveLength(0);
     const active = await db.execute(sql`select count(*)::int as n from reservations where car_id = ${w.corollaA} and status in ('pending_payment', 'held', 'completed')`);
     expect((Array.isArray(active) ? active : (active as { rows: { n: number }[] }).rows)[0]).toMatchObject({ n: 1 });
@@ -359,8 +360,11 @@ describe('tenancy and hostile input', () => {
     expect((await pay(w.hostB, id, token)).status).toBe(404);
     const auth = await callLeadRoute(authenticateRoute.POST, { host: w.hostB, body: { action_token: 'y'.repeat(30), outcome: 'approve' }, headers: { 'x-reservation-token': token }, params: { reservationId: id } });
     expect(auth.status).toBe(404);
-    const quote = await callLeadRoute(quoteRoute.GET, { host: w.hostB, method: 'GET' });
-    expect(quote.status).toBe(422);
+    // The quote of A's car asked on B's host: not a car of B (a missing car_id would be 422, not this).
+    const quote = await quoteRoute.GET(new Request(`http://${w.hostB}/api/checkout/quote?car_id=${w.carA}`, { headers: { host: w.hostB } }), { params: Promise.resolve({}) });
+    expect(quote.status).toBe(404);
+    const ownQuote = await quoteRoute.GET(new Request(`http://${w.hostA}/api/checkout/quote?car_id=${w.carA}`, { headers: { host: w.hostA } }), { params: Promise.resolve({}) });
+    expect(ownQuote.status).toBe(200);
     // Dashboard: B's key on A's dealership, and A's reservation through B's dealership.
     expect((await callRoute(listRoute.GET, { id: String(w.a.dealershipId) }, { key: w.b.key })).status).toBe(404);
     expect((await callRoute(refundRoute.POST, { id: String(w.a.dealershipId), reservationId: id }, { method: 'POST', key: w.b.key })).status).toBe(404);
@@ -385,6 +389,7 @@ describe('tenancy and hostile input', () => {
       expect(answer.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
       expect(answer.status, JSON.stringify(body)).toBeLessThan(500);
       expect(answer.body.error).toBeTruthy();
+      expect(Object.keys(answer.body.fields ?? {}), `the field and the reason: ${JSON.stringify(body)}`).not.toHaveLength(0);
     }
     const raw = await callLeadRoute(startRoute.POST, { host: w.hostA, rawBody: '{"car_id": 1,', headers: { 'content-type': 'application/json' } });
     expect(raw.status).toBe(400);
@@ -398,6 +403,7 @@ describe('tenancy and hostile input', () => {
       const answer = await pay(w.hostA, started.body.reservation.id, started.body.token, card);
       expect(answer.status, JSON.stringify(card)).toBeGreaterThanOrEqual(400);
       expect(answer.status, JSON.stringify(card)).toBeLessThan(500);
+      expect(Object.keys(answer.body.fields ?? {}), `the field and the reason: ${JSON.stringify(card)}`).not.toHaveLength(0);
     }
     for (const id of ['not-a-uuid', '../../etc', '%00']) {
       const answer = await callLeadRoute(statusRoute.GET, { host: w.hostA, method: 'GET', headers: { 'x-reservation-token': started.body.token }, params: { reservationId: id } });
