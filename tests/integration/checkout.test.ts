@@ -295,6 +295,29 @@ describe('holds and notifications', () => {
     expect((await reservationRow(id)).status).toBe('completed');
   });
 
+  it('the server died after the capture and before its commit: the reconciliation completes it once, and the capture notification changes nothing', async () => {
+    const started = await start(w.hostA, startBody(w.carA));
+    const id = started.body.reservation.id;
+    const ref = (await reservationRow(id)).providerRef!;
+    await sandboxProvider.confirmCard(ref, { number: '4242424242424242', exp_month: 12, exp_year: 2099, cvc: '123' });
+    // The hold committed (authorised, car reserved), the provider captured, the process died before 'completed'.
+    await db.update(reservations).set({ status: 'held', heldAt: new Date() }).where(eq(reservations.id, id));
+    await db.update(cars).set({ reserved: true }).where(eq(cars.id, w.carA));
+    await sandboxProvider.capture(ref, { minor: 50_000, currency: 'AUD' }, `${id}-capture`);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await reservationRow(id)).status).toBe('held');
+
+    await reconcileReservations({ olderThanMs: 0 });
+    const row = await reservationRow(id);
+    expect(row.status).toBe('completed');
+    for (const n of w.notifications.filter((x) => x.body.includes(ref))) expect((await notify('sandbox', n.body, { 'x-sandbox-signature': n.signature })).status).toBe(200);
+    await reconcileReservations({ olderThanMs: 0 });
+    expect(await reservationRow(id)).toMatchObject({ status: 'completed', leadId: row.leadId });
+    expect(await db.select().from(leads).where(and(eq(leads.websiteId, w.a.websiteId), eq(leads.idempotencyKey, `reservation-${id}`)))).toHaveLength(1);
+    expect(await db.select().from(leadDeliveries).where(eq(leadDeliveries.leadId, row.leadId!))).toHaveLength(3);
+    expect(await carReserved(w.carA)).toBe(true);
+  });
+
   it('a notification with a bad signature is refused with 400 and changes nothing', async () => {
     const started = await start(w.hostA, startBody(w.carA));
     const id = started.body.reservation.id;
