@@ -4,7 +4,7 @@
 // a timestamp within 5 minutes), and answered 204. GET /__received?lead_id= shows the test what
 // arrived for one lead (other specs' leads of the dealership arrive here too).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import http from 'node:http';
+import { json, serve } from './stand-in.mjs';
 
 const port = Number(process.env.FAKE_WEBHOOK_PORT ?? 13201);
 const secret = process.env.FAKE_WEBHOOK_SECRET ?? '';
@@ -17,37 +17,24 @@ function signatureValid(header, body) {
   return timingSafeEqual(expected, Buffer.from(v1, 'hex'));
 }
 
-const json = (response, value, status = 200) => {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(value));
-};
-
-http
-  .createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      const url = new URL(request.url, 'http://fake');
-      if (request.method === 'GET' && url.pathname === '/health') return json(response, { ok: true });
-      if (request.method === 'GET' && url.pathname === '/__received') {
-        const leadId = url.searchParams.get('lead_id');
-        return json(response, received.filter((r) => !leadId || r.lead_id === leadId));
-      }
-      if (request.method !== 'POST') return json(response, { error: 'POST only' }, 405);
-      let parsed = null;
-      try {
-        parsed = JSON.parse(body);
-      } catch {}
-      received.push({
-        path: url.pathname,
-        lead_id: parsed?.lead?.id ?? null,
-        reservation: parsed?.reservation ?? null,
-        idempotency_key: request.headers['idempotency-key'] ?? null,
-        signature_valid: signatureValid(request.headers['x-lead-signature'], body),
-        at: new Date().toISOString(),
-      });
-      response.writeHead(204).end();
-    });
-  })
-  .listen(port, '127.0.0.1');
+serve(port, (request, response, body, url) => {
+  if (request.method === 'GET' && url.pathname === '/health') return json(response, { ok: true });
+  if (request.method === 'GET' && url.pathname === '/__received') {
+    const leadId = url.searchParams.get('lead_id');
+    return json(response, received.filter((r) => !leadId || r.lead_id === leadId));
+  }
+  if (request.method !== 'POST') return json(response, { error: 'POST only' }, 405);
+  let parsed = null;
+  try {
+    parsed = JSON.parse(body);
+  } catch {}
+  received.push({
+    path: url.pathname,
+    lead_id: parsed?.lead?.id ?? null,
+    reservation: parsed?.reservation ?? null,
+    idempotency_key: request.headers['idempotency-key'] ?? null,
+    signature_valid: signatureValid(request.headers['x-lead-signature'], body),
+    at: new Date().toISOString(),
+  });
+  response.writeHead(204).end();
+});
