@@ -3,6 +3,9 @@ import { defineConfig } from '@playwright/test';
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3200);
 /** The Till gateway stand-in (tests/e2e/fake-till.mjs) the server's Till adapter talks to. */
 export const FAKE_TILL_PORT = E2E_PORT + 10_000;
+/** The dealer's webhook receiver stand-in (tests/e2e/fake-dealer-webhook.mjs); tests/e2e/run.mjs points harbour-city-mazda's lead webhook at it. */
+export const FAKE_WEBHOOK_PORT = E2E_PORT + 10_001;
+export const fakeWebhookUrl = (path = '/') => `http://127.0.0.1:${FAKE_WEBHOOK_PORT}${path}`;
 /** Till's keys in the browser tests: gold-coast-used-cars (configured for Till) pays through Till's hosted page. */
 export const E2E_TILL = { apiKey: 'e2e-till-api-key', sharedSecret: 'e2e-till-shared-secret', username: 'e2e-till-user', password: 'e2e-till-password' };
 
@@ -32,9 +35,18 @@ export default defineConfig({
       env: { FAKE_TILL_PORT: String(FAKE_TILL_PORT) },
     },
     {
+      command: 'node tests/e2e/fake-dealer-webhook.mjs',
+      url: fakeWebhookUrl('/health'),
+      reuseExistingServer: false,
+      // The signing secret run.mjs got when it set the webhook.
+      env: { FAKE_WEBHOOK_PORT: String(FAKE_WEBHOOK_PORT), FAKE_WEBHOOK_SECRET: process.env.E2E_WEBHOOK_SECRET ?? '' },
+    },
+    {
       // No -H 127.0.0.1: Next reports that host as localhost, sees its rewrites as another origin and
       // proxies them over HTTP to itself. The default (all interfaces, origin localhost) routes in process.
-      command: `node_modules/.bin/next start -p ${E2E_PORT}`,
+      // Idle connections kept for 2 minutes: with Node's 5 s a test's `request`, idle that long
+      // between two calls, could reuse a socket the server was closing (ECONNRESET).
+      command: `node_modules/.bin/next start -p ${E2E_PORT} --keepAliveTimeout 120000`,
       url: `http://127.0.0.1:${E2E_PORT}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { dashboardAuth, expect, hydrated, serverUrl, siteUrl, test } from './support';
+import { dashboardAuth, expect, expectWebhookOnce, hydrated, serverUrl, siteUrl, test } from './support';
 
 /**
  * Buy online (issue 16, /checkout-journey) on harbour-city-motors, the demo website that sells
@@ -9,9 +9,8 @@ import { dashboardAuth, expect, hydrated, serverUrl, siteUrl, test } from './sup
  * a pick-up location; a delivery postcode the postcode data does not know is refused) → the
  * details and the success card → the confirmation. The first step makes a partial lead the dealer
  * can read; the paid deposit completes that same lead with the choices: one lead reaches the
- * dealer, and the outbox sends its email once. (The webhook, sent over HTTP and signed, is
- * asserted in tests/integration/checkout-journey.test.ts: no demo dealership has a webhook
- * address, and the e2e server's embedded database cannot be given one while it runs.)
+ * dealer, and the outbox sends its email and webhook once (the webhook received once, signed, by
+ * the receiver stand-in tests/e2e/run.mjs configured for harbour-city-mazda).
  * Cars are taken from the end of harbour-city-mazda's list: checkout.spec.ts takes them from the front.
  */
 
@@ -170,7 +169,10 @@ test('buy online: choices saved as one partial lead, the deposit paid, one lead 
     await outbox.goto(siteUrl(SITE, '/dev/outbox'));
     await expect(outbox.locator(`[data-lead-id="${leadId}"][data-channel="email"]`)).toHaveCount(1);
     await expect(outbox.locator(`[data-lead-id="${leadId}"][data-channel="partial_email"]`)).toHaveCount(0);
+    await expect(outbox.locator(`[data-lead-id="${leadId}"][data-channel="partial_webhook"]`)).toHaveCount(0);
     await outbox.close();
+    const hook = await expectWebhookOnce(page, request, SITE, leadId);
+    expect(hook.reservation).toMatchObject({ status: 'completed', kind: 'buy_online' });
   });
 });
 

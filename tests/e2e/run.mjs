@@ -30,7 +30,22 @@ if (made !== 0 || !key['key id'] || !key.secret) {
   process.exit(1);
 }
 
+// harbour-city-mazda's lead webhook (its reservations on harbour-city-motors among them) to the
+// receiver stand-in Playwright starts (FAKE_WEBHOOK_PORT of playwright.config.ts), which checks
+// each POST's signature with the secret made here.
+const webhookPort = Number(process.env.E2E_PORT ?? 3200) + 10_001;
+let webhookSecret = '';
+const hooked = await tsx('scripts/leads-webhook.ts', ['--dealership', 'harbour-city-mazda', '--url', `http://127.0.0.1:${webhookPort}/dealer/leads`], {
+  env,
+  stdio: ['inherit', 'pipe', 'inherit'],
+  onLine: (line) => (webhookSecret = /^\s*secret:\s+(\S+)/.exec(line)?.[1] ?? webhookSecret),
+});
+if (hooked !== 0 || !webhookSecret) {
+  console.error('Could not set the e2e dealer webhook.');
+  process.exit(1);
+}
+
 const code = await run(path.join(root, 'node_modules/.bin/playwright'), ['test', ...process.argv.slice(2)], {
-  env: { ...env, E2E_DATA_DIR: dataDir, E2E_MEDIA_DIR: mediaDir, E2E_API_KEY_ID: key['key id'], E2E_API_SECRET: key.secret },
+  env: { ...env, E2E_DATA_DIR: dataDir, E2E_MEDIA_DIR: mediaDir, E2E_API_KEY_ID: key['key id'], E2E_API_SECRET: key.secret, E2E_WEBHOOK_SECRET: webhookSecret },
 });
 process.exit(code);

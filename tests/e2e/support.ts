@@ -1,7 +1,7 @@
-import { test as base, type Page } from '@playwright/test';
-import { E2E_PORT } from '../../playwright.config';
+import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E_PORT, fakeWebhookUrl } from '../../playwright.config';
 
-export { expect } from '@playwright/test';
+export { expect };
 
 /**
  * Waits until React has hydrated the page. Its scripts load only after the first photo has painted
@@ -52,4 +52,32 @@ export function dashboardAuth(): string {
   const secret = process.env.E2E_API_SECRET;
   if (!id || !secret) throw new Error('tests/e2e/run.mjs creates the Dashboard API key: run the e2e tests through it');
   return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+}
+
+/** A POST the dealer's webhook receiver stand-in (fake-dealer-webhook.mjs) recorded. */
+export type ReceivedWebhook = { lead_id: string | null; reservation: { id: string; status: string; kind: string } | null; idempotency_key: string | null; signature_valid: boolean };
+
+/**
+ * A lead's webhook, exactly once: its POST reaches harbour-city-mazda's receiver (waited for, up to
+ * 20 s: the outbox worker sends it within seconds of the commit) with a valid X-Lead-Signature, and
+ * /dev/outbox has one webhook row for the lead, delivered in one attempt (so no retry will follow).
+ */
+export async function expectWebhookOnce(page: Page, request: APIRequestContext, site: string, leadId: string): Promise<ReceivedWebhook> {
+  const received = async () => {
+    const response = await request.get(fakeWebhookUrl(`/__received?lead_id=${encodeURIComponent(leadId)}`));
+    expect(response.status()).toBe(200);
+    return (await response.json()) as ReceivedWebhook[];
+  };
+  await expect.poll(async () => (await received()).length, { timeout: 20_000, message: `the webhook of lead ${leadId} reaches the dealer` }).toBeGreaterThan(0);
+  const outbox = await page.context().newPage();
+  await outbox.goto(siteUrl(site, '/dev/outbox'));
+  const row = outbox.locator(`[data-lead-id="${leadId}"][data-channel="webhook"]`);
+  await expect(row).toHaveCount(1);
+  await expect(row).toHaveAttribute('data-status', 'delivered');
+  await expect(row).toContainText('1 attempt ·');
+  await outbox.close();
+  const posts = await received();
+  expect(posts).toHaveLength(1);
+  expect(posts[0]).toMatchObject({ signature_valid: true, idempotency_key: `lead-${leadId}` });
+  return posts[0];
 }

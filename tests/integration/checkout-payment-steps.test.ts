@@ -12,7 +12,8 @@ import { websites } from '@/modules/tenancy/tenancy.schema';
 import { setProviderOverride } from '@/modules/checkout/adapters';
 import { ipgNotificationHash, stGeorgeProvider } from '@/modules/checkout/adapters/stgeorge';
 import { tillProvider, tillSignature } from '@/modules/checkout/adapters/till';
-import { reservations } from '@/modules/checkout/checkout.schema';
+import { leadDeliveries } from '@/modules/leads/leads.schema';
+import { paymentProviderEvents, reservations } from '@/modules/checkout/checkout.schema';
 import { CHECKOUT_MESSAGES } from '@/modules/checkout/checkout.validation';
 import { seedCheckoutWorld, startBody, type CheckoutWorld } from '@/modules/checkout/checkout.test-support';
 
@@ -55,14 +56,17 @@ const till = {
 };
 
 const ipgCalls: string[] = [];
-const ipgFetch = (async (input: RequestInfo | URL) => {
+/** The secondary transactions asked of IPG (PostAuth = capture), by order. */
+const ipgSecondary: { path: string; requestType: unknown }[] = [];
+const ipgFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
   ipgCalls.push(new URL(String(input)).pathname);
+  if (init?.method === 'POST' && typeof init.body === 'string') ipgSecondary.push({ path: new URL(String(input)).pathname, requestType: (JSON.parse(init.body) as { requestType?: unknown }).requestType });
   return new Response(JSON.stringify({ transactionStatus: 'APPROVED', ipgTransactionId: '84538652787' }), { headers: { 'content-type': 'application/json' } });
 }) as typeof fetch;
 
-async function start(host: string, carId: number) {
+async function start(host: string, carId: number, headers: Record<string, string> = {}) {
   ip += 1;
-  const response = await callLeadRoute(startRoute.POST, { host, body: startBody(carId), headers: { 'x-dealer-client-address': `10.41.0.${ip}` } });
+  const response = await callLeadRoute(startRoute.POST, { host, body: startBody(carId), headers: { 'x-dealer-client-address': `10.41.0.${ip}`, ...headers } });
   const text = await response.text();
   return { status: response.status, body: JSON.parse(text) as StartAnswer, text };
 }
@@ -172,6 +176,22 @@ describe('Till (a redirect to the hosted payment page)', () => {
     expect((await start(w.hostA, w.carA)).status).toBe(201);
   });
 
+  it('each callback delivered 3 times and out of order is processed once: one capture, one lead', async () => {
+    const started = await start(w.hostA, w.carA);
+    const id = started.body.reservation.id;
+    const ref = (await row(id)).providerRef!;
+    const preauthorized = { result: 'OK', uuid: ref, merchantTransactionId: `${id}-create`, transactionType: 'PREAUTHORIZE', amount: '500.00', currency: 'AUD' };
+    const captured = { result: 'OK', uuid: `capture-of-${ref}`, referenceUuid: ref, merchantTransactionId: `${id}-capture`, transactionType: 'CAPTURE', amount: '500.00', currency: 'AUD' };
+    const answers = await Promise.all([tillCallback(preauthorized), tillCallback(preauthorized), tillCallback(preauthorized)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    for (const payload of [captured, preauthorized, captured, captured]) expect((await tillCallback(payload)).status).toBe(200);
+    const after = await row(id);
+    expect(after.status).toBe('completed');
+    expect(till.requests.filter((r) => r.path.endsWith('/capture') && r.body.referenceUuid === ref)).toHaveLength(1);
+    expect(await db.select().from(paymentProviderEvents).where(eq(paymentProviderEvents.reservationId, id))).toHaveLength(2);
+    expect((await db.select().from(leadDeliveries).where(eq(leadDeliveries.leadId, after.leadId!))).map((d) => d.channel).sort()).toEqual(['email', 'visitor_email', 'webhook']);
+  });
+
   it('a callback with a bad signature is 400 and changes nothing', async () => {
     const started = await start(w.hostA, w.carA);
     const ref = (await row(started.body.reservation.id)).providerRef!;
@@ -221,12 +241,60 @@ describe('St George IPG Connect (a signed form posted to the hosted page)', () =
     expect(ipgCalls).toContain(`/gateway/v2/payments/${encodeURIComponent(fields.oid)}`);
   });
 
+  it('a notification delivered 3 times and out of order is processed once: one PostAuth', async () => {
+    const started = await start(w.hostB, w.carB);
+    const id = started.body.reservation.id;
+    const fields = started.body.payment.fields!;
+    const approved = { chargetotal: '500.00', currency: '036', txndatetime: fields.txndatetime, storename: IPG.storeId, approval_code: 'Y:654321:0123456789:PPX :1234', oid: fields.oid, status: 'APPROVED', txntype: 'preauth', ipgTransactionId: '84538652790' };
+    const declinedLate = { ...approved, approval_code: 'N:05:Do not honour', status: 'DECLINED', fail_reason: 'Do not honour' };
+    const answers = await Promise.all([ipgNotification(approved), ipgNotification(approved), ipgNotification(approved)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    for (const payload of [declinedLate, approved]) expect((await ipgNotification(payload)).status).toBe(200);
+    expect((await row(id)).status).toBe('completed');
+    expect(ipgSecondary.filter((c) => c.path.endsWith(`/payments/${encodeURIComponent(fields.oid)}`) && c.requestType === 'PostAuthSecondaryTransaction')).toHaveLength(1);
+    expect(await db.select().from(paymentProviderEvents).where(eq(paymentProviderEvents.reservationId, id))).toHaveLength(2);
+  });
+
   it('a forged notification (wrong hash) is 400 and changes nothing', async () => {
     const started = await start(w.hostB, w.carB);
     const oid = (await row(started.body.reservation.id)).providerRef!;
     const forged = await ipgNotification({ chargetotal: '500.00', currency: '036', txndatetime: '2026:11:25-10:00:00', storename: IPG.storeId, approval_code: 'Y:1', oid, status: 'APPROVED' }, 'not-the-secret');
     expect(forged.status).toBe(400);
     expect((await row(started.body.reservation.id)).status).toBe('pending_payment');
+  });
+});
+
+describe('a start repeated with the same Idempotency-Key', () => {
+  it('answers the same hosted page (Till) or form (St George) from the reservation, without asking the provider again', async () => {
+    const preauthorizes = () => till.requests.filter((r) => r.path.endsWith('/preauthorize')).length;
+    for (const [host, carId, kind] of [
+      [w.hostA, w.carA, 'redirect'],
+      [w.hostB, w.carB, 'form-post'],
+    ] as const) {
+      const key = { 'idempotency-key': `repeat-${kind}` };
+      const first = await start(host, carId, key);
+      expect(first.status).toBe(201);
+      expect(first.body.payment.kind).toBe(kind);
+      const asked = { till: preauthorizes(), ipg: ipgCalls.length };
+      // A second apart: a form rebuilt now would carry another txndatetime.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const again = await start(host, carId, key);
+      expect(again.status).toBe(200);
+      expect(again.body.reservation.id).toBe(first.body.reservation.id);
+      expect(again.body.payment).toEqual(first.body.payment);
+      expect({ till: preauthorizes(), ipg: ipgCalls.length }).toEqual(asked);
+      for (const secret of SECRETS) expect(again.text).not.toContain(secret);
+    }
+  });
+
+  it('answers no payment step once the payment is no longer pending (the step is not kept)', async () => {
+    const key = { 'idempotency-key': 'repeat-after-callback' };
+    const first = await start(w.hostA, w.carA, key);
+    const id = first.body.reservation.id;
+    expect((await tillCallback({ result: 'ERROR', uuid: (await row(id)).providerRef, transactionType: 'PREAUTHORIZE', message: 'Declined' })).status).toBe(200);
+    expect(await row(id)).toMatchObject({ status: 'failed', paymentStep: null });
+    const again = await start(w.hostA, w.carA, key);
+    expect(again).toMatchObject({ status: 200, body: { reservation: { id, status: 'failed' }, payment: null } });
   });
 });
 

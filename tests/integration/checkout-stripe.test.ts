@@ -35,8 +35,8 @@ async function webhook(payload: string, signature = stripeHelpers.webhooks.gener
   return notificationsRoute.POST(request, { params: Promise.resolve({ provider: 'stripe' }) });
 }
 
-async function start(carId: number) {
-  const response = await callLeadRoute(startRoute.POST, { host: w.hostA, body: startBody(carId), headers: { 'x-dealer-client-address': `10.7.0.${Math.floor(Math.random() * 250)}` } });
+async function start(carId: number, headers: Record<string, string> = {}) {
+  const response = await callLeadRoute(startRoute.POST, { host: w.hostA, body: startBody(carId), headers: { 'x-dealer-client-address': `10.7.0.${Math.floor(Math.random() * 250)}`, ...headers } });
   return { status: response.status, body: (await response.json()) as { reservation: { id: string; status: string }; token: string; payment: { kind: string; publishable_key: string; client_secret: string; return_url: string } } };
 }
 
@@ -97,6 +97,28 @@ describe('Stripe', () => {
     const refund = stripe.calls.find((c) => c.path === '/v1/refunds')!;
     expect(refund.idempotencyKey).toBe(`${id}-refund`);
     expect(refund.body.get('payment_intent')).toBe(ref);
+  });
+
+  it('a start repeated with the same Idempotency-Key answers the same client secret without asking Stripe again; it is not kept once authorised', async () => {
+    await db.execute(sql`update reservations set status = 'cancelled' where status in ('pending_payment', 'held')`);
+    await db.update(cars).set({ reserved: false });
+    const key = { 'idempotency-key': 'stripe-start-once' };
+    const first = await start(w.carA, key);
+    expect(first.status).toBe(201);
+    const creates = () => stripe.calls.filter((c) => c.method === 'POST' && c.path === '/v1/payment_intents').length;
+    const created = creates();
+    const again = await start(w.carA, key);
+    expect(again.status).toBe(200);
+    expect(again.body.reservation.id).toBe(first.body.reservation.id);
+    expect(again.body.payment).toEqual(first.body.payment);
+    expect(again.body.payment.client_secret).toMatch(/^pi_test_\d+_secret_/);
+    expect(creates()).toBe(created);
+    const id = first.body.reservation.id;
+    const ref = (await row(id)).providerRef!;
+    expect((await webhook(event('evt_repeat_auth', 'payment_intent.amount_capturable_updated', stripe.confirm(ref, 'authorised')))).status).toBe(200);
+    expect(await row(id)).toMatchObject({ status: 'completed', paymentStep: null });
+    const late = await start(w.carA, key);
+    expect(late.body).toMatchObject({ reservation: { id, status: 'completed' }, payment: null });
   });
 
   it('payment_failed fails the reservation with Stripe’s message and frees the car; canceled cancels', async () => {

@@ -175,15 +175,29 @@ describe('reserving with the sandbox provider', () => {
     expect(answer).toMatchObject({ eligible: true, amount: 500, currency: 'AUD', provider: 'sandbox', hold_minutes: 15 });
   });
 
-  it('a repeated Idempotency-Key answers the first reservation', async () => {
+  it('a repeated Idempotency-Key answers the first reservation and its payment step, until it is paid', async () => {
     const body = startBody(w.carA);
     const first = await start(w.hostA, body, { 'idempotency-key': 'reserve-once' });
     const second = await start(w.hostA, body, { 'idempotency-key': 'reserve-once' });
     expect(first.status).toBe(201);
     expect(second.status).toBe(200);
-    expect(second.body.reservation.id).toBe(first.body.reservation.id);
-    expect((await status(w.hostA, first.body.reservation.id, first.body.token)).status).toBe(404);
-    expect((await status(w.hostA, first.body.reservation.id, second.body.token)).status).toBe(200);
+    const id = first.body.reservation.id;
+    expect(second.body.reservation.id).toBe(id);
+    expect(first.body.payment).toMatchObject({ kind: 'card-form', card_url: `/api/checkout/reservations/${id}/sandbox/card` });
+    expect(second.body.payment).toEqual(first.body.payment);
+    expect((await status(w.hostA, id, first.body.token)).status).toBe(404);
+    expect((await status(w.hostA, id, second.body.token)).status).toBe(200);
+
+    // The key names this reservation: another car (or kind) with it is refused, and nothing is held.
+    const other = await start(w.hostA, startBody(w.corollaA), { 'idempotency-key': 'reserve-once' });
+    expect(other).toMatchObject({ status: 422, body: { fields: { car_id: 'differs from the reservation this Idempotency-Key started' } } });
+    expect(await carReserved(w.corollaA)).toBe(false);
+
+    // Paid: the step is not kept, and a repeat has nothing to pay.
+    expect((await pay(w.hostA, id, second.body.token)).body.reservation.status).toBe('completed');
+    expect((await reservationRow(id)).paymentStep).toBeNull();
+    const third = await start(w.hostA, body, { 'idempotency-key': 'reserve-once' });
+    expect(third).toMatchObject({ status: 200, body: { reservation: { id, status: 'completed' }, payment: null } });
   });
 });
 
@@ -199,7 +213,8 @@ describe('one car, many buyers', () => {
     expect(paid.body.reservation.status).toBe('completed');
     const payments = await db.select().from(sandboxPayments).innerJoin(reservations, eq(reservations.id, sandboxPayments.reservationId)).where(eq(reservations.carId, w.corollaA));
     // One payment was ever created for the car's 50 attempts, and only it was charged.
-    expect(payments.filter((p) => p.sandbox_payments.status === 'succeeded')).toHaveLength(1);
+    expect(payments).toHaveLength(1);
+    expect(payments[0].sandbox_payments.status).toBe('succeeded');
     expect(payments.filter((p) => p.reservations.status === 'pending_payment' || p.reservations.status === 'held')).toHaveLength(0);
     const active = await db.execute(sql`select count(*)::int as n from reservations where car_id = ${w.corollaA} and status in ('pending_payment', 'held', 'completed')`);
     expect((Array.isArray(active) ? active : (active as { rows: { n: number }[] }).rows)[0]).toMatchObject({ n: 1 });
@@ -222,6 +237,7 @@ describe('holds and notifications', () => {
     const seen = await status(w.hostA, id, started.body.token);
     expect(seen.body.reservation.status).toBe('expired');
     expect(seen.body.reservation.message).toBe(CHECKOUT_MESSAGES.expired);
+    expect((await reservationRow(id)).paymentStep).toBeNull();
     const next = await start(w.hostA, startBody(w.carA));
     expect(next.status).toBe(201);
     await pay(w.hostA, next.body.reservation.id, next.body.token);
@@ -277,6 +293,29 @@ describe('holds and notifications', () => {
     expect(await db.select().from(leadDeliveries).where(eq(leadDeliveries.leadId, row.leadId!))).toHaveLength(3);
     expect(await reconcileReservations({ olderThanMs: 0 })).toMatchObject({ expired: 0 });
     expect((await reservationRow(id)).status).toBe('completed');
+  });
+
+  it('the server died after the capture and before its commit: the reconciliation completes it once, and the capture notification changes nothing', async () => {
+    const started = await start(w.hostA, startBody(w.carA));
+    const id = started.body.reservation.id;
+    const ref = (await reservationRow(id)).providerRef!;
+    await sandboxProvider.confirmCard(ref, { number: '4242424242424242', exp_month: 12, exp_year: 2099, cvc: '123' });
+    // The hold committed (authorised, car reserved), the provider captured, the process died before 'completed'.
+    await db.update(reservations).set({ status: 'held', heldAt: new Date() }).where(eq(reservations.id, id));
+    await db.update(cars).set({ reserved: true }).where(eq(cars.id, w.carA));
+    await sandboxProvider.capture(ref, { minor: 50_000, currency: 'AUD' }, `${id}-capture`);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await reservationRow(id)).status).toBe('held');
+
+    await reconcileReservations({ olderThanMs: 0 });
+    const row = await reservationRow(id);
+    expect(row.status).toBe('completed');
+    for (const n of w.notifications.filter((x) => x.body.includes(ref))) expect((await notify('sandbox', n.body, { 'x-sandbox-signature': n.signature })).status).toBe(200);
+    await reconcileReservations({ olderThanMs: 0 });
+    expect(await reservationRow(id)).toMatchObject({ status: 'completed', leadId: row.leadId });
+    expect(await db.select().from(leads).where(and(eq(leads.websiteId, w.a.websiteId), eq(leads.idempotencyKey, `reservation-${id}`)))).toHaveLength(1);
+    expect(await db.select().from(leadDeliveries).where(eq(leadDeliveries.leadId, row.leadId!))).toHaveLength(3);
+    expect(await carReserved(w.carA)).toBe(true);
   });
 
   it('a notification with a bad signature is refused with 400 and changes nothing', async () => {
@@ -344,8 +383,11 @@ describe('tenancy and hostile input', () => {
     expect((await pay(w.hostB, id, token)).status).toBe(404);
     const auth = await callLeadRoute(authenticateRoute.POST, { host: w.hostB, body: { action_token: 'y'.repeat(30), outcome: 'approve' }, headers: { 'x-reservation-token': token }, params: { reservationId: id } });
     expect(auth.status).toBe(404);
-    const quote = await callLeadRoute(quoteRoute.GET, { host: w.hostB, method: 'GET' });
-    expect(quote.status).toBe(422);
+    // The quote of A's car asked on B's host: not a car of B (a missing car_id would be 422, not this).
+    const quote = await quoteRoute.GET(new Request(`http://${w.hostB}/api/checkout/quote?car_id=${w.carA}`, { headers: { host: w.hostB } }), { params: Promise.resolve({}) });
+    expect(quote.status).toBe(404);
+    const ownQuote = await quoteRoute.GET(new Request(`http://${w.hostA}/api/checkout/quote?car_id=${w.carA}`, { headers: { host: w.hostA } }), { params: Promise.resolve({}) });
+    expect(ownQuote.status).toBe(200);
     // Dashboard: B's key on A's dealership, and A's reservation through B's dealership.
     expect((await callRoute(listRoute.GET, { id: String(w.a.dealershipId) }, { key: w.b.key })).status).toBe(404);
     expect((await callRoute(refundRoute.POST, { id: String(w.a.dealershipId), reservationId: id }, { method: 'POST', key: w.b.key })).status).toBe(404);
@@ -370,6 +412,7 @@ describe('tenancy and hostile input', () => {
       expect(answer.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
       expect(answer.status, JSON.stringify(body)).toBeLessThan(500);
       expect(answer.body.error).toBeTruthy();
+      expect(Object.keys(answer.body.fields ?? {}), `the field and the reason: ${JSON.stringify(body)}`).not.toHaveLength(0);
     }
     const raw = await callLeadRoute(startRoute.POST, { host: w.hostA, rawBody: '{"car_id": 1,', headers: { 'content-type': 'application/json' } });
     expect(raw.status).toBe(400);
@@ -383,6 +426,7 @@ describe('tenancy and hostile input', () => {
       const answer = await pay(w.hostA, started.body.reservation.id, started.body.token, card);
       expect(answer.status, JSON.stringify(card)).toBeGreaterThanOrEqual(400);
       expect(answer.status, JSON.stringify(card)).toBeLessThan(500);
+      expect(Object.keys(answer.body.fields ?? {}), `the field and the reason: ${JSON.stringify(card)}`).not.toHaveLength(0);
     }
     for (const id of ['not-a-uuid', '../../etc', '%00']) {
       const answer = await callLeadRoute(statusRoute.GET, { host: w.hostA, method: 'GET', headers: { 'x-reservation-token': started.body.token }, params: { reservationId: id } });

@@ -13,8 +13,9 @@ import { GET as fileRoute } from '@/app/api/dashboard/dealerships/[id]/leads/[le
 import { GET as leadsList } from '@/app/api/dashboard/dealerships/[id]/leads.json/route';
 import { MAX_ATTEMPTS, runDeliveryBatch, type Transports } from '@/modules/leads/leads.delivery';
 import { queuePartialLeads } from '@/modules/leads/leads.partial';
-import { PARTIAL_NOTE } from '@/modules/leads/leads.commands';
-import { leadDeliveries, leadFiles, leads } from '@/modules/leads/leads.schema';
+import { PARTIAL_NOTE, setLeadWebhook } from '@/modules/leads/leads.commands';
+import { leadDeliveries, leadFiles, leads, leadWebhooks } from '@/modules/leads/leads.schema';
+import { ValidationError } from '@/modules/dashboard/dashboard.errors';
 import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 
@@ -156,6 +157,34 @@ describe('lead operations', () => {
       // Spam is never delivered as partial.
       const [count] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from lead_deliveries d join leads l on l.id = d.lead_id where l.spam`));
       expect(count.n).toBe(0);
+    });
+  });
+
+  describe('the dealership webhook (npm run leads:webhook)', () => {
+    it('is set with a new secret each time, and the next lead is POSTed there signed with it', async () => {
+      const slug = `${w.a.tenant.slug}-dealer`;
+      for (const url of ['javascript:alert(1)', 'http://dealer.example/leads', 'https://user:pw@dealer.example/leads', 'ftp://dealer.example/', 'not a url']) {
+        const refused = await setLeadWebhook(slug, url).catch((error: unknown) => error);
+        expect(refused, url).toBeInstanceOf(ValidationError);
+        expect((refused as ValidationError).fields).toEqual({ url: expect.stringMatching(/^must be an https address/) });
+      }
+      expect(await setLeadWebhook('no-such-dealership', 'https://dealer.example/leads')).toBeNull();
+
+      const first = await setLeadWebhook(slug, 'http://127.0.0.1:9/first');
+      const second = await setLeadWebhook(slug, 'https://crm.dealer.example/leads');
+      expect(second).toMatchObject({ websiteId: w.a.websiteId, dealershipId: w.a.dealershipId, url: 'https://crm.dealer.example/leads' });
+      expect(second!.secret).toMatch(/^[\w-]{43}$/);
+      expect(second!.secret).not.toBe(first!.secret);
+      const hooks = await db.select().from(leadWebhooks).where(eq(leadWebhooks.dealershipId, w.a.dealershipId));
+      expect(hooks.map((h) => [h.url, h.secret, h.enabled])).toEqual([['https://crm.dealer.example/leads', second!.secret, true]]);
+
+      await db.execute(sql`update lead_deliveries set status = 'delivered' where status = 'pending'`);
+      const posted = await callLeadRoute(postLead, { host: w.hostA, body: { lead: validLead() }, headers: headers() });
+      const { id } = (await posted.json()) as { id: string };
+      // The transport signs with the secret it is handed (leads.delivery.ts): the new one.
+      const calls: { url: string; leadId: string; secret: string }[] = [];
+      await runDeliveryBatch({ limit: 100, transports: { ...working, webhook: async (payload, leadId, secret) => (calls.push({ url: payload.url, leadId, secret }), 'ok') } });
+      expect(calls.filter((c) => c.leadId === id)).toEqual([{ url: 'https://crm.dealer.example/leads', leadId: id, secret: second!.secret }]);
     });
   });
 });

@@ -119,10 +119,11 @@ async function lockReservation(tx: Tx, websiteId: number, id: string): Promise<R
 
 type Actor = 'visitor' | 'provider' | 'dealer' | 'system';
 
+/** Every transition leaves pending_payment: the payment step (a Stripe client secret among them) is not kept past it. */
 async function setStatus(tx: Tx, row: Reservation, to: ReservationStatus, actor: Actor, reason: string, extra: Partial<Reservation> = {}): Promise<Reservation> {
   const [updated] = await tx
     .update(reservations)
-    .set({ ...extra, status: to, updatedAt: new Date() })
+    .set({ ...extra, status: to, paymentStep: null, updatedAt: new Date() })
     .where(and(eq(reservations.websiteId, row.websiteId), eq(reservations.id, row.id)))
     .returning();
   await tx.insert(reservationEvents).values({ websiteId: row.websiteId, reservationId: row.id, fromStatus: row.status, toStatus: to, actor, reason: reason.slice(0, 500) });
@@ -147,7 +148,7 @@ export async function expireHolds(db: Db | Tx, scope: { websiteId?: number; carI
   if (scope.reservationId !== undefined) where.push(sql`id = ${scope.reservationId}`);
   return rowsOf<Released>(
     await db.execute(sql`with gone as (
-        update reservations set status = 'expired', failure_message = ${CHECKOUT_MESSAGES.expired}, updated_at = now()
+        update reservations set status = 'expired', failure_message = ${CHECKOUT_MESSAGES.expired}, payment_step = null, updated_at = now()
         where ${sql.join(where, sql` and `)}
         returning id, website_id, provider, provider_ref
       ), audit as (
@@ -218,7 +219,7 @@ export type StartMeta = { ip: string | null; idempotencyKey: string | null; orig
 export type StartResult = {
   reservation: ReservationView;
   token: string;
-  /** What the browser pays with (payment-step.ts); null when a repeated start cannot give it again. */
+  /** What the browser pays with (payment-step.ts); null when a repeated start's payment is no longer pending. */
   payment: PaymentStep | null;
   replayed: boolean;
 };
@@ -251,7 +252,7 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
   const db = await getDb();
   if (meta.idempotencyKey) {
     const [seen] = await db.select().from(reservations).where(and(eq(reservations.websiteId, tenant.id), eq(reservations.idempotencyKey, meta.idempotencyKey)));
-    if (seen) return replay(db, tenant, seen, meta.origin);
+    if (seen) return replay(db, tenant, seen, request);
   }
   await checkChoices(tenant, request.choices, meta.leadToken ?? null);
   await consumeLimits(db, startLimits(tenant.id, meta.ip));
@@ -295,7 +296,7 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
   } catch (error) {
     // The same Idempotency-Key committed by a concurrent request (a unique violation): answer that one.
     const [seen] = meta.idempotencyKey ? await db.select().from(reservations).where(and(eq(reservations.websiteId, tenant.id), eq(reservations.idempotencyKey, meta.idempotencyKey))) : [];
-    if (seen) return replay(db, tenant, seen, meta.origin);
+    if (seen) return replay(db, tenant, seen, request);
     throw error;
   }
   void voidReleased(released);
@@ -315,7 +316,11 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
       returnUrl: returnUrl(meta.origin, id),
       publishableKey: car.publishableKey ?? car.processorKey,
     });
-    await db.update(reservations).set({ providerRef: created.ref, updatedAt: new Date() }).where(and(eq(reservations.websiteId, tenant.id), eq(reservations.id, id)));
+    // Only while still pending: a notification may already have moved it on (and cleared the step).
+    await db
+      .update(reservations)
+      .set({ providerRef: created.ref, paymentStep: sql`case when ${reservations.status} = 'pending_payment' then ${JSON.stringify(created.step)}::jsonb end`, updatedAt: new Date() })
+      .where(and(eq(reservations.websiteId, tenant.id), eq(reservations.id, id)));
     payment = created.step;
   } catch (error) {
     logger.warn({ err: error, reservation: id, provider: provider.name }, 'payment provider refused to create the payment');
@@ -331,32 +336,17 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
 
 /**
  * A repeated Idempotency-Key: the first reservation, with a new token (the old one is void), and
- * its payment step again where the provider's create is idempotent (the same PaymentIntent, the
- * same sandbox payment, the same signed form); Till refuses a repeated id, so null there.
+ * the payment step its provider gave, as stored, while the payment is pending (null once it is
+ * not, or while the first request is still asking the provider). The provider is not asked again:
+ * Till refuses a repeated id, and Stripe's or IPG's answer would be the same. The key names one
+ * reservation: repeated for another car, it is refused.
  */
-async function replay(db: Db, tenant: Tenant, row: Reservation, origin: string): Promise<StartResult> {
+async function replay(db: Db, tenant: Tenant, row: Reservation, request: { car_id: number; kind: 'reserve' | 'buy_online' }): Promise<StartResult> {
+  const differs = request.car_id !== row.carId ? 'car_id' : request.kind !== row.kind ? 'kind' : null;
+  if (differs) throw new ValidationError({ [differs]: 'differs from the reservation this Idempotency-Key started' });
   const token = newEditToken();
   await db.update(reservations).set({ accessTokenHash: token.hash }).where(and(eq(reservations.websiteId, tenant.id), eq(reservations.id, row.id)));
-  const provider = providerByName(row.provider);
-  let payment: PaymentStep | null = null;
-  if (provider && row.providerRef && row.status === 'pending_payment') {
-    const car = await readCar(db, tenant, row.carId);
-    if (car) {
-      const created = await provider.createPayment({
-        reservationId: row.id,
-        websiteId: tenant.id,
-        amountMinor: row.amountMinor,
-        currency: row.currency,
-        description: `Deposit to reserve ${row.carName} (${tenant.name})`,
-        email: row.visitor.email,
-        idempotencyKey: `${row.id}-create`,
-        notifyUrl: notifyUrl(provider.name, origin),
-        returnUrl: returnUrl(origin, row.id),
-        publishableKey: car.publishableKey ?? car.processorKey,
-      }).catch(() => null);
-      if (created) payment = created.step;
-    }
-  }
+  const payment = row.status === 'pending_payment' ? row.paymentStep : null;
   return { reservation: reservationView(tenant, row), token: token.token, payment, replayed: true };
 }
 

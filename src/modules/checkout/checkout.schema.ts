@@ -2,6 +2,7 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { websites } from '../tenancy/tenancy.schema';
+import type { PaymentStep } from './payment-step';
 
 /**
  * Reservations (issue 16, decision 034): a refundable deposit that holds a car. A state machine
@@ -34,6 +35,12 @@ export const reservations = pgTable(
     provider: text('provider', { enum: PROVIDER_NAMES }).notNull(),
     /** The provider's payment (PaymentIntent id, Till transaction uuid, IPG order id, sandbox payment id). */
     providerRef: text('provider_ref'),
+    /**
+     * What the browser pays with (payment-step.ts), as the provider gave it, so a start repeated with
+     * the same Idempotency-Key answers it again without asking the provider (Till refuses a repeated
+     * id). Kept only while the payment is pending: cleared by every transition (decision 041).
+     */
+    paymentStep: jsonb('payment_step').$type<PaymentStep>(),
     /** Deposit in minor units (cents) of `currency`. */
     amountMinor: integer('amount_minor').notNull(),
     currency: text('currency').notNull(),

@@ -1,9 +1,10 @@
 import 'server-only';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db, type Tx } from '@/db';
 import { insertRowsSql, rowsOf } from '@/db/rows';
 import { ConflictError, NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
+import { dealerships } from '../tenancy/tenancy.schema';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { visibleCarsWhere } from '../stock/stock.queries';
 import { analyticsEvents } from '../widgets/widgets.schema';
@@ -13,7 +14,7 @@ import { consumeLimits, countLimitsSql, limitVerdict, throwIfRefused, type Limit
 import { leadLimits, leadStepLimits } from './leads.limits';
 import { editTokenMatches, newEditToken } from './leads.tokens';
 import { normaliseCategory } from './leads.rules';
-import { leadDeliveries, leadFiles, leads, type OutboxPayload } from './leads.schema';
+import { leadDeliveries, leadFiles, leads, leadWebhooks, type OutboxPayload } from './leads.schema';
 import { scoreLead } from './leads.spam';
 import { HONEYPOT_FIELD, LEAD_MESSAGES, leadName, type LeadPayload } from './leads.validation';
 import { formPhoneVerified } from '../identity/identity.codes';
@@ -454,4 +455,28 @@ export function leadJson(row: LeadRow, tenant: Pick<Tenant, 'slug'>) {
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
+}
+
+export type LeadWebhookSet = { websiteId: number; dealershipId: number; url: string; secret: string };
+
+/**
+ * Points a dealership's lead webhook at `url` (`npm run leads:webhook`): made, or replaced and
+ * enabled, always with a new signing secret, which is answered this once for the dealer's receiver
+ * (it checks X-Lead-Signature with it). https, or http to a receiver on this machine. Null: no such dealership.
+ */
+export async function setLeadWebhook(dealershipSlug: string, url: string): Promise<LeadWebhookSet | null> {
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  const local = parsed?.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+  if (!parsed || !(parsed.protocol === 'https:' || local) || parsed.username || parsed.password) {
+    throw new ValidationError({ url: 'must be an https address without credentials (or http on this machine)' });
+  }
+  const db = await getDb();
+  const [dealership] = await db.select({ id: dealerships.id, websiteId: dealerships.websiteId }).from(dealerships).where(eq(dealerships.slug, dealershipSlug)).limit(1);
+  if (!dealership) return null;
+  const hook = { websiteId: dealership.websiteId, dealershipId: dealership.id, url: parsed.href, secret: randomBytes(32).toString('base64url') };
+  await db
+    .insert(leadWebhooks)
+    .values(hook)
+    .onConflictDoUpdate({ target: leadWebhooks.dealershipId, set: { websiteId: hook.websiteId, url: hook.url, secret: hook.secret, enabled: true } });
+  return hook;
 }

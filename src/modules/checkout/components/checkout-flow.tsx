@@ -150,8 +150,8 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
       storeReservation({ id: view.id, token: body.token, car_name: car.name, car_slug: car.slug, created_at: new Date().toISOString() });
       setReservation(view);
       if (!payment) {
-        // A repeated start whose provider cannot give the payment step again: the reservation is on /checkout.
-        setAlert(CHECKOUT_MESSAGES.unavailable);
+        // A repeated start of a reservation no longer waiting for payment: it is on /checkout.
+        setAlert(view.message ?? CHECKOUT_MESSAGES.notPending);
         setStep('ended');
         return null;
       }

@@ -17,6 +17,15 @@ export const metadata: Metadata = { title: 'Lead outbox', robots: { index: false
 
 type Props = { params: HostParams };
 
+/** A webhook's JSON body indented for reading (as sent when it is not JSON). */
+function readableJson(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
 export default async function OutboxPage({ params }: Props) {
   if (!(await demoPagesVisible())) notFound();
   const tenant = await requireTenant(params);
@@ -30,7 +39,7 @@ export default async function OutboxPage({ params }: Props) {
         ) : (
           <ol className="space-y-6" aria-label="Outbox">
             {rows.map((row) => (
-              <li key={row.id} className="rounded-site border border-gray-200 p-4" data-lead-id={row.leadId ?? undefined} data-channel={row.channel}>
+              <li key={row.id} className="rounded-site border border-gray-200 p-4" data-lead-id={row.leadId ?? undefined} data-channel={row.channel} data-status={row.status}>
                 <p className="text-sm text-gray-600">
                   #{row.id} · {row.channel} · <strong>{row.status}</strong> · {row.attempts} attempt{row.attempts === 1 ? '' : 's'} · {row.createdAt.toISOString()}
                   {row.lastError ? ` · last error: ${row.lastError}` : ''}
@@ -47,8 +56,12 @@ export default async function OutboxPage({ params }: Props) {
                   </>
                 ) : row.payload.kind === 'webhook' ? (
                   <>
-                    <p className="mt-2 text-sm">POST {row.payload.url}</p>
-                    <pre className="mt-2 overflow-x-auto whitespace-pre-wrap break-all rounded bg-gray-50 p-3 text-xs">{row.payload.body}</pre>
+                    <h2 className="mt-2 font-semibold">Webhook to the dealer&apos;s system</h2>
+                    <p className="text-sm">
+                      POST {row.payload.url}, signed with the dealership&apos;s secret (X-Lead-Signature)
+                      {row.deliveredAt ? `, delivered at ${row.deliveredAt.toISOString()}` : ''}
+                    </p>
+                    <pre className="mt-2 overflow-x-auto whitespace-pre-wrap break-words rounded bg-gray-50 p-3 text-xs">{readableJson(row.payload.body)}</pre>
                   </>
                 ) : (
                   <>
