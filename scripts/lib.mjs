@@ -1,6 +1,7 @@
 // Helpers shared by the start, test and e2e scripts (plain Node, no build step needed).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
@@ -63,9 +64,19 @@ export async function buildIfNeeded(distDir = process.env.NEXT_DIST_DIR ?? '.nex
   }
 }
 
+/**
+ * How many server processes scripts/serve.mjs runs: one per core on a PostgreSQL server
+ * (WEB_CONCURRENCY overrides), one on the embedded database, which only one process may open.
+ */
+export function serverProcessCount(env = process.env, cores = os.availableParallelism()) {
+  if (!env.DATABASE_URL) return 1;
+  const asked = Number(env.WEB_CONCURRENCY);
+  return Number.isInteger(asked) && asked > 0 ? asked : cores;
+}
+
 export function startServer(port, env = process.env) {
   // No -H: with -H 127.0.0.1 Next mistakes its own host rewrites for another origin (see playwright.config.ts).
-  return spawn(bin('next'), ['start', '-p', String(port)], {
+  return spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), '-p', String(port)], {
     cwd: root,
     stdio: 'inherit',
     env: { NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', ...env },

@@ -10,7 +10,7 @@ import autocannon from 'autocannon';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const BENCH_DIST_DIR = '.next-bench';
-const nextBin = path.join(ROOT, 'node_modules', '.bin', 'next');
+const serveScript = path.join(ROOT, 'scripts', 'serve.mjs');
 
 export type LoadResult = {
   url: string;
@@ -61,10 +61,13 @@ export async function buildIfNeeded(): Promise<void> {
 
 export type Server = { child: ChildProcess; logFile: string; stop: () => Promise<void> };
 
-/** `next start` on the port (no -H: it breaks host rewrites), output to logFile. */
+/**
+ * The server as `npm start` runs it (scripts/serve.mjs: `next start`, one process per core on a
+ * PostgreSQL server) on the port (no -H: it breaks host rewrites), output to logFile.
+ */
 export function startServer(port: number, env: Record<string, string>, logFile: string): Server {
   const log = fs.openSync(logFile, 'w');
-  const child = spawn(nextBin, ['start', '-p', String(port)], {
+  const child = spawn(process.execPath, [serveScript, '-p', String(port)], {
     cwd: ROOT,
     stdio: ['ignore', log, log],
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', NEXT_DIST_DIR: BENCH_DIST_DIR, ...env },
