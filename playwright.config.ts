@@ -61,6 +61,8 @@ export default defineConfig({
         TILL_SHARED_SECRET: E2E_TILL.sharedSecret,
         TILL_USERNAME: E2E_TILL.username,
         TILL_PASSWORD: E2E_TILL.password,
+        // The dealer's webhook receiver stand-in listens on 127.0.0.1; production refuses such addresses.
+        LEAD_WEBHOOK_ALLOW_PRIVATE: '1',
       },
     },
   ],

@@ -2,6 +2,8 @@
 //   npm run leads:webhook -- --dealership <dealership-slug> --url <https://…>
 // Every complete lead of the dealership is then POSTed there as JSON, signed
 // X-Lead-Signature: t={unix seconds},v1={hex HMAC-SHA256 of "t.body"} with that secret.
+// https to a public address; a loopback or private address (or a name resolving to one) is refused,
+// as the delivery refuses it, unless LEAD_WEBHOOK_ALLOW_PRIVATE=1 (then http on this machine too).
 // On the embedded database, stop the server first (one process may open it).
 import { ValidationError } from '../src/modules/dashboard/dashboard.errors';
 import { setLeadWebhook } from '../src/modules/leads/leads.commands';

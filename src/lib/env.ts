@@ -31,6 +31,8 @@ const envSchema = z.object({
   /** Lead submissions allowed per IP address per hour and per phone number per day. */
   LEAD_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   LEAD_LIMIT_PER_PHONE: z.coerce.number().int().min(1).default(10),
+  /** Lead webhooks may go to loopback and private addresses (tests, a receiver on this machine's network); default: public addresses only. */
+  LEAD_WEBHOOK_ALLOW_PRIVATE: booleanFlag,
   /** Registration lookups (an Australian NEVDIS reseller); unset: VINs are decoded offline, registrations need the details typed. */
   NEVDIS_API_URL: z.url().optional(),
   NEVDIS_API_KEY: z.string().optional(),
@@ -67,6 +69,7 @@ export type Env = {
   leadWorker: boolean;
   leadLimitPerIp: number;
   leadLimitPerPhone: number;
+  leadWebhookAllowPrivate: boolean;
   trustedProxyHops: number;
   nevdis: { url: string; key: string } | null;
   twilio: { accountSid: string; authToken: string; from: string | null; messagingServiceSid: string | null } | null;
@@ -106,6 +109,7 @@ export function env(): Env {
     leadWorker: e.LEAD_WORKER ?? true,
     leadLimitPerIp: e.LEAD_LIMIT_PER_IP,
     leadLimitPerPhone: e.LEAD_LIMIT_PER_PHONE,
+    leadWebhookAllowPrivate: e.LEAD_WEBHOOK_ALLOW_PRIVATE ?? false,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     twilio:
       e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && (e.TWILIO_FROM || e.TWILIO_MESSAGING_SERVICE_SID)

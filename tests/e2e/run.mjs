@@ -12,7 +12,8 @@ fs.rmSync(dataDir, { recursive: true, force: true });
 await buildIfNeeded();
 // The browser tests always run on the embedded database, as `npm start` does on a fresh clone.
 const { DATABASE_URL: _serverDatabase, ...inherited } = process.env;
-const env = { ...inherited, DATA_DIR: dataDir, MEDIA_DIR: mediaDir };
+// The dealer's webhook receiver stand-in is on 127.0.0.1: allowed only when the variable says so.
+const env = { ...inherited, DATA_DIR: dataDir, MEDIA_DIR: mediaDir, LEAD_WEBHOOK_ALLOW_PRIVATE: '1' };
 if ((await tsx('scripts/db-prepare.ts', [], { env, stdio: ['inherit', 'ignore', 'inherit'] })) !== 0) process.exit(1);
 
 // A Dashboard API key for the stock-sync journey, made before the server takes the database.

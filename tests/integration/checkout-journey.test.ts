@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '@/db';
+import { env } from '@/lib/env';
 import { useTestDatabase } from '../support/database';
 import * as startRoute from '@/app/api/checkout/reservations/route';
 import * as cardRoute from '@/app/api/checkout/reservations/[reservationId]/sandbox/card/route';
@@ -183,6 +184,8 @@ describe("the dealer's webhook", () => {
   const received: { headers: IncomingHttpHeaders; body: string }[] = [];
 
   beforeAll(async () => {
+    // The receiver is on 127.0.0.1: allowed only as LEAD_WEBHOOK_ALLOW_PRIVATE=1 allows it (leads.delivery.ts).
+    env().leadWebhookAllowPrivate = true;
     server = createServer((request, response) => {
       let body = '';
       request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -197,6 +200,7 @@ describe("the dealer's webhook", () => {
   });
 
   afterAll(async () => {
+    env().leadWebhookAllowPrivate = false;
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 

@@ -18,6 +18,7 @@ import { leadDeliveries, leadFiles, leads, leadWebhooks } from '@/modules/leads/
 import { ValidationError } from '@/modules/dashboard/dashboard.errors';
 import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
+import { env } from '@/lib/env';
 
 /** Issue 13 'beyond the defects': failed-delivery alerts and retries, dealers' file downloads, partial leads. */
 
@@ -168,10 +169,25 @@ describe('lead operations', () => {
         expect(refused, url).toBeInstanceOf(ValidationError);
         expect((refused as ValidationError).fields).toEqual({ url: expect.stringMatching(/^must be an https address/) });
       }
-      expect(await setLeadWebhook('no-such-dealership', 'https://dealer.example/leads')).toBeNull();
+      const publicDns = async () => [{ address: '93.184.215.14', family: 4 as const }];
+      expect(await setLeadWebhook('no-such-dealership', 'https://dealer.example/leads', { resolve: publicDns })).toBeNull();
 
-      const first = await setLeadWebhook(slug, 'http://127.0.0.1:9/first');
-      const second = await setLeadWebhook(slug, 'https://crm.dealer.example/leads');
+      // Where the delivery would refuse to send (leads.delivery.ts), the command refuses already, unless LEAD_WEBHOOK_ALLOW_PRIVATE=1.
+      const privateDns = async () => [{ address: '10.20.30.40', family: 4 as const }];
+      for (const [url, message] of [
+        ['http://127.0.0.1:9/first', 'refused: 127.0.0.1 is not a public address (loopback 127.0.0.0/8); LEAD_WEBHOOK_ALLOW_PRIVATE=1 allows it'],
+        ['https://169.254.169.254/latest', /^refused: 169\.254\.169\.254 is not a public address \(link-local/],
+        ['https://[::ffff:10.0.0.1]/leads', /^refused: ::ffff:a00:1 is not a public address \(private 10\.0\.0\.0\/8, inside an IPv4-mapped/],
+        ['https://intranet.dealer.example/leads', /^refused: intranet\.dealer\.example resolves to 10\.20\.30\.40, which is not a public address/],
+      ] as const) {
+        const refused = await setLeadWebhook(slug, url, { resolve: privateDns }).catch((error: unknown) => error);
+        expect(refused, url).toBeInstanceOf(ValidationError);
+        expect((refused as ValidationError).fields?.url).toMatch(message);
+      }
+      expect(await db.select().from(leadWebhooks).where(eq(leadWebhooks.dealershipId, w.a.dealershipId))).toEqual([]);
+      env().leadWebhookAllowPrivate = true;
+      const first = await setLeadWebhook(slug, 'http://127.0.0.1:9/first').finally(() => (env().leadWebhookAllowPrivate = false));
+      const second = await setLeadWebhook(slug, 'https://crm.dealer.example/leads', { resolve: publicDns });
       expect(second).toMatchObject({ websiteId: w.a.websiteId, dealershipId: w.a.dealershipId, url: 'https://crm.dealer.example/leads' });
       expect(second!.secret).toMatch(/^[\w-]{43}$/);
       expect(second!.secret).not.toBe(first!.secret);

@@ -1,11 +1,8 @@
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db';
-import { openDatabase, type DatabaseHandle } from '@/db/client';
+import type { DatabaseHandle } from '@/db/client';
+import { createCrashDatabase, runUntilKilled, type CrashDatabase } from '../support/crash-process';
 import { useTestDatabase } from '../support/database';
 import { TestSmtpServer } from '../support/smtp-server';
 import * as leadsRoute from '@/app/api/leads/route';
@@ -108,77 +105,27 @@ describe('lead reliability', () => {
 });
 
 describe('a server process killed between commit and delivery', () => {
-  let dataDir: string | null = null;
-  let serverDb: { url: string; drop: () => Promise<void> } | null = null;
+  let crash: CrashDatabase;
   let handle: DatabaseHandle;
 
-  async function openShared(): Promise<DatabaseHandle> {
-    const opened = serverDb ? await openDatabase({ url: serverDb.url, poolSize: 3 }) : await openDatabase({ dataDir });
-    (globalThis as unknown as { __dbHandle?: Promise<DatabaseHandle> }).__dbHandle = Promise.resolve(opened);
-    return opened;
-  }
-
   beforeAll(async () => {
-    if (process.env.TEST_DB_KIND === 'postgres') {
-      const { Client } = await import('pg');
-      const name = `test_crash_${process.pid}`;
-      const admin = new Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.query(`CREATE DATABASE "${name}"`);
-      await admin.end();
-      const url = new URL(process.env.TEST_DATABASE_URL!);
-      url.pathname = `/${name}`;
-      serverDb = {
-        url: url.toString(),
-        drop: async () => {
-          const dropper = new Client({ connectionString: process.env.TEST_DATABASE_URL });
-          await dropper.connect();
-          await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-          await dropper.end();
-        },
-      };
-    } else {
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-crash-'));
-    }
-    handle = await openShared();
+    crash = await createCrashDatabase('lead_crash');
+    handle = await crash.open();
   });
 
   afterAll(async () => {
     await handle?.close();
     (globalThis as unknown as { __dbHandle?: unknown }).__dbHandle = undefined;
-    await serverDb?.drop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    await crash?.remove();
   });
 
   it('the lead is delivered once after the restart', async () => {
     const w = await seedLeadWorld(handle.db);
-    if (!serverDb) await handle.close(); // PGlite: one process at a time
-    // node itself with tsx as a loader (not the tsx CLI, which would run the script in a grandchild the kill would miss).
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=react-server', 'tests/support/lead-crash-child.ts'], {
-      env: { ...process.env, LEAD_CRASH_DB_URL: serverDb?.url ?? '', LEAD_CRASH_DATA_DIR: dataDir ?? '', LEAD_CRASH_HOST: w.hostA, LEAD_CRASH_LEASE_MS: '1000', NODE_ENV: 'test' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    let errors = '';
-    child.stderr.on('data', (chunk) => (errors += chunk));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`child never reached the send: ${output} ${errors}`)), 60_000);
-      child.stdout.on('data', (chunk) => {
-        output += chunk;
-        if (output.includes('sending')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.on('exit', () => reject(new Error(`child exited early: ${output} ${errors}`)));
-    });
-    child.kill('SIGKILL');
-    expect(await exited).toBe('SIGKILL');
+    if (crash.exclusive) await handle.close(); // PGlite: one process at a time
+    const output = await runUntilKilled('tests/support/lead-crash-child.ts', { ...crash.childEnv, LEAD_CRASH_HOST: w.hostA, LEAD_CRASH_LEASE_MS: '1000' }, (o) => o.includes('sending'));
     const leadId = /committed ([0-9a-f-]{36})/.exec(output)![1];
 
-    if (!serverDb) handle = await openShared();
+    if (crash.exclusive) handle = await crash.open();
     else (globalThis as unknown as { __dbHandle?: Promise<DatabaseHandle> }).__dbHandle = Promise.resolve(handle);
     const [claimed] = await handle.db.select().from(leadDeliveries).where(eq(leadDeliveries.leadId, leadId));
     expect(claimed).toMatchObject({ status: 'pending', attempts: 1 });

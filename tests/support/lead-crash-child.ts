@@ -1,16 +1,16 @@
 /**
  * Child process of the crash test (tests/integration/leads-reliability.test.ts): commits one lead,
  * claims its delivery and hangs in the middle of sending it, so the parent can SIGKILL it between
- * the commit and the delivery. Database from LEAD_CRASH_DB_URL or LEAD_CRASH_DATA_DIR.
+ * the commit and the delivery. Database from CRASH_DB_URL or CRASH_DATA_DIR
+ * (tests/support/crash-process.ts).
  */
-import { openDatabase } from '@/db/client';
 import { createLead } from '@/modules/leads/leads.commands';
 import { runDeliveryBatch } from '@/modules/leads/leads.delivery';
 import { leadPayloadSchema } from '@/modules/leads/leads.validation';
 import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
+import { openCrashDatabaseInChild } from './crash-process';
 
-const handle = await openDatabase(process.env.LEAD_CRASH_DB_URL ? { url: process.env.LEAD_CRASH_DB_URL, poolSize: 2 } : { dataDir: process.env.LEAD_CRASH_DATA_DIR! });
-(globalThis as unknown as { __dbHandle?: Promise<typeof handle> }).__dbHandle = Promise.resolve(handle);
+await openCrashDatabaseInChild();
 const tenant = await findTenantByHost(process.env.LEAD_CRASH_HOST!);
 if (!tenant) throw new Error('no tenant');
 const lead = leadPayloadSchema().parse({ name: 'Crash Test', email: 'crash@example.com', phone: '0412 000 111', category: 'General Enquiry', message: 'Still there?' });

@@ -22,7 +22,7 @@ export function alertPayload(failed: FailedDelivery, to: string, websiteName: st
   const payload = failed.payload;
   const how = payload.kind === 'email' ? `by email to ${payload.to}` : payload.kind === 'webhook' ? `to the webhook ${payload.url}` : `by SMS to ${payload.to}`;
   const intro = [
-    `We could not deliver a ${websiteName} lead ${how} after ${failed.attempts} attempts.`,
+    `We could not deliver a ${websiteName} lead ${how} after ${failed.attempts} attempt${failed.attempts === 1 ? '' : 's'}.`,
     `Last error: ${failed.lastError || 'unknown'}.`,
     'The lead follows; please contact the customer and check the delivery settings.',
     '',

@@ -10,6 +10,8 @@ import { visibleCarsWhere } from '../stock/stock.queries';
 import { analyticsEvents } from '../widgets/widgets.schema';
 import { buildAdf } from './leads.adf';
 import { wakeDeliveryWorker } from './leads.delivery';
+import { env } from '@/lib/env';
+import { checkedAddresses, RefusedAddressError, type Resolver } from '@/lib/outbound-address';
 import { consumeLimits, countLimitsSql, limitVerdict, throwIfRefused, type LimitCount } from '@/lib/rate-limit';
 import { leadLimits, leadStepLimits } from './leads.limits';
 import { editTokenMatches, newEditToken } from './leads.tokens';
@@ -462,13 +464,21 @@ export type LeadWebhookSet = { websiteId: number; dealershipId: number; url: str
 /**
  * Points a dealership's lead webhook at `url` (`npm run leads:webhook`): made, or replaced and
  * enabled, always with a new signing secret, which is answered this once for the dealer's receiver
- * (it checks X-Lead-Signature with it). https, or http to a receiver on this machine. Null: no such dealership.
+ * (it checks X-Lead-Signature with it). https, or http to a receiver on this machine; and, as the
+ * delivery will insist (leads.delivery.ts), a public address unless LEAD_WEBHOOK_ALLOW_PRIVATE=1:
+ * a loopback or private literal, or a name resolving to one, is refused here already. A name that
+ * does not resolve yet is accepted (each delivery checks it again). Null: no such dealership.
  */
-export async function setLeadWebhook(dealershipSlug: string, url: string): Promise<LeadWebhookSet | null> {
+export async function setLeadWebhook(dealershipSlug: string, url: string, options: { resolve?: Resolver } = {}): Promise<LeadWebhookSet | null> {
   const parsed = URL.canParse(url) ? new URL(url) : null;
   const local = parsed?.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
   if (!parsed || !(parsed.protocol === 'https:' || local) || parsed.username || parsed.password) {
     throw new ValidationError({ url: 'must be an https address without credentials (or http on this machine)' });
+  }
+  try {
+    await checkedAddresses(parsed, { allowPrivate: env().leadWebhookAllowPrivate, resolve: options.resolve });
+  } catch (error) {
+    if (error instanceof RefusedAddressError) throw new ValidationError({ url: error.message });
   }
   const db = await getDb();
   const [dealership] = await db.select({ id: dealerships.id, websiteId: dealerships.websiteId }).from(dealerships).where(eq(dealerships.slug, dealershipSlug)).limit(1);

@@ -1,5 +1,7 @@
 import 'server-only';
 import { createHmac, randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { hostname } from 'node:os';
 import { inArray, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
@@ -7,6 +9,7 @@ import { getDb } from '@/db';
 import { insertRowsSql, rowsOf } from '@/db/rows';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logger';
+import { checkedAddresses, pinnedLookup, RefusedAddressError, type ResolvedAddress, type Resolver } from '@/lib/outbound-address';
 import { queueFailureAlerts } from './leads.alerts';
 import { PARTIAL_SWEEP_INTERVAL_MS, queuePartialLeads } from './leads.partial';
 import { leadDeliveryAttempts, leadFiles, type OutboxPayload } from './leads.schema';
@@ -15,7 +18,8 @@ import { leadDeliveryAttempts, leadFiles, type OutboxPayload } from './leads.sch
  * Delivery of committed leads from the outbox (lead_deliveries). Any number of workers, in any
  * number of processes, claim due rows with FOR UPDATE SKIP LOCKED and a lease (locked_until): a
  * worker that dies mid-send leaves a lease that lapses, and the row is retried. Every attempt is
- * written to lead_delivery_attempts. Failures back off exponentially until MAX_ATTEMPTS.
+ * written to lead_delivery_attempts. Failures back off exponentially until MAX_ATTEMPTS; a refusal
+ * no retry can change (PermanentDeliveryError: a webhook to a non-public address) fails at once.
  *
  * Emails carry a Message-ID and webhooks an Idempotency-Key derived from the lead, so the rare
  * retry after a send whose acknowledgement was lost is recognisable as the same lead downstream.
@@ -89,23 +93,62 @@ export function smtpEmailTransport(smtpUrl: string | undefined, from: string): T
   };
 }
 
-export const httpWebhookTransport: Transports['webhook'] = async (payload, leadId, secret) => {
-  const timestamp = Math.floor(Date.now() / 1000);
-  const response = await fetch(payload.url, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'Idempotency-Key': `lead-${leadId}`,
-      'X-Lead-Signature': signWebhook(payload.body, secret, timestamp),
-    },
-    body: payload.body,
-    redirect: 'manual',
-    signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+/** A refusal no retry can change (an address we never send to): the delivery fails at once and the fallback address is told. */
+export class PermanentDeliveryError extends Error {}
+
+/** POSTs to the checked addresses only (no second DNS answer), following no redirect; answers the status. */
+function postPinned(url: URL, addresses: ResolvedAddress[], headers: Record<string, string>, body: string): Promise<number> {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const request = send(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        lookup: pinnedLookup(addresses),
+        agent: false,
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
   });
-  await response.body?.cancel().catch(() => {});
-  if (response.status < 200 || response.status >= 300) throw new Error(`webhook answered ${response.status}`);
-  return `webhook ${response.status}`;
-};
+}
+
+/**
+ * The dealership's webhook over HTTP(S): its host resolved and every address checked
+ * (src/lib/outbound-address.ts) before the request, which connects to those very addresses. A
+ * loopback, private, link-local or other non-public address is refused for good unless
+ * LEAD_WEBHOOK_ALLOW_PRIVATE=1; nothing is sent to it.
+ */
+export function webhookTransport(options: { allowPrivate?: boolean; resolve?: Resolver } = {}): Transports['webhook'] {
+  return async (payload, leadId, secret) => {
+    const url = new URL(payload.url);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new PermanentDeliveryError(`refused: ${url.protocol} is not http or https`);
+    let addresses: ResolvedAddress[];
+    try {
+      addresses = await checkedAddresses(url, { allowPrivate: options.allowPrivate ?? env().leadWebhookAllowPrivate, resolve: options.resolve });
+    } catch (error) {
+      if (error instanceof RefusedAddressError) throw new PermanentDeliveryError(error.message);
+      throw error;
+    }
+    const timestamp = Math.floor(Date.now() / 1000);
+    const status = await postPinned(
+      url,
+      addresses,
+      { 'Content-Type': 'application/json', 'Idempotency-Key': `lead-${leadId}`, 'X-Lead-Signature': signWebhook(payload.body, secret, timestamp) },
+      payload.body,
+    );
+    if (status < 200 || status >= 300) throw new Error(`webhook answered ${status}`);
+    return `webhook ${status}`;
+  };
+}
+
+export const httpWebhookTransport: Transports['webhook'] = webhookTransport();
 
 export function defaultTransports(): Transports {
   return { email: smtpEmailTransport(env().smtpUrl, env().leadEmailFrom), webhook: httpWebhookTransport };
@@ -148,9 +191,9 @@ export async function runDeliveryBatch(options: BatchOptions = {}): Promise<numb
   if (claimed.length === 0) return 0;
   const outcomes = await Promise.all(claimed.map((row) => attempt(row, transports)));
   const results = JSON.stringify(
-    outcomes.map(({ row, ok, detail }) => ({
+    outcomes.map(({ row, ok, detail, permanent }) => ({
       id: row.id,
-      status: ok ? 'delivered' : row.attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
+      status: ok ? 'delivered' : permanent || row.attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
       delivered_at: ok ? new Date() : null,
       last_error: ok ? null : detail,
       next_attempt_at: ok ? null : new Date(Date.now() + backoffMs(row.attempts, baseDelayMs)),
@@ -170,14 +213,14 @@ export async function runDeliveryBatch(options: BatchOptions = {}): Promise<numb
     if (ok) logger.info({ deliveryId: row.id, leadId: row.leadId, channel: row.channel }, 'lead delivered');
     else logger.warn({ deliveryId: row.id, leadId: row.leadId, channel: row.channel, attempt: row.attempts, error: detail }, 'lead delivery failed');
   }
-  const failedForGood = outcomes.filter(({ ok, row }) => !ok && row.attempts >= MAX_ATTEMPTS);
+  const failedForGood = outcomes.filter(({ ok, row, permanent }) => !ok && (permanent || row.attempts >= MAX_ATTEMPTS));
   if (failedForGood.length > 0) {
     await queueFailureAlerts(failedForGood.map(({ row, detail }) => ({ id: row.id, leadId: row.leadId, payload: row.payload, channel: row.channel, attempts: row.attempts, lastError: detail })));
   }
   return claimed.length;
 }
 
-type Outcome = { row: Claimed; ok: boolean; detail: string; startedAt: Date };
+type Outcome = { row: Claimed; ok: boolean; detail: string; startedAt: Date; permanent?: boolean };
 
 async function attempt(row: Claimed, transports: Transports): Promise<Outcome> {
   const db = await getDb();
@@ -198,7 +241,7 @@ async function attempt(row: Claimed, transports: Transports): Promise<Outcome> {
     }
     return { row, ok: true, detail: detail.slice(0, 1000), startedAt };
   } catch (error) {
-    return { row, ok: false, detail: (error instanceof Error ? error.message : String(error)).slice(0, 1000), startedAt };
+    return { row, ok: false, detail: (error instanceof Error ? error.message : String(error)).slice(0, 1000), startedAt, permanent: error instanceof PermanentDeliveryError };
   }
 }
 
