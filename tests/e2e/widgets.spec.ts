@@ -52,10 +52,18 @@ test('no widget request before the first interaction; after a scroll each config
   expect(consent?.[1]).toBe('default');
 });
 
-test('with no interaction the widgets load at 3 s', async ({ page }) => {
+test('with no interaction the analytics tags load at 3 s; chat, sidebar wait for an interaction; the popup shows at 3 s all the same', async ({ page }) => {
   const counts = await standIns(page);
   await page.goto(siteUrl('harbour-city-motors', '/'));
-  await expect.poll(() => counts.ga4, { timeout: 6000 }).toBe(1);
+  await expect.poll(() => ({ ga4: counts.ga4, gtm: counts.gtm, metaPixel: counts.metaPixel, callTracking: counts.callTracking }), { timeout: 8000 }).toEqual({ ga4: 1, gtm: 1, metaPixel: 1, callTracking: 1 });
+  // Our popup is our own UI: it does not wait for the provider's script.
+  await expect(page.locator('[data-widget-popup="chat"]')).toBeVisible({ timeout: 8000 });
+  await page.waitForTimeout(1000);
+  expect({ podium: counts.podium, digitalTools: counts.digitalTools }).toEqual({ podium: 0, digitalTools: 0 });
+  // Clicking the popup loads the chat and opens it (about 1.3 s later).
+  await page.locator('[data-widget-popup="chat"] button').first().click();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __podiumOpened?: number }).__podiumOpened ?? 0), { timeout: 8000 }).toBe(1);
+  expect(counts.podium).toBe(1);
 });
 
 test('hidden paths: no chat on /cars pages; the car page sends Meta ViewContent; Chat with us opens chat', async ({ page }) => {

@@ -11,6 +11,7 @@ import { trackEvent } from './components/analytics-client';
 import { consentSignals, gtag, marketingAllowed, storedConsent } from './widgets.consent';
 import { isHiddenPath, pageTypeOf } from './widgets.paths';
 import type { WidgetPlan, WidgetSpec } from './widgets.plan';
+import { TIMED_GROUPS } from './widgets.trigger';
 import {
   ANALYTICS_POLL_MS,
   FACEBOOK_EVENT_DELAY_MS,
@@ -278,6 +279,8 @@ export type WidgetRuntime = {
   states: () => Record<string, LoaderState>;
   /** Loads what this path shows and hides what it does not. */
   showPath: (pathname: string) => void;
+  /** The visitor's first real interaction (scroll, click, touch, key): chat, chatbot and tools may load now. */
+  interacted: () => void;
   /** The text button and the car page's actions: opens chat or the chatbot (SPEC §4). */
   open: (group: 'chat' | 'chatbot', onLoading?: () => void) => Promise<boolean>;
   /** The visitor's answer to the banner. */
@@ -314,7 +317,8 @@ export function startWidgets(plan: WidgetPlan, onState?: (id: string, state: Loa
     return loader;
   };
 
-  const eligible = (spec: WidgetSpec) => spec.group !== 'marketing' || allowed.meta;
+  let interacted = false;
+  const eligible = (spec: WidgetSpec) => (spec.group !== 'marketing' || allowed.meta) && (interacted || TIMED_GROUPS.includes(spec.group));
   let current = location.pathname;
   const showPath = (pathname: string) => {
     current = pathname;
@@ -358,6 +362,11 @@ export function startWidgets(plan: WidgetPlan, onState?: (id: string, state: Loa
   return {
     states: () => Object.fromEntries([...loaders].map(([spec, loader]) => [spec.id, loader.state])),
     showPath,
+    interacted: () => {
+      if (interacted) return;
+      interacted = true;
+      showPath(current);
+    },
     open,
     consent: (granted) => {
       allowed = { google: true, meta: marketingAllowed(plan.consent.required, granted ? 'granted' : 'denied') };
