@@ -49,6 +49,13 @@ export function resolveOverride(host: string, env: string | undefined = process.
   return null;
 }
 
+/** A DNS lookup that answers one address, in both of the shapes Node asks for (all: true since its Happy Eyeballs). */
+function overrideLookup(address: string): NonNullable<https.RequestOptions['lookup']> {
+  const family = address.includes(':') ? 6 : 4;
+  return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
+    options?.all ? callback(null, [{ address, family }]) : callback(null, address, family)) as unknown as NonNullable<https.RequestOptions['lookup']>;
+}
+
 /** The script at an https address, as text: GET, no cookies, no redirects, JavaScript only, size and time limited. */
 function fetchScript(target: URL): Promise<{ status: number; body?: Buffer; cacheControl?: string }> {
   const override = resolveOverride(target.hostname);
@@ -60,9 +67,10 @@ function fetchScript(target: URL): Promise<{ status: number; body?: Buffer; cach
         port: override?.port ?? (target.port || 443),
         path: `${target.pathname}${target.search}`,
         method: 'GET',
-        headers: { accept: 'application/javascript, */*;q=0.1', 'user-agent': 'dealer-site-widget-proxy' },
+        // The provider's name, not the port an override connects to.
+        headers: { host: target.host, accept: 'application/javascript, */*;q=0.1', 'user-agent': 'dealer-site-widget-proxy' },
         timeout: PROXY_LIMITS.timeoutMs,
-        ...(override ? { lookup: (_host: string, _options: unknown, callback: (error: Error | null, address: string, family: number) => void) => callback(null, override.address, override.address.includes(':') ? 6 : 4) } : {}),
+        ...(override ? { lookup: overrideLookup(override.address) } : {}),
       },
       (response) => {
         const type = String(response.headers['content-type'] ?? '');
