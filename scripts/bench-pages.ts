@@ -389,7 +389,7 @@ async function benchWidgets(): Promise<void> {
   const standIns = await startStandInServer(path.resolve(ROOT, '.bench-data'));
   const logFile = (name: string) => path.join(os.tmpdir(), `bench-pages-${name}-${process.pid}.log`);
   const servers = {
-    'with widgets': { port: PORT, server: startServer(PORT, { NEXT_DIST_DIR: DIST_DIR, DATA_DIR, MEDIA_DIR }, logFile('widgets')) },
+    'with widgets': { port: PORT, server: startServer(PORT, { NEXT_DIST_DIR: DIST_DIR, DATA_DIR, MEDIA_DIR, ...standIns.serverEnv }, logFile('widgets')) },
     'without widgets': { port: NO_WIDGETS_PORT, server: startServer(NO_WIDGETS_PORT, { NEXT_DIST_DIR: DIST_DIR, DATA_DIR: NO_WIDGETS_DATA_DIR, MEDIA_DIR }, logFile('no-widgets')) },
   } as const;
   // One browser, the same flags for both variants: the providers' hosts lead to the stand-ins.
