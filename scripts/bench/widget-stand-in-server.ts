@@ -11,7 +11,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { WidgetId } from '../../src/modules/widgets/widgets.plan';
-import { ANALYTICS_HIT_HOST, standInHosts, standInScript, widgetOfUrl } from '../../tests/support/widget-stand-ins';
+import { ANALYTICS_HIT_HOST, PIXEL_HIT_HOST, standInHosts, standInScript, widgetOfUrl } from '../../tests/support/widget-stand-ins';
 
 export type StandInServer = {
   port: number;
@@ -20,10 +20,12 @@ export type StandInServer = {
   requests: Partial<Record<WidgetId, number>>;
   /** Chromium flags that send the providers' hosts here. */
   chromeFlags: string[];
+  /** The app server's environment for the same: its Partytown proxy (decision 043) reaches the providers here too. */
+  serverEnv: Record<string, string>;
   close: () => Promise<void>;
 };
 
-function certificate(dir: string, hosts: string[]): { key: Buffer; cert: Buffer } {
+function certificate(dir: string, hosts: string[]): { key: Buffer; cert: Buffer; certPath: string } {
   fs.mkdirSync(dir, { recursive: true });
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
@@ -32,13 +34,14 @@ function certificate(dir: string, hosts: string[]): { key: Buffer; cert: Buffer 
     ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=widget stand-ins', '-addext', `subjectAltName=${hosts.map((h) => `DNS:${h}`).join(',')}`],
     { stdio: 'ignore' },
   );
-  return { key: fs.readFileSync(key), cert: fs.readFileSync(cert) };
+  return { key: fs.readFileSync(key), cert: fs.readFileSync(cert), certPath: cert };
 }
 
 export async function startStandInServer(dataDir: string): Promise<StandInServer> {
   const hosts = standInHosts();
   const requests: StandInServer['requests'] = {};
-  const server = https.createServer(certificate(path.join(dataDir, 'stand-ins'), hosts), (req, res) => {
+  const tls = certificate(path.join(dataDir, 'stand-ins'), hosts);
+  const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const url = `https://${req.headers.host ?? ''}${req.url ?? '/'}`;
     const widget = widgetOfUrl(url);
     if (widget) {
@@ -52,7 +55,7 @@ export async function startStandInServer(dataDir: string): Promise<StandInServer
         ...(gzip ? { 'content-encoding': 'gzip' } : {}),
       });
       res.end(gzip ? script.gzip : script.body);
-    } else if (req.headers.host === ANALYTICS_HIT_HOST) {
+    } else if (req.headers.host === ANALYTICS_HIT_HOST || req.headers.host === PIXEL_HIT_HOST) {
       res.writeHead(204, { 'access-control-allow-origin': '*' }).end();
     } else {
       res.writeHead(404).end();
@@ -65,6 +68,7 @@ export async function startStandInServer(dataDir: string): Promise<StandInServer
     hosts,
     requests,
     chromeFlags: [`--host-resolver-rules=${hosts.map((host) => `MAP ${host} 127.0.0.1:${port}`).join(', ')}`, '--ignore-certificate-errors'],
+    serverEnv: { WIDGET_PROXY_RESOLVE: hosts.map((host) => `${host}:${port}:127.0.0.1`).join(','), NODE_EXTRA_CA_CERTS: tls.certPath },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -12,7 +12,7 @@
  * React evaluates code) allows inline scripts and eval.
  */
 
-export type CspSources = Partial<Record<'script' | 'style' | 'img' | 'connect' | 'frame' | 'font' | 'form', string[]>>;
+export type CspSources = Partial<Record<'script' | 'style' | 'img' | 'connect' | 'frame' | 'font' | 'form' | 'worker', string[]>>;
 
 /** Google Maps, loaded when a visitor asks for the interactive map (locations.maps.ts). */
 const MAPS: CspSources = {
@@ -39,6 +39,8 @@ export function contentSecurityPolicy(extra: CspSources = {}, options: CspOption
     `font-src ${merge(["'self'", 'data:'], MAPS.font, extra.font)}`,
     `connect-src ${merge(["'self'"], options.development ? ['ws:'] : [], MAPS.connect, extra.connect)}`,
     `frame-src ${merge(["'self'"], MAPS.frame, extra.frame)}`,
+    // Only where a website's widgets need one (Partytown's service worker, decision 043); otherwise script-src's rule applies.
+    ...(extra.worker?.length ? [`worker-src ${merge(extra.worker)}`] : []),
     "frame-ancestors 'none'",
     // A hosted payment page reached by a form post (St George's Connect) is named by its checkout page.
     `form-action ${merge(["'self'"], extra.form)}`,

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 import type { WidgetId } from '../../src/modules/widgets/widgets.plan';
-import { ANALYTICS_HIT_HOST, WIDGET_SCRIPT_PATTERNS, standInScript } from '../support/widget-stand-ins';
+import { ANALYTICS_HIT_HOST, PIXEL_HIT_HOST, WIDGET_SCRIPT_PATTERNS, standInScript, widgetOfUrl } from '../support/widget-stand-ins';
 import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
 
 /**
@@ -10,17 +10,48 @@ import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
  * and button, page views in the database, and consent.
  */
 
-/** Answers every widget host with its stand-in (tests/support/widget-stand-ins.ts) and counts the requests. */
+/**
+ * Answers every widget host with its stand-in (tests/support/widget-stand-ins.ts) and counts the
+ * requests. On the browser context, so the requests of Partytown's worker (decision 043) are answered
+ * too, with the CORS header the real hosts send; the scripts it fetches through the website's proxy
+ * are answered here as well (the proxy's server side has its own test, with no network here).
+ */
 async function standIns(page: Page): Promise<Record<WidgetId, number>> {
   const counts = Object.fromEntries(Object.keys(WIDGET_SCRIPT_PATTERNS).map((name) => [name, 0])) as Record<WidgetId, number>;
-  for (const [name, pattern] of Object.entries(WIDGET_SCRIPT_PATTERNS) as [WidgetId, RegExp][]) {
-    await page.route(pattern, (route) => {
-      counts[name] += 1;
-      return route.fulfill({ status: 200, contentType: 'application/javascript', body: standInScript(name).body });
-    });
-  }
-  await page.route(`https://${ANALYTICS_HIT_HOST}/**`, (route) => route.fulfill({ status: 204 }));
+  const answer = (route: Route) => {
+    const name = widgetOfUrl(route.request().url());
+    if (!name) return route.fulfill({ status: 403 });
+    counts[name] += 1;
+    return route.fulfill({ status: 200, contentType: 'application/javascript', headers: { 'access-control-allow-origin': '*' }, body: standInScript(name).body });
+  };
+  for (const pattern of Object.values(WIDGET_SCRIPT_PATTERNS)) await page.context().route(pattern, answer);
+  await page.context().route(/\/api\/partytown\/proxy\?/, answer);
+  await page.context().route(`https://${ANALYTICS_HIT_HOST}/**`, (route) => {
+    const url = new URL(route.request().url());
+    analyticsHits(page).push({ id: url.searchParams.get('tid') ?? '', event: url.searchParams.get('en') ?? '' });
+    return route.fulfill({ status: 204, headers: { 'access-control-allow-origin': '*' } });
+  });
+  await page.context().route(`https://${PIXEL_HIT_HOST}/tr/**`, (route) => {
+    const url = new URL(route.request().url());
+    pixelEvents(page).push({ id: url.searchParams.get('id') ?? '', event: url.searchParams.get('ev') ?? '', data: JSON.parse(url.searchParams.get('cd') ?? '{}') as Record<string, unknown> });
+    return route.fulfill({ status: 204, headers: { 'access-control-allow-origin': '*' } });
+  });
   return counts;
+}
+
+/** GA4's hits as they reached Google (the stand-in sends one per gtag('event', …), as gtag.js does). */
+const analyticsHitsOf = new WeakMap<Page, { id: string; event: string }[]>();
+function analyticsHits(page: Page): { id: string; event: string }[] {
+  if (!analyticsHitsOf.has(page)) analyticsHitsOf.set(page, []);
+  return analyticsHitsOf.get(page)!;
+}
+
+/** The Meta pixel's events as they reached Meta's /tr endpoint (the stand-in sends them as fbevents.js does). */
+type PixelEvent = { id: string; event: string; data: Record<string, unknown> };
+const pixelEventsOf = new WeakMap<Page, PixelEvent[]>();
+function pixelEvents(page: Page): PixelEvent[] {
+  if (!pixelEventsOf.has(page)) pixelEventsOf.set(page, []);
+  return pixelEventsOf.get(page)!;
 }
 
 // The stand-ins are generated once per worker (a few seconds on a busy machine), not inside the first route.
@@ -47,15 +78,45 @@ test('no widget request before the first interaction; after a scroll each config
   await page.waitForTimeout(1000);
   // Once each; the spin viewer is for car pages, and this website has no other chat.
   expect(counts).toMatchObject({ ga4: 1, gtm: 1, metaPixel: 1, callTracking: 1, podium: 1, digitalTools: 1, spinViewer: 0, zendesk: 0, livechat: 0, impel: 0 });
-  // Consent Mode v2 defaults went into dataLayer before the tags (granted: this website has no banner).
-  const consent = await page.evaluate(() => (window as unknown as { dataLayer: IArguments[] }).dataLayer.map((entry) => Array.from(entry as ArrayLike<unknown>)).find((a) => a[0] === 'consent'));
-  expect(consent?.[1]).toBe('default');
+  // Consent Mode v2 defaults ran in the worker before the Google tags (granted: this website has no banner).
+  expect(await consentDefaults(page)).toMatchObject({ ad_storage: 'granted', analytics_storage: 'granted' });
+  // The page's own page view (decision 037's mirror) reached GA4 and Meta from the worker.
+  await expect.poll(() => analyticsHits(page).map((hit) => `${hit.id} ${hit.event}`)).toContain('G-HCM0000001 page_view');
+  await expect.poll(() => pixelEvents(page).map((hit) => hit.event)).toContain('PageView');
+  // GA4, GTM and Meta ran in the worker, not as scripts of the page; call tracking and chat did.
+  const pageScripts = await page.evaluate(() => [...document.querySelectorAll<HTMLScriptElement>('script[src^="https://"]')].filter((s) => !s.type.startsWith('text/partytown')).map((s) => new URL(s.src).hostname));
+  expect(pageScripts.sort()).toEqual(['cdn.callrail.com', 'cdn.dealertools.com.au', 'connect.podium.com']);
 });
 
-test('with no interaction the widgets load at 3 s', async ({ page }) => {
+/**
+ * The Consent Mode v2 defaults the Google tags ran with. GA4, GTM and Meta run in Partytown's worker
+ * (decision 043), behind a set-up script of ours: the defaults are read from that script, which must
+ * have run (Partytown marks what it ran text/partytown-x) and come before every Google tag.
+ */
+async function consentDefaults(page: Page): Promise<Record<string, unknown> | null> {
+  await expect.poll(() => page.locator('script[data-widget="ga4"][type="text/partytown-x"]').count(), { timeout: 15_000 }).toBe(1);
+  return page.evaluate(() => {
+    const setup = document.querySelector('script[data-widget="ga4-setup"]');
+    const tags = [...document.querySelectorAll('script[data-widget="ga4"], script[data-widget="gtm"]')];
+    if (!setup || setup.getAttribute('type') !== 'text/partytown-x') return null;
+    if (!tags.every((tag) => setup.compareDocumentPosition(tag) & Node.DOCUMENT_POSITION_FOLLOWING)) return null;
+    const match = /gtag\('consent','default',(\{[^}]*\})\)/.exec(setup.textContent ?? '');
+    return match ? (JSON.parse(match[1]) as Record<string, unknown>) : null;
+  });
+}
+
+test('with no interaction the analytics tags load at 3 s; chat, sidebar wait for an interaction; the popup shows at 3 s all the same', async ({ page }) => {
   const counts = await standIns(page);
   await page.goto(siteUrl('harbour-city-motors', '/'));
-  await expect.poll(() => counts.ga4, { timeout: 6000 }).toBe(1);
+  await expect.poll(() => ({ ga4: counts.ga4, gtm: counts.gtm, metaPixel: counts.metaPixel, callTracking: counts.callTracking }), { timeout: 8000 }).toEqual({ ga4: 1, gtm: 1, metaPixel: 1, callTracking: 1 });
+  // Our popup is our own UI: it does not wait for the provider's script.
+  await expect(page.locator('[data-widget-popup="chat"]')).toBeVisible({ timeout: 8000 });
+  await page.waitForTimeout(1000);
+  expect({ podium: counts.podium, digitalTools: counts.digitalTools }).toEqual({ podium: 0, digitalTools: 0 });
+  // Clicking the popup loads the chat and opens it (about 1.3 s later).
+  await page.locator('[data-widget-popup="chat"] button').first().click();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __podiumOpened?: number }).__podiumOpened ?? 0), { timeout: 8000 }).toBe(1);
+  expect(counts.podium).toBe(1);
 });
 
 test('hidden paths: no chat on /cars pages; the car page sends Meta ViewContent; Chat with us opens chat', async ({ page }) => {
@@ -70,12 +131,13 @@ test('hidden paths: no chat on /cars pages; the car page sends Meta ViewContent;
   await expect(page.locator('[data-widget-button="chat"]')).toHaveCount(0);
 
   // Meta's automotive ViewContent, 250 ms after the PageView.
-  await expect
-    .poll(() => page.evaluate(() => (window as unknown as { __fbCalls?: unknown[][] }).__fbCalls?.find((call) => call[1] === 'ViewContent')))
-    .toBeTruthy();
-  const [, , viewContent] = (await page.evaluate(() => (window as unknown as { __fbCalls: unknown[][] }).__fbCalls.find((call) => call[1] === 'ViewContent')))!;
-  expect(viewContent).toMatchObject({ content_type: 'vehicle', currency: 'AUD', contents: [{ quantity: 1 }] });
-  expect((viewContent as { content_ids: string[] }).content_ids).toHaveLength(1);
+  // (The pixel runs in Partytown's worker, decision 043: the page's events reach it through Partytown's forwarding.)
+  await expect.poll(() => pixelEvents(page).find((hit) => hit.event === 'ViewContent'), { timeout: 10_000 }).toBeTruthy();
+  const viewContent = pixelEvents(page).find((hit) => hit.event === 'ViewContent')!;
+  expect(viewContent.id).toMatch(/^\d+$/);
+  expect(viewContent.data).toMatchObject({ content_type: 'vehicle', currency: 'AUD', contents: [{ quantity: 1 }] });
+  expect((viewContent.data as { content_ids: string[] }).content_ids).toHaveLength(1);
+  expect(pixelEvents(page).map((hit) => hit.event)).toContain('PageView');
 
   // The explicit 'Chat with us' loads and opens the chat even where the ambient widget is hidden.
   const chat = page.locator('a[data-widget-open="chat"]').first();
@@ -179,7 +241,9 @@ test('a widget script that fails to load leaves the page working, and the failur
     void sent.response().then((answer) => answers.push(answer?.status() ?? 0));
   });
   const before = await stored();
-  await page.route(/^https:\/\/(?!harbour)[^/]+\//, (route) => route.abort());
+  // On the context: the tags' worker (decision 043) fetches from its own thread. Meta's script comes
+  // through the website's proxy, whose upstream is unreachable here, so it fails on the server.
+  await page.context().route(/^https:\/\/(?!harbour)[^/]+\//, (route) => route.abort());
   await page.goto(siteUrl('harbour-city-motors', '/'));
   await page.mouse.wheel(0, 300);
   await page.waitForTimeout(1500);
@@ -248,11 +312,9 @@ test('consent required and refused: Google tags start denied, no Meta pixel requ
   await page.mouse.wheel(0, 300);
   await page.waitForTimeout(2000);
   expect(counts.metaPixel).toBe(0);
+  expect(pixelEvents(page)).toEqual([]);
   await expect(banner).toHaveCount(0);
-  const defaults = await page.evaluate(() =>
-    (window as unknown as { dataLayer: IArguments[] }).dataLayer.map((entry) => Array.from(entry as ArrayLike<unknown>)).find((a) => a[0] === 'consent' && a[1] === 'default'),
-  );
-  expect(defaults?.[2]).toMatchObject({ ad_storage: 'denied', analytics_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' });
+  expect(await consentDefaults(page)).toMatchObject({ ad_storage: 'denied', analytics_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' });
 
   await page.evaluate(() => localStorage.removeItem('widgets-consent'));
   await page.goto(siteUrl('lone-star-auto', '/'));

@@ -7,7 +7,8 @@
  * its iframe, zE, LiveChatWidget, ImpelChat) plus what the real one visibly does (a chat bubble,
  * the sidebar's tab, phone numbers swapped, an analytics hit).
  *
- * Test hooks, read by tests/e2e/widgets.spec.ts: window.__fbCalls (every Meta pixel call),
+ * Test hooks, read by tests/e2e/widgets.spec.ts: Meta's /tr requests (every pixel event; window.__fbCalls
+ * has them too where the pixel runs on the main thread),
  * window.__podiumOpened (launcher clicks), window.__standIn.chat(author, text, ageMs) (the provider
  * reporting a chat message the way its documented API does) and window.__standIn.listening (the
  * page subscribed to Zendesk's or LiveChat's messages).
@@ -32,12 +33,14 @@ export const WIDGET_SCRIPT_PATTERNS: Record<WidgetId, RegExp> = {
 
 /** Where the GA4 stand-in sends its hit, as gtag.js does (allowed by the GA4 CSP's connect-src). */
 export const ANALYTICS_HIT_HOST = 'www.google-analytics.com';
+/** Where the Meta stand-in sends each event, as fbevents.js does (allowed by the pixel's CSP). */
+export const PIXEL_HIT_HOST = 'www.facebook.com';
 
 /** Every host a stand-in is asked for: the providers' script hosts and the analytics hit's. */
 export function standInHosts(): string[] {
   const keys = { id: 'G-X', account: 'x', key: 'x' };
   const hosts = Object.values(WIDGET_SOURCES).map((source) => new URL(source.script(keys)).hostname);
-  return [...new Set([...hosts, ANALYTICS_HIT_HOST])];
+  return [...new Set([...hosts, ANALYTICS_HIT_HOST, PIXEL_HIT_HOST])];
 }
 
 /**
@@ -64,7 +67,14 @@ const BEHAVIOUR: Record<WidgetId, string> = {
     var dl = window.dataLayer = window.dataLayer || [];
     var id = (document.currentScript && /id=([^&]+)/.exec(document.currentScript.src) || [])[1] || 'G-X';
     window.google_tag_manager[id] = { dataLayer: { name: 'dataLayer' } };
-    try { navigator.sendBeacon('https://${ANALYTICS_HIT_HOST}/g/collect?v=2&tid=' + id + '&en=page_view&_p=' + work.checksum, ''); } catch (e) {}`,
+    // Each gtag('event', …) in dataLayer, those queued before it and every later one, is a hit, as gtag.js sends them.
+    var hit = function (entry) {
+      if (!entry || typeof entry !== 'object' || entry[0] !== 'event') return;
+      try { navigator.sendBeacon('https://${ANALYTICS_HIT_HOST}/g/collect?v=2&tid=' + id + '&en=' + encodeURIComponent(entry[1]) + '&_p=' + work.checksum, ''); } catch (e) {}
+    };
+    for (var q = 0; q < dl.length; q++) hit(dl[q]);
+    var push = dl.push;
+    dl.push = function () { for (var a = 0; a < arguments.length; a++) hit(arguments[a]); return push.apply(dl, arguments); };`,
   gtm: `
     window.google_tag_manager = window.google_tag_manager || {};
     var dl = window.dataLayer = window.dataLayer || [];
@@ -73,9 +83,15 @@ const BEHAVIOUR: Record<WidgetId, string> = {
     dl.push({ event: 'gtm.load' });`,
   metaPixel: `
     window.__fbCalls = [];
-    var fbq = window.fbq;
+    var fbq = window.fbq, pixel = '';
     if (fbq) {
-      fbq.callMethod = function () { window.__fbCalls.push(Array.prototype.slice.call(arguments)); };
+      // Every event goes to Meta's /tr endpoint, as fbevents.js sends it (ev and the custom data).
+      fbq.callMethod = function () {
+        var args = Array.prototype.slice.call(arguments);
+        window.__fbCalls.push(args);
+        if (args[0] === 'init') pixel = String(args[1]);
+        if (args[0] === 'track') try { navigator.sendBeacon('https://www.facebook.com/tr/?id=' + pixel + '&ev=' + encodeURIComponent(args[1]) + '&cd=' + encodeURIComponent(JSON.stringify(args[2] || {})), ''); } catch (e) {}
+      };
       (fbq.queue || []).forEach(function (args) { fbq.callMethod.apply(null, args); });
       fbq.queue = [];
     }`,
@@ -187,8 +203,10 @@ export function standInScript(id: WidgetId): { body: string; gzip: Buffer } {
   return built;
 }
 
-/** The widget a script address belongs to, or null. */
+/** The widget a script address belongs to, or null; a script fetched through the website's Partytown proxy (decision 043) counts as its provider's. */
 export function widgetOfUrl(url: string): WidgetId | null {
+  const proxied = /^https?:\/\/[^/]+\/api\/partytown\/proxy\?(.*)$/.exec(url);
+  if (proxied) url = new URLSearchParams(proxied[1]).get('url') ?? url;
   for (const [id, pattern] of Object.entries(WIDGET_SCRIPT_PATTERNS) as [WidgetId, RegExp][]) if (pattern.test(url)) return id;
   return null;
 }

@@ -303,6 +303,11 @@ export const websiteConfigSchema = z.object({
       dealercell: z.boolean().default(false),
       /** Widgets load only in production mode unless this is set. */
       loadOutsideProduction: z.boolean().default(false),
+      /**
+       * GA4, GTM and the Meta pixel run in a web worker (Partytown, decision 043); false runs them on
+       * the main thread, for a container whose tags need the page's DOM at full speed.
+       */
+      analyticsInWorker: z.boolean().default(true),
     })
     .prefault({}),
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseWebsiteConfig, websiteConfigSchema } from '@/modules/tenancy/tenancy.config';
 import { contentSecurityPolicy } from '@/lib/security-headers';
 import { DEMO_SITES as SITES } from '@/db/seed/sites';
-import { isHiddenPath, pageTypeOf, serviceBookingUrl, widgetCspSources, widgetPlan } from './widgets.plan';
+import { inWorker, isHiddenPath, pageTypeOf, serviceBookingUrl, widgetCspSources, widgetPlan } from './widgets.plan';
 import { consentSignals, marketingAllowed } from './widgets.consent';
 import { chatMessageEvent } from './widgets.runtime';
 
@@ -87,7 +87,11 @@ describe('CSP origins', () => {
   it('allows exactly the origins of the configured widgets', () => {
     const config = parseWebsiteConfig({ widgets: { googleAnalyticsId: 'G-ABC1234', chat: { provider: 'zendesk' } } });
     const csp = widgetCspSources(widgetPlan(config, { zendeskKey: 'k' }, production));
-    expect(csp.script).toEqual(['https://www.googletagmanager.com', 'https://static.zdassets.com']);
+    // GA4 runs in the worker (decision 043): its host is no script of the page, only where it sends.
+    expect(csp.script).toEqual(['https://static.zdassets.com']);
+    expect(csp.connect).toContain('https://www.google-analytics.com');
+    const mainThread = widgetCspSources(widgetPlan(parseWebsiteConfig({ widgets: { googleAnalyticsId: 'G-ABC1234', analyticsInWorker: false } }), {}, production));
+    expect(mainThread.script).toEqual(['https://www.googletagmanager.com']);
     expect(csp.connect).toContain('wss://*.zendesk.com');
     const policy = contentSecurityPolicy(csp);
     expect(policy).toContain('https://static.zdassets.com');
@@ -95,12 +99,42 @@ describe('CSP origins', () => {
     expect(policy).not.toContain('podium');
   });
 
-  it('every origin is https or wss, never a wildcard scheme', () => {
+  it("every origin is https or wss, never a wildcard scheme (and the worker's own 'self')", () => {
     const all = parseWebsiteConfig({
       widgets: { googleAnalyticsId: 'G-ABC1234', facebookPixelId: '1234567', gtmId: 'GTM-ABCD', callTracking: true, callTrackingAccount: 'x', digitalToolsSidebar: true, spinViewer: true, chat: { provider: 'livechat' }, chatbot: { enabled: true } },
     });
     const csp = widgetCspSources(widgetPlan(all, { livechatAgentGroup: '1:2', impelChatbotKey: 'k' }, production));
-    for (const origin of Object.values(csp).flat()) expect(origin).toMatch(/^(https|wss):\/\/(\*\.)?[a-z0-9.-]+\.[a-z]+$/);
+    expect(csp.worker).toEqual(["'self'"]);
+    for (const origin of Object.values({ ...csp, worker: [] }).flat()) expect(origin).toMatch(/^(https|wss):\/\/(\*\.)?[a-z0-9.-]+\.[a-z]+$/);
+  });
+});
+
+describe('analytics tags in the worker (decision 043)', () => {
+  const tags = { googleAnalyticsId: 'G-ABC1234', gtmId: 'GTM-ABCD', facebookPixelId: '1234567' };
+
+  it('puts GA4, GTM and Meta in the worker: their hosts allowed there, Meta\'s script host through the proxy, worker-src self', () => {
+    const plan = widgetPlan(parseWebsiteConfig({ widgets: { ...tags, callTracking: true, callTrackingAccount: 'x', chat: { provider: 'podium' } } }), { podiumApiOrganization: 'o' }, production);
+    expect(plan.widgets.filter(inWorker).map((w) => w.id)).toEqual(['ga4', 'gtm', 'metaPixel']);
+    expect(plan.worker).toMatchObject({ lib: '/api/partytown/', proxy: '/api/partytown/proxy', proxyHosts: ['connect.facebook.net'] });
+    expect(plan.worker!.hosts).toEqual(expect.arrayContaining(['www.googletagmanager.com', '*.google-analytics.com', 'connect.facebook.net', 'www.facebook.com']));
+    // Only the tags' hosts: not the chat's or the call tracker's, which stay on the main thread.
+    expect(plan.worker!.hosts.some((host) => /podium|callrail/.test(host))).toBe(false);
+    const policy = contentSecurityPolicy(widgetCspSources(plan));
+    expect(policy).toMatch(/worker-src 'self'(;|$)/);
+    // The page itself may not run the tags (nor Partytown's main-thread fallback of them); the chat and call tracking still run here.
+    const scriptSrc = /script-src ([^;]*)/.exec(policy)![1];
+    expect(scriptSrc).not.toMatch(/googletagmanager|facebook/);
+    expect(scriptSrc).toContain('https://connect.podium.com');
+    expect(scriptSrc).toContain('https://cdn.callrail.com');
+  });
+
+  it('none where the website turns it off or has no such tag: no worker-src either', () => {
+    const off = widgetPlan(parseWebsiteConfig({ widgets: { ...tags, analyticsInWorker: false } }), {}, production);
+    expect(off.worker).toBeNull();
+    expect(contentSecurityPolicy(widgetCspSources(off))).not.toContain('worker-src');
+    const chatOnly = widgetPlan(parseWebsiteConfig({ widgets: { chat: { provider: 'podium' } } }), { podiumApiOrganization: 'o' }, production);
+    expect(chatOnly.worker).toBeNull();
+    expect(contentSecurityPolicy(widgetCspSources(chatOnly))).not.toContain('worker-src');
   });
 });
 

@@ -27,8 +27,17 @@ export type WidgetSpec = {
   pageTypes?: PageType[];
 };
 
+/**
+ * GA4, GTM and the Meta pixel off the main thread (decision 043): Partytown's files from this
+ * origin (lib), the hosts its worker may reach (the tags' CSP origins; anything else is refused in
+ * the worker) and the script hosts that send no CORS headers, fetched through this website's proxy.
+ */
+export type WorkerPlan = { lib: string; proxy: string; hosts: string[]; proxyHosts: string[] };
+
 export type WidgetPlan = {
   widgets: WidgetSpec[];
+  /** Null: every widget on the main thread. */
+  worker: WorkerPlan | null;
   consent: { required: boolean; privacyPath: string };
   chat: { popupAfterMs: number | null } | null;
   facebookContentType: 'vehicle' | 'product';
@@ -37,8 +46,10 @@ export type WidgetPlan = {
 };
 
 /** Providers' script addresses; the CSP allows exactly their origins (plus what each script fetches). */
-export const WIDGET_SOURCES: Record<WidgetId, { script: (keys: Record<string, string>) => string; csp: CspSources }> = {
+export const WIDGET_SOURCES: Record<WidgetId, { script: (keys: Record<string, string>) => string; csp: CspSources; worker?: { proxy: boolean } }> = {
   ga4: {
+    // googletagmanager.com answers with Access-Control-Allow-Origin: *, so the worker fetches it directly.
+    worker: { proxy: false },
     script: (k) => `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(k.id)}`,
     csp: {
       script: ['https://www.googletagmanager.com'],
@@ -47,6 +58,7 @@ export const WIDGET_SOURCES: Record<WidgetId, { script: (keys: Record<string, st
     },
   },
   gtm: {
+    worker: { proxy: false },
     script: (k) => `https://www.googletagmanager.com/gtm.js?id=${encodeURIComponent(k.id)}`,
     csp: {
       script: ['https://www.googletagmanager.com', 'https://tagmanager.google.com'],
@@ -55,6 +67,8 @@ export const WIDGET_SOURCES: Record<WidgetId, { script: (keys: Record<string, st
     },
   },
   metaPixel: {
+    // connect.facebook.net sends no CORS headers: the worker fetches fbevents.js and its configuration through our proxy.
+    worker: { proxy: true },
     script: () => 'https://connect.facebook.net/en_US/fbevents.js',
     csp: { script: ['https://connect.facebook.net'], connect: ['https://www.facebook.com', 'https://connect.facebook.net'], frame: ['https://www.facebook.com'] },
   },
@@ -127,6 +141,7 @@ export function widgetPlan(config: WebsiteConfig, secrets: WebsiteSecrets, optio
   const hasChat = widgets.some((x) => x.group === 'chat');
   return {
     widgets,
+    worker: w.analyticsInWorker ? workerPlan(widgets) : null,
     consent: { required: config.consent.required, privacyPath: config.consent.privacyPath },
     chat: hasChat ? { popupAfterMs: w.chat.popupAfterMs } : null,
     facebookContentType: w.facebookContentType,
@@ -135,13 +150,43 @@ export function widgetPlan(config: WebsiteConfig, secrets: WebsiteSecrets, optio
   };
 }
 
+/** Where Partytown's files are served (src/app/api/partytown), and its proxy for scripts without CORS headers. */
+export const PARTYTOWN_LIB = '/api/partytown/';
+export const PARTYTOWN_PROXY = '/api/partytown/proxy';
+
+/** Which of the plan's widgets run in the worker. */
+export const inWorker = (spec: Pick<WidgetSpec, 'id'>) => WIDGET_SOURCES[spec.id].worker != null;
+
+const hostOf = (origin: string) => origin.replace(/^[a-z]+:\/\//, '');
+
+/** The worker part of a plan: the hosts its tags may reach, and which script hosts go through the proxy. Null without such a tag. */
+function workerPlan(widgets: WidgetSpec[]): WorkerPlan | null {
+  const tags = widgets.filter(inWorker);
+  if (!tags.length) return null;
+  const hosts = new Set<string>();
+  const proxyHosts = new Set<string>();
+  for (const tag of tags) {
+    const source = WIDGET_SOURCES[tag.id];
+    for (const list of Object.values(source.csp)) for (const origin of list ?? []) if (origin.startsWith('https://')) hosts.add(hostOf(origin));
+    if (source.worker?.proxy) for (const origin of source.csp.script ?? []) proxyHosts.add(hostOf(origin));
+  }
+  return { lib: PARTYTOWN_LIB, proxy: PARTYTOWN_PROXY, hosts: [...hosts], proxyHosts: [...proxyHosts] };
+}
+
 /** The CSP origins the plan's widgets need (decision 028's policy takes them per request). */
-export function widgetCspSources(plan: Pick<WidgetPlan, 'widgets'>): CspSources {
-  const out: Required<CspSources> = { script: [], style: [], img: [], connect: [], frame: [], font: [], form: [] };
+export function widgetCspSources(plan: Pick<WidgetPlan, 'widgets'> & { worker?: WorkerPlan | null }): CspSources {
+  const out: Required<CspSources> = { script: [], style: [], img: [], connect: [], frame: [], font: [], form: [], worker: [] };
   for (const widget of plan.widgets) {
     const csp = WIDGET_SOURCES[widget.id].csp;
-    for (const key of Object.keys(out) as (keyof CspSources)[]) for (const origin of csp[key] ?? []) if (!out[key].includes(origin)) out[key].push(origin);
+    // A tag that runs in the worker is not a script of the page: its host stays out of script-src,
+    // so neither the tag nor Partytown's own fallback (the tag on the main thread, without its
+    // bootstrap and consent defaults) can run here. Its requests are made from the worker.
+    const skip = plan.worker && inWorker(widget) ? ['script'] : [];
+    for (const key of Object.keys(out) as (keyof CspSources)[]) if (!skip.includes(key)) for (const origin of csp[key] ?? []) if (!out[key].includes(origin)) out[key].push(origin);
   }
+  // Partytown's service worker (its sandbox iframe is 'self' already in frame-src). The worker it
+  // starts is a blob: made inside that sandbox, which has no policy of its own (decision 043).
+  if (plan.worker) out.worker.push("'self'");
   for (const key of Object.keys(out) as (keyof CspSources)[]) if (!out[key].length) delete out[key];
   return out;
 }

@@ -4,6 +4,7 @@ import type { WidgetPlan } from './widgets.plan';
 
 const plan: WidgetPlan = {
   widgets: [],
+  worker: null,
   consent: { required: false, privacyPath: '/privacy-policy' },
   chat: null,
   facebookContentType: 'vehicle',

@@ -10,7 +10,9 @@ import { CLIENT_EVENTS } from './widgets.events.catalogue';
 import { trackEvent } from './components/analytics-client';
 import { consentSignals, gtag, marketingAllowed, storedConsent } from './widgets.consent';
 import { isHiddenPath, pageTypeOf } from './widgets.paths';
-import type { WidgetPlan, WidgetSpec } from './widgets.plan';
+import { inWorker, type WidgetPlan, type WidgetSpec } from './widgets.plan';
+import { TIMED_GROUPS } from './widgets.trigger';
+import { addWorkerTag, startPartytown, workerAvailable } from './widgets.worker';
 import {
   ANALYTICS_POLL_MS,
   FACEBOOK_EVENT_DELAY_MS,
@@ -274,10 +276,15 @@ export function mirrorEvent(plan: WidgetPlan, category: number, properties: Reco
   }
 }
 
+/** The calls the page makes into the tags that run in the worker (Partytown forwards them). */
+const WORKER_FORWARD: Partial<Record<WidgetSpec['id'], string>> = { ga4: 'gtag', gtm: 'gtag', metaPixel: 'fbq' };
+
 export type WidgetRuntime = {
   states: () => Record<string, LoaderState>;
   /** Loads what this path shows and hides what it does not. */
   showPath: (pathname: string) => void;
+  /** The visitor's first real interaction (scroll, click, touch, key): chat, chatbot and tools may load now. */
+  interacted: () => void;
   /** The text button and the car page's actions: opens chat or the chatbot (SPEC §4). */
   open: (group: 'chat' | 'chatbot', onLoading?: () => void) => Promise<boolean>;
   /** The visitor's answer to the banner. */
@@ -287,22 +294,41 @@ export type WidgetRuntime = {
 /** Starts the widgets of the plan for the current page; called once per page load. */
 export function startWidgets(plan: WidgetPlan, onState?: (id: string, state: LoaderState) => void): WidgetRuntime {
   let allowed = { google: true, meta: marketingAllowed(plan.consent.required, storedConsent()) };
-  // Consent Mode v2 defaults go into dataLayer before any Google tag is requested.
-  if (plan.widgets.some((w) => w.id === 'ga4' || w.id === 'gtm')) {
-    gtag('consent', 'default', { ...consentSignals(allowed.meta), wait_for_update: 500 });
-  }
+  const hasGoogle = plan.widgets.some((w) => w.id === 'ga4' || w.id === 'gtm');
+  // GA4, GTM and Meta in the worker where the website runs them there (decision 043). Their hosts
+  // are then not in the page's script-src: a browser without service workers (Firefox's private
+  // windows) runs none of them, rather than running them without their consent defaults.
+  const worker = plan.worker;
+  const canRunWorker = worker != null && workerAvailable();
+  const forward = [...new Set(plan.widgets.map((w) => WORKER_FORWARD[w.id]).filter((name): name is string => name != null))];
+  const partytown = worker && canRunWorker && plan.widgets.some(inWorker) ? startPartytown(worker, forward) : Promise.resolve(false);
+  // Consent Mode v2 defaults go into dataLayer before any Google tag is requested: here on the main
+  // thread, in the worker's bootstrap for the worker (widgets.worker.ts).
+  if (hasGoogle && !worker) gtag('consent', 'default', { ...consentSignals(allowed.meta), wait_for_update: 500 });
+  // Calls into the tags in the worker wait until Partytown's forwarding is there; without Partytown
+  // they are dropped (a gtag() here would make a main-thread dataLayer no tag reads).
+  const toTags = (call: () => void) => (worker ? void partytown.then((started) => started && call()) : call());
 
   const loaders = new Map<WidgetSpec, ScriptLoader>();
+  const workerRuns = new Map<WidgetSpec, Promise<void>>();
   const loaderOf = (spec: WidgetSpec) => {
     let loader = loaders.get(spec);
     if (!loader) {
       const adapter = ADAPTERS[spec.id];
       loader = new ScriptLoader(
         async () => {
+          if (worker && inWorker(spec)) {
+            // The placeholders go in at once (Partytown runs what is there when it starts, in order).
+            const run = addWorkerTag(spec, allowed.meta, READY_TIMEOUT_MS);
+            workerRuns.set(spec, run);
+            run.catch(() => {}); // read by the loader's ready check below; never an unhandled rejection
+            if (!(await partytown)) throw new Error('Partytown did not start (its service worker could not be registered)');
+            return;
+          }
           adapter.prepare?.(spec, plan);
           await injectScript(spec.src, adapter.attributes?.(spec));
         },
-        () => adapter.ready(spec),
+        () => workerRuns.get(spec) ?? adapter.ready(spec),
         (state, error) => {
           onState?.(spec.id, state);
           if (state === 'error') trackEvent(60, { name: 'widget_error', widget: spec.id }, { error_message: `${spec.id}: ${error}`.slice(0, 500) });
@@ -314,7 +340,9 @@ export function startWidgets(plan: WidgetPlan, onState?: (id: string, state: Loa
     return loader;
   };
 
-  const eligible = (spec: WidgetSpec) => spec.group !== 'marketing' || allowed.meta;
+  let interacted = false;
+  const eligible = (spec: WidgetSpec) =>
+    (spec.group !== 'marketing' || allowed.meta) && (interacted || TIMED_GROUPS.includes(spec.group)) && (!worker || !inWorker(spec) || canRunWorker);
   let current = location.pathname;
   const showPath = (pathname: string) => {
     current = pathname;
@@ -346,11 +374,14 @@ export function startWidgets(plan: WidgetPlan, onState?: (id: string, state: Loa
   const queued = Array.isArray(w.siteEvents) ? [...w.siteEvents] : [];
   const mirror = (item: unknown) => {
     const [category, properties] = item as [number, Record<string, unknown> | undefined];
-    try {
-      mirrorEvent(plan, category, properties, allowed);
-    } catch {
-      // SPEC §8: an analytics failure is logged only.
-    }
+    const meta = allowed;
+    toTags(() => {
+      try {
+        mirrorEvent(plan, category, properties, meta);
+      } catch {
+        // SPEC §8: an analytics failure is logged only.
+      }
+    });
   };
   w.siteEvents = Object.assign([], { push: (...items: unknown[]) => (items.forEach(mirror), 0) });
   queued.forEach(mirror);
@@ -358,10 +389,15 @@ export function startWidgets(plan: WidgetPlan, onState?: (id: string, state: Loa
   return {
     states: () => Object.fromEntries([...loaders].map(([spec, loader]) => [spec.id, loader.state])),
     showPath,
+    interacted: () => {
+      if (interacted) return;
+      interacted = true;
+      showPath(current);
+    },
     open,
     consent: (granted) => {
       allowed = { google: true, meta: marketingAllowed(plan.consent.required, granted ? 'granted' : 'denied') };
-      if (plan.widgets.some((x) => x.id === 'ga4' || x.id === 'gtm')) gtag('consent', 'update', consentSignals(granted));
+      if (hasGoogle) toTags(() => gtag('consent', 'update', consentSignals(granted)));
       if (granted) showPath(current);
     },
   };

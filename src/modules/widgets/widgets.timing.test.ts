@@ -53,6 +53,17 @@ describe('widget timing (SPEC §4, §9)', () => {
     expect(run).toHaveBeenCalledTimes(1);
   });
 
+  it('without a delay (chat, chatbot, tools: decision 043) only a real interaction starts it', () => {
+    const target = fakeTarget();
+    const run = vi.fn();
+    afterFirstInteraction(run, null, target as unknown as Window);
+    vi.advanceTimersByTime(60_000);
+    expect(run).not.toHaveBeenCalled();
+    target.fire('scroll');
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(target.listeners.size).toBe(0);
+  });
+
   it('can be cancelled (the page went away)', () => {
     const run = vi.fn();
     const cancel = afterFirstInteraction(run, 3000, fakeTarget() as unknown as Window);

@@ -9,10 +9,16 @@ export const INTERACTION_DELAY_MS = 3000;
 const INTERACTIONS = ['scroll', 'click', 'touchstart', 'keydown', 'pointerdown', 'wheel'] as const;
 
 /**
- * Calls run once, at the visitor's first scroll, click, touch or key, or after delayMs, whichever
- * comes first. Returns a cancel function.
+ * The widget groups that start at the first interaction or 3 s (SPEC §4's analytics loaders); chat,
+ * the chatbot and the tools wait for a real interaction or for the visitor opening them (decision 043).
  */
-export function afterFirstInteraction(run: () => void, delayMs = INTERACTION_DELAY_MS, target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): () => void {
+export const TIMED_GROUPS: readonly string[] = ['analytics', 'marketing'];
+
+/**
+ * Calls run once, at the visitor's first scroll, click, touch or key, or after delayMs, whichever
+ * comes first (delayMs null: only an interaction). Returns a cancel function.
+ */
+export function afterFirstInteraction(run: () => void, delayMs: number | null = INTERACTION_DELAY_MS, target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): () => void {
   let done = false;
   const options = { capture: true, passive: true } as const;
   const cancel = () => {
@@ -25,7 +31,7 @@ export function afterFirstInteraction(run: () => void, delayMs = INTERACTION_DEL
     cancel();
     run();
   }
-  const timer = setTimeout(fire, delayMs);
+  const timer = delayMs == null ? undefined : setTimeout(fire, delayMs);
   for (const type of INTERACTIONS) target.addEventListener(type, fire, options);
   return cancel;
 }

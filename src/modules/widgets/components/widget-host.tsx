@@ -4,14 +4,15 @@ import { usePathname } from 'next/navigation';
 import { useEffect, useState, type ComponentType } from 'react';
 import type { WidgetPlan } from '../widgets.plan';
 import { isHiddenPath, pageTypeOf } from '../widgets.paths';
-import { afterFirstInteraction } from '../widgets.trigger';
+import { TIMED_GROUPS, afterFirstInteraction } from '../widgets.trigger';
 import type { WidgetRuntime } from '../widgets.runtime';
 import { PageViewTracker } from './page-view-tracker';
 
 /**
  * Mounted once by the site layout (decision 037). Always on the page, so it stays small: it sends
  * each page's view (PageViewTracker, page type from the path), and at the visitor's first
- * interaction or 3 s imports the widget runtime, which loads the website's widgets. The chat
+ * interaction or 3 s imports the widget runtime, which loads the website's analytics tags; chat,
+ * chatbot and tools follow at the first real interaction (decision 043). The chat
  * button, popup and consent banner are a chunk of their own, loaded at the same moment and only on
  * websites that have them (the banner can wait: until the visitor answers, Google tags run with
  * Consent Mode 'denied' and the Meta pixel does not load).
@@ -37,10 +38,18 @@ export function WidgetHost({ plan }: { plan: WidgetPlan }) {
   const chat = plan.widgets.find((w) => w.group === 'chat');
   useEffect(() => {
     if (!hasWidgets && !plan.consent.required) return;
-    return afterFirstInteraction(() => {
+    const cancelTimed = afterFirstInteraction(() => {
       if (hasWidgets) void widgetRuntime(plan);
       if (chat || plan.consent.required) void import('./widget-ui').then((m) => setWidgetUi(() => m.WidgetUi));
     });
+    // Chat, chatbot and tools: at the first real interaction only (or when the visitor opens one).
+    const cancelInteraction = plan.widgets.some((w) => !TIMED_GROUPS.includes(w.group))
+      ? afterFirstInteraction(() => void widgetRuntime(plan).then((r) => r.interacted()), null)
+      : () => {};
+    return () => {
+      cancelTimed();
+      cancelInteraction();
+    };
     // The plan is the website's and does not change within a page load.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

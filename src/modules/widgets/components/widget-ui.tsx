@@ -32,26 +32,14 @@ function ChatButton({ plan }: { plan: WidgetPlan }) {
   const [loading, setLoading] = useState(false);
   const [popup, setPopup] = useState(false);
 
-  // SPEC §4: the popup 3 s after load, once the widget is ready, unless the visitor closed it before.
+  // SPEC §4: the popup 3 s after load unless the visitor closed it before. Our own UI: it does not
+  // wait for the provider's script, which loads at the first interaction or when the visitor opens chat.
   useEffect(() => {
     const after = plan.chat?.popupAfterMs;
     if (after == null || popupClosedBefore()) return;
-    let live = true;
-    const timer = setTimeout(() => {
-      void widgetRuntime(plan).then(async (r) => {
-        for (let i = 0; i < 150 && live; i += 1) {
-          const state = Object.entries(r.states()).find(([id]) => plan.widgets.some((w) => w.id === id && w.group === 'chat'))?.[1];
-          if (state === 'ready') return live && setPopup(true);
-          if (state === 'error') return;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      });
-      // 3 s after the page loaded, however late this chunk arrived.
-    }, Math.max(0, (after || CHAT_POPUP_MS) - performance.now()));
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
+    // 3 s after the page loaded, however late this chunk arrived.
+    const timer = setTimeout(() => setPopup(true), Math.max(0, (after || CHAT_POPUP_MS) - performance.now()));
+    return () => clearTimeout(timer);
   }, [plan]);
 
   const open = () => {
