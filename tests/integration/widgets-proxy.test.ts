@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as proxy } from '@/app/api/partytown/proxy/route';
+import { PROXY_LIMITS } from '@/modules/widgets/widgets.partytown';
 import { websites } from '@/modules/tenancy/tenancy.schema';
 import { useTestDatabase } from '../support/database';
 
@@ -31,7 +32,7 @@ describe('the Partytown proxy', () => {
     const cert = fs.readFileSync(`${dir}/cert.pem`);
     upstream = https.createServer({ key: fs.readFileSync(`${dir}/key.pem`), cert }, (req, res) => {
       asked.push(`${req.headers.host} ${req.url} cookie=${req.headers.cookie ?? ''}`);
-      if (req.url === '/en_US/fbevents.js') res.writeHead(200, { 'content-type': 'application/javascript', 'cache-control': 'public, max-age=1200' }).end('/* fbevents */');
+      if (req.url?.startsWith('/en_US/fbevents.js')) res.writeHead(200, { 'content-type': 'application/javascript', 'cache-control': 'public, max-age=1200' }).end('/* fbevents */');
       else if (req.url === '/page.html') res.writeHead(200, { 'content-type': 'text/html' }).end('<p>not a script</p>');
       else res.writeHead(404).end();
     });
@@ -70,5 +71,30 @@ describe('the Partytown proxy', () => {
   it('answers 502 when the provider does not answer with a script', async () => {
     expect((await get('https://connect.facebook.net/page.html')).status).toBe(502);
     expect((await get('https://connect.facebook.net/missing.js')).status).toBe(502);
+  });
+
+  it('asks the provider once for a script it may cache, and answers again from the process', async () => {
+    const script = 'https://connect.facebook.net/en_US/fbevents.js?v=kept';
+    const before = asked.length;
+    for (let i = 0; i < 3; i++) {
+      const response = await get(script);
+      expect([response.status, await response.text()]).toEqual([200, '/* fbevents */']);
+    }
+    expect(asked.length).toBe(before + 1);
+  });
+
+  it(`limits what one visitor address has fetched from the provider to ${PROXY_LIMITS.upstreamPerAddressPerHour} an hour; scripts already kept are still answered`, async () => {
+    const address = { 'sec-fetch-dest': 'empty', 'x-dealer-client-address': '203.0.113.9' };
+    for (let i = 0; i < PROXY_LIMITS.upstreamPerAddressPerHour; i++) {
+      expect((await get(`https://connect.facebook.net/missing.js?n=${i}`, 'pixel-site.localhost', address)).status).toBe(502);
+    }
+    const before = asked.length;
+    const refused = await get('https://connect.facebook.net/missing.js?n=over', 'pixel-site.localhost', address);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(asked.length).toBe(before);
+    expect((await get(META, 'pixel-site.localhost', address)).status).toBe(200);
+    // Another address is not held back by the first one's count.
+    expect((await get('https://connect.facebook.net/missing.js?n=other', 'pixel-site.localhost', { ...address, 'x-dealer-client-address': '203.0.113.10' })).status).toBe(502);
   });
 });

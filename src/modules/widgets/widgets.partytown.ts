@@ -3,7 +3,10 @@ import fs from 'node:fs/promises';
 import https from 'node:https';
 import path from 'node:path';
 import { libDirPath } from '@qwik.dev/partytown/utils';
+import { getDb } from '@/db';
+import { clientAddress } from '@/lib/client-address';
 import { logger } from '@/lib/logger';
+import { consumeLimits, HOUR_MS, RateLimitedError } from '@/lib/rate-limit';
 import { normalizeHost } from '@/modules/tenancy/tenancy.host';
 import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
 import { widgetPlan } from './widgets.plan';
@@ -34,7 +37,8 @@ export async function partytownFile(name: string): Promise<Response> {
   });
 }
 
-export const PROXY_LIMITS = { maxBytes: 3 * 1024 * 1024, timeoutMs: 10_000 };
+/** upstreamPerAddressPerHour: scripts one visitor address may have fetched from the provider (those not kept already). */
+export const PROXY_LIMITS = { maxBytes: 3 * 1024 * 1024, timeoutMs: 10_000, upstreamPerAddressPerHour: 60 };
 
 /**
  * Where the proxy connects for a host: the host itself, or what WIDGET_PROXY_RESOLVE says, as curl's
@@ -119,7 +123,7 @@ export function proxyTarget(raw: string | null, proxyHosts: readonly string[]): 
  * not an open proxy. The website comes from the Host header.
  */
 export async function proxyWidgetScript(request: Request): Promise<Response> {
-  const refuse = (status: number) => new Response(null, { status, headers: { 'Cache-Control': 'no-store' } });
+  const refuse = (status: number, headers: Record<string, string> = {}) => new Response(null, { status, headers: { 'Cache-Control': 'no-store', ...headers } });
   // The worker's fetch() only: a <script src> pointing here (Partytown's main-thread fallback, or
   // anyone's page) is refused, so a proxied tag never runs on the main thread without its bootstrap.
   const destination = request.headers.get('sec-fetch-dest');
@@ -131,15 +135,53 @@ export async function proxyWidgetScript(request: Request): Promise<Response> {
   const plan = widgetPlan(tenant.config, {}, { production: process.env.NODE_ENV === 'production' });
   const target = proxyTarget(new URL(request.url).searchParams.get('url'), plan.worker?.proxyHosts ?? []);
   if (!target) return refuse(403);
-  const answer = await fetchScript(target);
+  let answer = keptScript(target.href);
+  if (!answer) {
+    // Only a fetch from the provider costs anything: those are limited per visitor address.
+    const address = clientAddress(request);
+    if (address) {
+      try {
+        await consumeLimits(await getDb(), [{ key: `widget-proxy:${tenant.id}:${address}`, max: PROXY_LIMITS.upstreamPerAddressPerHour, durationMs: HOUR_MS, message: () => 'Too many requests' }]);
+      } catch (error) {
+        if (error instanceof RateLimitedError) return refuse(429, { 'Retry-After': String(error.retryAfterSeconds) });
+        throw error;
+      }
+    }
+    answer = await fetchKept(target);
+  }
   if (answer.status !== 200 || !answer.body) return refuse(502);
-  // The provider's own caching, at most a day.
-  const maxAge = Math.min(Number(/max-age=(\d+)/.exec(answer.cacheControl ?? '')?.[1] ?? 0), 86_400);
   return new Response(new Uint8Array(answer.body), {
     headers: {
       'Content-Type': 'application/javascript; charset=utf-8',
-      'Cache-Control': maxAge > 0 ? `public, max-age=${maxAge}` : 'no-cache',
+      'Cache-Control': answer.maxAge > 0 ? `public, max-age=${answer.maxAge}` : 'no-cache',
       'X-Content-Type-Options': 'nosniff',
     },
   });
+}
+
+type Fetched = { status: number; body?: Buffer; maxAge: number };
+/**
+ * Scripts fetched for the worker, kept in this process for as long as the provider says they may be
+ * cached (at most a day), so the provider is asked once per script and process, not once per page
+ * view. The addresses are the visitors' to choose within the proxied hosts, hence a bound on count.
+ */
+const kept = new Map<string, { settled: Fetched; until: number }>();
+const MAX_KEPT = 32;
+
+function keptScript(href: string): Fetched | null {
+  const entry = kept.get(href);
+  if (!entry || entry.until <= Date.now()) return null;
+  return entry.settled;
+}
+
+async function fetchKept(target: URL): Promise<Fetched> {
+  const fetched = await fetchScript(target);
+  // The provider's own caching, at most a day.
+  const maxAge = Math.min(Number(/max-age=(\d+)/.exec(fetched.cacheControl ?? '')?.[1] ?? 0), 86_400);
+  const answer: Fetched = { status: fetched.status, body: fetched.body, maxAge };
+  if (answer.status === 200 && maxAge > 0) {
+    if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(target.href, { settled: answer, until: Date.now() + maxAge * 1000 });
+  }
+  return answer;
 }
