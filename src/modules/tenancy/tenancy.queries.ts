@@ -100,7 +100,7 @@ export const findTenantByHost = cache(async (host: string): Promise<Tenant | nul
 });
 
 export async function findTenantById(websiteId: number): Promise<Tenant | null> {
-  const [row] = await tenantQuery(await getDb(), eq(websites.id, websiteId));
+  const [row] = await lookupsFor(await getDb()).byId.execute({ id: websiteId });
   return row ? toTenant(row) : null;
 }
 
