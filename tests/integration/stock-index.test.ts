@@ -6,6 +6,7 @@ import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
 import { locations } from '@/modules/locations/locations.schema';
 import { carGenerations, cars } from '@/modules/stock/stock.schema';
 import { SqlSearchEngine } from '@/modules/stock/search/sql-search-engine';
+import { websiteGeneration } from '@/modules/tenancy/tenancy.memo';
 import { SORT_OPTIONS } from '@/modules/tenancy/tenancy.config';
 import { FACETS, type SearchFilters, type SearchRequest, type SearchResponse, type SearchScope, type SortOption } from '@/modules/stock/search/search.types';
 
@@ -302,6 +303,78 @@ describe('stock index', () => {
     const [{ generation }] = await db.select({ generation: carGenerations.generation }).from(carGenerations).where(eq(carGenerations.websiteId, websiteIds[0]));
     expect(Number(generation) - Number(kept)).toBe(19);
     await expectSameAnswers(seeds);
+  });
+
+  it('shows a page again from the cards it has shown while the website generation holds, and every change in the next search', async () => {
+    const withCards = new SqlSearchEngine(db);
+    const site = websiteIds[1];
+    // As a page render does: the website generation read first, then the search.
+    const search = async (seed: number) => {
+      const { request } = randomSearch(seed);
+      const scope: SearchScope = { websiteIds: [site], soldSince: null, minPhotos: null, cities: [], makes: [], defaultSort: 'custom_rank:desc' };
+      const fromCards = await withCards.search({ ...scope, websiteGeneration: await websiteGeneration(site) }, request);
+      expect(comparable(fromCards), `search ${seed}`).toEqual(comparable(await inSql.search(scope, request)));
+    };
+    /**
+     * Statements sent while `run` runs, on either driver: PGlite's query and exec, or a pool's query
+     * and its connections' (the prepared statements run on a connection of their own).
+     */
+    const statementsDuring = async (run: () => Promise<void>) => {
+      const sent = { count: 0 };
+      type Client = Record<string, (...args: unknown[]) => unknown>;
+      const client = (db as unknown as { $client: Client }).$client;
+      const counting = (target: Client, name: string) => {
+        const original = target[name];
+        target[name] = (...args: unknown[]) => (sent.count++, original.apply(target, args));
+        return () => void (target[name] = original);
+      };
+      const restore = ['query', 'exec'].filter((name) => typeof client[name] === 'function').map((name) => counting(client, name));
+      if (typeof client.connect === 'function') {
+        const connect = client.connect;
+        client.connect = async (...args: unknown[]) => {
+          const connection = (await connect.apply(client, args)) as Client;
+          const release = connection.release;
+          const undo = counting(connection, 'query');
+          connection.release = (...releaseArgs: unknown[]) => (undo(), (connection.release = release), release.apply(connection, releaseArgs));
+          return connection;
+        };
+        restore.push(() => void (client.connect = connect));
+      }
+      try {
+        await run();
+      } finally {
+        for (const undo of restore) undo();
+      }
+      return sent.count;
+    };
+    const seeds = Array.from({ length: 30 }, (_, i) => 3000 + i);
+    for (const seed of seeds) await search(seed);
+    const generationReads = await statementsDuring(() => websiteGeneration(site).then(() => undefined));
+    const firstPage = async () => {
+      await withCards.search(
+        { websiteIds: [site], soldSince: null, minPhotos: null, cities: [], makes: [], defaultSort: 'custom_rank:desc', websiteGeneration: await websiteGeneration(site) },
+        { facets: FACETS, limit: 24, offset: 0 },
+      );
+    };
+    await firstPage();
+    // Shown before: the test's generation read and the copy's check of the car generation, no page statement.
+    expect(await statementsDuring(firstPage)).toBe(generationReads + 1);
+
+    // A car's price changes (its car generation moves, the website generation does not), then a
+    // location's name (the website generation covers locations): each shows in the next search.
+    const everyCar = async () =>
+      (
+        await withCards.search(
+          { websiteIds: [site], soldSince: null, minPhotos: null, cities: [], makes: [], defaultSort: 'custom_rank:desc', websiteGeneration: await websiteGeneration(site) },
+          { facets: FACETS, limit: 500, offset: 0 },
+        )
+      ).hits;
+    const shownCar = (await everyCar())[0];
+    await db.update(cars).set({ price: 54_321 }).where(eq(cars.id, shownCar.id));
+    expect((await everyCar()).find((hit) => hit.id === shownCar.id)?.price).toBe(54_321);
+    await db.update(locations).set({ name: 'East Yard' }).where(eq(locations.websiteId, site));
+    expect(new Set((await everyCar()).flatMap((hit) => (hit.location ? [hit.location.name] : [])))).toEqual(new Set(['East Yard']));
+    for (const seed of seeds) await search(seed);
   });
 
   it('answers the same when it may hold fewer cars than the searches need', async () => {

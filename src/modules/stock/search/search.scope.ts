@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, eq, gte, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { generationsReadWith } from '@/modules/tenancy/tenancy.memo';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { cars } from '../stock.schema';
 import { soldWindowMs } from '../stock.rules';
@@ -16,6 +17,7 @@ export function scopeForTenant(tenant: Tenant, now: Date): SearchScope {
     cities,
     makes,
     defaultSort: tenant.config.search.defaultSort,
+    websiteGeneration: generationsReadWith(tenant.id)?.website,
   };
 }
 

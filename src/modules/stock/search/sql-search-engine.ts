@@ -14,7 +14,7 @@ import { searchTerms, type SearchTerm } from './search.text';
 import { TERM_COLUMN, type BaseColumn } from './search.columns';
 import { filterGroups, groupOf, type FilterGroup } from './search.filters';
 import { addCount, addStats, newTally, type Tally } from './search.tally';
-import { countStock, StockIndex, type NamedIds, type TextMatch } from './stock-index';
+import { countStock, keepShown, shownPage, StockIndex, type NamedIds, type TextMatch } from './stock-index';
 import {
   MAKE_MODEL_SEPARATOR,
   RANGE_FACETS,
@@ -456,6 +456,8 @@ export class SqlSearchEngine implements SearchEngine {
    * to date first. The statement that reads the page of hits also reads the websites' car
    * generations: when one has moved since (a change committed in between), the search is counted
    * again. Null after three such attempts (stock changing under a busy search): count it in SQL.
+   * No statement when the copy has already shown every car of the page under the scope's website
+   * generation (`shownPage`).
    */
   private async indexed(
     scope: SearchScope,
@@ -469,14 +471,19 @@ export class SqlSearchEngine implements SearchEngine {
     const { named, text } = await this.prefetch(scope, terms, groups);
     const soldSinceMs = scope.soldSince?.getTime() ?? null;
     const intArray = (values: readonly number[]) => sql`${`{${values.join(',')}}`}::int[]`;
+    // A page of one website's stock can come from the cards its copy has shown, with no statement.
+    const websiteGeneration = scope.websiteIds.length === 1 ? scope.websiteGeneration : undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
       const stocks = await index.sync(scope.websiteIds, soldSinceMs);
       const { tally, pageIds } = countStock(stocks, scope, groups, named, text, request, termFacets, rangeFacets);
+      const countedIds = (facet: 'location_name' | 'dealership_name') => (termFacets.includes(facet) ? [...(tally.counts.get(facet)?.keys() ?? [])].map(Number) : []);
+      const shown = websiteGeneration === undefined ? null : shownPage(stocks[0], websiteGeneration, pageIds, { locations: countedIds('location_name'), dealerships: countedIds('dealership_name') });
+      if (shown) return { hits: shown.hits, tally, names: shown.names };
       // Names only for the locations and dealerships the facets counted (a car's location and
       // dealership belong to its website, so these ids are of the scope's websites).
       const namesOf = (table: typeof locations | typeof dealerships, facet: 'location_name' | 'dealership_name') =>
         termFacets.includes(facet)
-          ? sql`(select json_agg(json_build_array(${table.id}, ${table.name})) from ${table} where ${table.id} = any(${intArray([...(tally.counts.get(facet)?.keys() ?? [])].map(Number))}))`
+          ? sql`(select json_agg(json_build_array(${table.id}, ${table.name})) from ${table} where ${table.id} = any(${intArray(countedIds(facet))}))`
           : sql`null`;
       const row = await this.one<{
         hits: SummaryRow[] | null;
@@ -495,11 +502,13 @@ export class SqlSearchEngine implements SearchEngine {
       // A website without a row has generation 0, as the stock index reads it.
       const current = new Map((row.generations ?? []).map(([id, generation]) => [Number(id), Number(generation)]));
       if (stocks.every((stock) => stock.generation === (current.get(stock.websiteId) ?? 0))) {
-        return {
+        const found = {
           hits: (row.hits ?? []).map(toSummary),
           tally,
           names: { locations: new Map(row.location_names ?? []), dealerships: new Map(row.dealership_names ?? []) },
         };
+        if (websiteGeneration !== undefined) keepShown(stocks[0], websiteGeneration, found.hits, found.names);
+        return found;
       }
     }
     return null;

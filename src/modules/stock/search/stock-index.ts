@@ -9,6 +9,7 @@ import { MIN_SHOWN_PRICE } from '../stock.rules';
 import { groupOf, type FilterGroup } from './search.filters';
 import { addStats, newTally, tallyCounts, type Tally } from './search.tally';
 import type { SearchTerm } from './search.text';
+import type { CarSummary } from '../stock.types';
 import { MAKE_MODEL_SEPARATOR, type RangeFacet, type SearchRequest, type SearchScope, type SortOption, type TermFacet } from './search.types';
 
 /**
@@ -67,7 +68,22 @@ export type WebsiteStock = {
   words: Words | null;
   /** The cars (indexes) in each sort's order, sorted on the copy's first search with that sort (`carsInOrder`). */
   orders: Map<SortOption, Int32Array>;
+  /** The cards of cars this copy has shown, and the names its facets showed (`shownPage`). */
+  shown: Shown | null;
 };
+
+/**
+ * What pages of hits have shown of a copy's cars: each car's card (as the page statement read it,
+ * at the copy's car generation) and the names of the locations and dealerships its facets counted,
+ * under the website generation they were read at (a card names its location, which that
+ * generation covers). A page whose cars are all here needs no statement.
+ */
+type Shown = { websiteGeneration: string; cards: Map<number, CarSummary>; locations: Map<number, string>; dealerships: Map<number, string> };
+
+/** Cards kept per copy: enough for the pages most visitors see, not a crawler's walk through every page. */
+export const SHOWN_CARDS_PER_COPY = 1_000;
+
+export type FacetNames = { locations: Map<number, string>; dealerships: Map<number, string> };
 
 const AVAILABLE = new Set(['in_stock', 'coming_soon']);
 
@@ -213,7 +229,59 @@ function toStock(websiteId: number, generation: number, soldSinceMs: number | nu
     searchText,
     words: null,
     orders: new Map(),
+    shown: kept?.stock.shown ? keptShown(kept.stock.shown, new Set(Array.from(kept.cars, (i) => kept.stock.numbers.id[i]))) : null,
   };
+}
+
+/** The shown cards of the kept cars (a changed car is read again), and the names, which cars do not change. */
+function keptShown(shown: Shown, keptIds: ReadonlySet<number>): Shown {
+  const cards = new Map([...shown.cards].filter(([id]) => keptIds.has(id)));
+  return { ...shown, cards };
+}
+
+/**
+ * The page of hits and the facets' names from what the copy has shown, when every car of the page
+ * and every location and dealership counted is there under `websiteGeneration` (the one this
+ * request read); null otherwise (the page statement reads them).
+ */
+export function shownPage(
+  stock: WebsiteStock,
+  websiteGeneration: string | undefined,
+  pageIds: readonly number[],
+  counted: { locations: readonly number[]; dealerships: readonly number[] },
+): { hits: CarSummary[]; names: FacetNames } | null {
+  const shown = stock.shown;
+  if (!shown || websiteGeneration === undefined || shown.websiteGeneration !== websiteGeneration) return null;
+  const hits: CarSummary[] = [];
+  for (const id of pageIds) {
+    const card = shown.cards.get(id);
+    if (!card) return null;
+    hits.push(card);
+  }
+  if (!counted.locations.every((id) => shown.locations.has(id)) || !counted.dealerships.every((id) => shown.dealerships.has(id))) return null;
+  return { hits, names: { locations: shown.locations, dealerships: shown.dealerships } };
+}
+
+/**
+ * Keeps what the page statement read for the copy (at its car generation, checked by the caller)
+ * as shown, under the website generation the request read before that statement: what is kept is
+ * never older than the generation it is kept under. The cards are frozen, as every later page
+ * shares them.
+ */
+export function keepShown(stock: WebsiteStock, websiteGeneration: string | undefined, hits: readonly CarSummary[], names: FacetNames): void {
+  if (websiteGeneration === undefined) return;
+  if (stock.shown?.websiteGeneration !== websiteGeneration) {
+    stock.shown = { websiteGeneration, cards: new Map(), locations: new Map(), dealerships: new Map() };
+  }
+  const shown = stock.shown;
+  for (const hit of hits) {
+    if (shown.cards.size >= SHOWN_CARDS_PER_COPY) break;
+    if (hit.image) Object.freeze(hit.image);
+    if (hit.location) Object.freeze(hit.location);
+    shown.cards.set(hit.id, Object.freeze(hit));
+  }
+  for (const [id, name] of names.locations) shown.locations.set(id, name);
+  for (const [id, name] of names.dealerships) shown.dealerships.set(id, name);
 }
 
 /** The held copy without the changed cars, plus the changed cars that are still listed. */
