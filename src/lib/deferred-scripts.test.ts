@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deferScriptsInDocument, deferScriptsInHead, LOADER, rewriteDocumentResponse } from './deferred-scripts';
+import { acceptsGzip, deferScriptsInDocument, deferScriptsInHead, LOADER, rewriteDocumentResponse } from './deferred-scripts';
 
 const HEAD =
   '<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"/>' +
@@ -46,7 +46,7 @@ let server: http.Server | null = null;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
 /** Serves `chunks` through deferScriptsInResponse with the given headers, written one by one across ticks. */
-async function serve(headers: Record<string, string>, chunks: Buffer[], method = 'GET'): Promise<Served> {
+async function serve(headers: Record<string, string>, chunks: Buffer[], method = 'GET', compress = false): Promise<Served> {
   let seen: string | null = null;
   server = http.createServer((_, response) => {
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
@@ -54,7 +54,7 @@ async function serve(headers: Record<string, string>, chunks: Buffer[], method =
       seen = html;
       // As the request hook does: a header that depends on the whole page.
       response.setHeader('x-page-bytes', String(Buffer.byteLength(html)));
-    });
+    }, { compress });
     let i = 0;
     const next = () => {
       if (i < chunks.length - 1) {
@@ -149,6 +149,18 @@ describe('rewriteDocumentResponse', () => {
     expect(served.headers['x-page-bytes']).toBeUndefined();
   });
 
+  it.each([
+    ['plain', {}],
+    ['gzip already', { 'content-encoding': 'gzip' }],
+  ])('compresses a page that arrives %s once when asked to, naming Accept-Encoding in Vary', async (_, encoding: Record<string, string>) => {
+    const body = 'content-encoding' in encoding ? zlib.gzipSync(page) : Buffer.from(page);
+    const chunks = Array.from({ length: Math.ceil(body.length / 50) }, (_, k) => body.subarray(k * 50, k * 50 + 50));
+    const served = await serve({ 'content-type': 'text/html; charset=utf-8', vary: 'RSC', ...encoding }, chunks, 'GET', true);
+    expect(served.headers['content-encoding']).toBe('gzip');
+    expect(served.body).toBe(expected);
+    if (!('content-encoding' in encoding)) expect(served.headers.vary).toBe('RSC, Accept-Encoding');
+  });
+
   it('answers a HEAD request and an empty page without hanging', async () => {
     const head = await serve({ 'content-type': 'text/html', 'content-encoding': 'gzip' }, [Buffer.alloc(0)], 'HEAD');
     expect(head.status).toBe(200);
@@ -156,4 +168,18 @@ describe('rewriteDocumentResponse', () => {
     expect(head.body).toBe('');
     expect((await serve({ 'content-type': 'text/html' }, [Buffer.alloc(0)])).body).toBe('');
   });
+});
+
+describe('acceptsGzip', () => {
+  it.each([
+    ['gzip, deflate, br', true],
+    ['br;q=1.0, gzip;q=0.8', true],
+    ['*', true],
+    ['identity', false],
+    ['gzip;q=0, br', false],
+    ['*;q=0.5, gzip;q=0', false],
+    ['br, *;q=0', false],
+    ['', false],
+    [undefined, false],
+  ])('%s → %s', (header, expected) => expect(acceptsGzip(header)).toBe(expected));
 });

@@ -43,6 +43,26 @@ export function deferScriptsInDocument(html: string): string {
   return deferScriptsInHead(head) + html.slice(head.length);
 }
 
+/** A Vary header value that names Accept-Encoding (once). */
+function withAcceptEncoding(vary: number | string | string[] | undefined): string {
+  const names = (Array.isArray(vary) ? vary.join(',') : String(vary ?? '')).split(',').map((name) => name.trim()).filter(Boolean);
+  return names.some((name) => name.toLowerCase() === 'accept-encoding' || name === '*') ? names.join(', ') : [...names, 'Accept-Encoding'].join(', ');
+}
+
+/** Whether an Accept-Encoding header accepts gzip (named, or '*', with a quality above 0). */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  let gzip: number | null = null;
+  let any: number | null = null;
+  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+    const [name, ...params] = part.split(';').map((token) => token.trim().toLowerCase());
+    const q = params.find((param) => param.startsWith('q='));
+    const quality = q ? Number(q.slice(2)) : 1;
+    if (name === 'gzip' || name === 'x-gzip') gzip = Number.isFinite(quality) ? quality : 0;
+    else if (name === '*') any = Number.isFinite(quality) ? quality : 0;
+  }
+  return (gzip ?? any ?? 0) > 0;
+}
+
 type WriteHead = (this: http.ServerResponse, ...args: unknown[]) => http.ServerResponse;
 type Write = (this: http.ServerResponse, ...args: unknown[]) => boolean;
 type End = (this: http.ServerResponse, ...args: unknown[]) => http.ServerResponse;
@@ -63,10 +83,12 @@ function headersGiven(args: unknown[]): Record<string, unknown> | undefined {
  * inline scripts (decision 040) and a header cannot follow the body. The page arrives plain, or
  * gzip as Next's compression sends it (decompressed, rewritten, compressed again); `onDocument`
  * sees the final page just before the header goes out. Anything else (another content type or
- * encoding) goes through untouched, as it is written. Must be installed before the first write;
- * the caller decides which responses are pages.
+ * encoding) goes through untouched, as it is written. `compress`: a page that arrives plain is sent
+ * gzip (the caller has checked the client accepts it, and kept Next from compressing the page as it
+ * streamed, which this would only have to undo). Must be installed before the first write; the
+ * caller decides which responses are pages.
  */
-export function rewriteDocumentResponse(response: http.ServerResponse, onDocument: (html: string) => void): void {
+export function rewriteDocumentResponse(response: http.ServerResponse, onDocument: (html: string) => void, { compress = false } = {}): void {
   const writeHead = response.writeHead as unknown as WriteHead;
   const write = response.write as unknown as Write;
   const end = response.end as unknown as End;
@@ -90,7 +112,12 @@ export function rewriteDocumentResponse(response: http.ServerResponse, onDocumen
     let html = '';
     if (body.length > 0) {
       html = deferScriptsInDocument((mode === 'gzip' ? await gunzip(body) : body).toString('utf8'));
-      body = mode === 'gzip' ? await gzip(Buffer.from(html)) : Buffer.from(html);
+      const gzipped = mode === 'gzip' || compress;
+      body = gzipped ? await gzip(Buffer.from(html)) : Buffer.from(html);
+      if (mode === 'plain' && compress) {
+        response.setHeader('content-encoding', 'gzip');
+        response.setHeader('vary', withAcceptEncoding(response.getHeader('vary')));
+      }
     }
     onDocument(html);
     if (response.destroyed) return;

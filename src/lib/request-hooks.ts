@@ -5,7 +5,7 @@ import { statusForResponse } from './service-unavailable';
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from './client-address';
 import { refusal, type Refusal } from './request-refusals';
 import { contentSecurityPolicy, securityHeaders, type CspSources } from './security-headers';
-import { rewriteDocumentResponse } from './deferred-scripts';
+import { acceptsGzip, rewriteDocumentResponse } from './deferred-scripts';
 import { inlineScriptHashes } from './platform-scripts';
 import { logger } from './logger';
 
@@ -136,15 +136,29 @@ function renderWithState(
   }
   // After recordBody, so that the page cache keeps the rewritten page (and its header, the hashes).
   if (rewriteDocuments && isDocumentRequest(request)) {
+    // Next would compress the page as it streams it, and the rewrite would unpack it to rewrite it
+    // and compress it again (about a fifth of an uncached render's CPU): a page a browser navigates
+    // to is handed over plain and compressed once, at the end. (The page cache keyed the request
+    // with its header already.) Anything else keeps Next's compression.
+    const compress = isPageNavigation(request) && acceptsGzip(request.headers['accept-encoding']);
+    if (compress) delete request.headers['accept-encoding'];
     rewriteDocumentResponse(response, (html) => {
       const scripts = inlineScriptHashes(html);
       scriptHashes = scripts.hashes;
       if (scripts.foreign.length > 0) {
         logger.warn({ url: request.url, count: scripts.foreign.length, first: scripts.foreign[0].slice(0, 120) }, 'inline script that is not the platform\'s: blocked by the Content-Security-Policy');
       }
-    });
+    }, { compress });
   }
   return requestStorage().run(state, () => emit.call(server, 'request', ...args));
+}
+
+/** Where no page is: the framework's files, the visitor API, photos, and files such as robots.txt or a feed. */
+const NOT_A_PAGE = /^\/(?:_next|api|media)\/|\.[a-z0-9]+$/i;
+
+/** A browser navigating to a page: it asks for HTML, at an address that names no file. */
+function isPageNavigation(request: http.IncomingMessage): boolean {
+  return String(request.headers.accept ?? '').includes('text/html') && !NOT_A_PAGE.test((request.url ?? '').split('?')[0]);
 }
 
 /** A browser loading a page, not the router fetching its RSC payload. */

@@ -34,6 +34,8 @@ function inlineScripts(html: string): string[] {
 
 let server: http.Server;
 let port: number;
+/** The Accept-Encoding each request reached the page with, by path. */
+const encodingSeen = new Map<string, string | undefined>();
 
 beforeAll(async () => {
   installRequestHooks({ pageCache: { maxBytes: 4 << 20, maxEntryBytes: 1 << 20, maxAgeMs: 60_000 }, trustedProxyHops: 0, development: false });
@@ -43,6 +45,7 @@ beforeAll(async () => {
         response.setHeader('Content-Type', 'application/json');
         return response.end('{"ok":true}');
       }
+      encodingSeen.set(request.url ?? '', request.headers['accept-encoding']);
       await cachePageWhileVersionHolds(async () => 'v1');
       allowCspSources({ script: ['https://connect.podium.com'] });
       response.setHeader('Content-Type', request.headers.rsc ? 'text/x-component' : 'text/html; charset=utf-8');
@@ -91,6 +94,32 @@ describe('the Content-Security-Policy of rendered pages', () => {
     expect(again.headers.get('x-page-cache')).toBe('hit');
     expect(again.headers.get('content-security-policy')).toBe(first.headers.get('content-security-policy'));
     expect(await again.text()).toBe(firstBody);
+  });
+
+  it('compresses a page a browser navigates to once, after the rewrite, instead of unpacking what Next compressed', async () => {
+    const navigation = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'accept-encoding': 'gzip, deflate, br' };
+    const response = await get('/used-cars', navigation);
+    // The page was asked for plain, and arrives gzip (fetch unpacks it) with the loader in it.
+    expect(encodingSeen.get('/used-cars')).toBeUndefined();
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(response.headers.get('vary')).toMatch(/Accept-Encoding/i);
+    const html = await response.text();
+    expect(html).toContain(LOADER_SOURCE);
+    const policy = scriptSrc(response.headers.get('content-security-policy') ?? '');
+    for (const source of inlineScripts(html).filter((source) => source !== INJECTED)) expect(policy).toContain(hash(source));
+    // The page cache keeps the compressed page for that Accept-Encoding, with its header.
+    const again = await get('/used-cars', navigation);
+    expect(again.headers.get('x-page-cache')).toBe('hit');
+    expect(again.headers.get('content-encoding')).toBe('gzip');
+    expect(await again.text()).toBe(html);
+    // No gzip accepted: plain. A file, or a request that is not a navigation: as Next sends it.
+    const refused = await get('/used-cars?refused', { accept: 'text/html', 'accept-encoding': 'identity' });
+    expect(refused.headers.get('content-encoding')).toBeNull();
+    expect(await refused.text()).toContain(LOADER_SOURCE);
+    await get('/feed.xml', { accept: 'text/html', 'accept-encoding': 'gzip' });
+    expect(encodingSeen.get('/feed.xml')).toBe('gzip');
+    await get('/used-cars?fetch', { accept: '*/*', 'accept-encoding': 'gzip' });
+    expect(encodingSeen.get('/used-cars?fetch')).toBe('gzip');
   });
 
   it('answers HEAD with the header of the page (Node drops the body the page wrote)', async () => {
