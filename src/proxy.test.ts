@@ -14,6 +14,12 @@ describe('proxy', () => {
     expect(rewrittenPath('http://x/cars/mazda-1')).toBe('/sites/harbour-city-motors.localhost/cars/mazda-1');
   });
 
+  it('leaves the Dashboard API\'s public paths as they are: its handlers sit there', () => {
+    const response = proxy(new NextRequest('http://x/websites/1/cars/x.json', { headers: { host: 'integrations.example' } }));
+    expect(response.headers.get('x-middleware-rewrite')).toBeNull();
+    expect(response.headers.get('x-middleware-next')).toBe('1');
+  });
+
   it('escapes a stray % so the page sees a literal % (404), not a decoding error (500)', () => {
     expect(rewrittenPath('http://x/cars/abc$%')).toBe('/sites/harbour-city-motors.localhost/cars/abc$%25');
     expect(rewrittenPath('http://x/cars/abc%2')).toBe('/sites/harbour-city-motors.localhost/cars/abc%252');

@@ -3,22 +3,17 @@ import { normalizeHost } from '@/modules/tenancy/tenancy.host';
 
 /**
  * Host → tenant rewrite, nothing else (no database, no rules): every page request is served from
- * /sites/{host}/…, where the website is looked up. The Dashboard API's public paths are answered
- * on any host by the handlers under /api/dashboard.
+ * /sites/{host}/…, where the website is looked up. The Dashboard API's public paths are left as
+ * they are: its handlers sit at those paths (app/(dashboard)) and answer on any host.
  */
 
-const DASHBOARD_PREFIXES = ['/websites/', '/manufacturers/', '/dealerships/', '/api/v1/websites/'];
-const PASS_THROUGH_PREFIXES = ['/media/', '/_next/'];
+const PASS_THROUGH_PREFIXES = ['/websites/', '/manufacturers/', '/dealerships/', '/api/v1/websites/', '/media/', '/_next/'];
 const INVALID_HOST = '_invalid';
 
 export function proxy(request: NextRequest) {
   const url = request.nextUrl.clone();
   const { pathname } = url;
 
-  if (DASHBOARD_PREFIXES.some((prefix) => pathname.startsWith(prefix))) {
-    url.pathname = `/api/dashboard${pathname}`;
-    return NextResponse.rewrite(url);
-  }
   if (PASS_THROUGH_PREFIXES.some((prefix) => pathname.startsWith(prefix))) {
     return NextResponse.next();
   }

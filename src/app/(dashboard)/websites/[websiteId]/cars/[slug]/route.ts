@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dashboardRoute, jsonResponse, jsonSegmentSchema, parseParams, pathIdSchema, readJsonBody, versionedResponse } from '@/modules/dashboard/dashboard.http';
 import { deleteDashboardCar, getDashboardCar, putDashboardCar } from '@/modules/dashboard/dashboard.service';
 
-// Dashboard API (SPEC §7): /websites/{websiteId}/cars/{slug}.json, reached through the proxy's rewrite.
+// Dashboard API (SPEC §7): /websites/{websiteId}/cars/{slug}.json, on any host.
 export const dynamic = 'force-dynamic';
 
 type Params = { websiteId: string; slug: string };
