@@ -53,6 +53,14 @@ test('the API and media routes win over the site\'s root routes', async ({ reque
   expect(media.headers()['content-type']).toContain('text/plain');
 });
 
+test('an unknown API path is an API\'s 404, in JSON, whatever the method', async ({ request }) => {
+  for (const method of ['GET', 'POST', 'PUT', 'DELETE'] as const) {
+    const response = await request.fetch(serverUrl('/api/no-such-endpoint/1'), { method, headers: { host: HOST, 'content-type': 'application/json' }, data: method === 'GET' ? undefined : {} });
+    expect(response.status(), method).toBe(404);
+    expect(await response.json(), method).toEqual({ error: 'Not found' });
+  }
+});
+
 test('the Dashboard API answers at its public paths on any host, and nowhere else', async ({ request }) => {
   const paths = ['/websites/1/cars/anything.json', '/manufacturers/mazda.json?website_id=1', '/dealerships/1/leads.json', '/api/v1/websites/1/website_session_data.json'];
   for (const host of [HOST, 'integrations.example']) {
