@@ -61,6 +61,17 @@ test('an unknown API path is an API\'s 404, in JSON, whatever the method', async
   }
 });
 
+test('the build\'s files are served; a missing one (a stale chunk after a deploy) is Next\'s plain 404, not a page', async ({ request }) => {
+  const home = await (await request.get(serverUrl('/'), { headers: { host: HOST } })).text();
+  const asset = /\/_next\/static\/[^"'\s]+\.(?:js|css)/.exec(home)?.[0];
+  expect(asset).toBeTruthy();
+  expect((await request.get(serverUrl(asset!), { headers: { host: HOST } })).status(), asset).toBe(200);
+  const chunk = await request.get(serverUrl('/_next/static/chunks/no-such-chunk.js'), { headers: { host: HOST } });
+  expect(chunk.status()).toBe(404);
+  expect(chunk.headers()['content-type']).toContain('text/plain');
+  expect(await chunk.text()).toBe('Not Found');
+});
+
 test('the Dashboard API answers at its public paths on any host, and nowhere else', async ({ request }) => {
   const paths = ['/websites/1/cars/anything.json', '/manufacturers/mazda.json?website_id=1', '/dealerships/1/leads.json', '/api/v1/websites/1/website_session_data.json'];
   for (const host of [HOST, 'integrations.example']) {
