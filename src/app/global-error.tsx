@@ -36,6 +36,7 @@ export default function GlobalError({ error, reset }: { error: Error & { digest?
                 Try again
               </button>
               {/* A full reload, not client navigation: the layout that failed must render afresh. */}
+              {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- the full reload is the point */}
               <a href="/" style={{ ...styles.button, display: 'inline-flex', alignItems: 'center', border: '2px solid #111827', color: '#111827', textDecoration: 'none' }}>
                 Back to home
               </a>

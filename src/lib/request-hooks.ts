@@ -17,7 +17,6 @@ import { logger } from './logger';
  */
 
 const INSTALLED = Symbol.for('dealer-platform.request-hooks-installed');
-const INTERNAL_RESPONSE_HEADERS = ['x-middleware-rewrite', 'x-middleware-next', 'x-middleware-set-cookie'];
 
 type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
 
@@ -115,11 +114,6 @@ function renderWithState(
     if (state.cspExtra || scriptHashes.length > 0) this.setHeader('Content-Security-Policy', csp(state.cspExtra ?? {}, scriptHashes));
     // Headers given to writeHead itself are not all visible through getHeaders() afterwards.
     const given = rest.find((value) => value !== null && typeof value === 'object' && !Array.isArray(value)) as Record<string, unknown> | undefined;
-    // Next tells the browser where the proxy rewrote a page to (/sites/{host}/…): internal, never sent.
-    for (const name of INTERNAL_RESPONSE_HEADERS) {
-      this.removeHeader(name);
-      if (given) for (const key of Object.keys(given)) if (key.toLowerCase() === name) delete given[key];
-    }
     sentHeaders = { ...this.getHeaders(), ...(given as http.OutgoingHttpHeaders | undefined) };
     return (writeHead as (...a: unknown[]) => http.ServerResponse).call(this, statusCode, ...rest);
   } as typeof response.writeHead;

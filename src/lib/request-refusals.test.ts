@@ -17,9 +17,24 @@ describe('requests answered before Next', () => {
     }
     expect(refusal(request('GET', '/cars/abc$%'))).toBeNull();
     expect(refusal(request('PUT', '/api/leads/%'))?.status).toBe(400);
+    expect(refusal(request('GET', '/media/abc%'))?.status).toBe(400);
     expect(refusal(request('PUT', '/api/leads/%u002e'))?.status).toBe(400);
     expect(refusal(request('GET', '/search/used-cars?q=%ff'))).toBeNull();
     expect(refusal(request('GET', '/cars/%C5%A0koda-octavia'))).toBeNull();
+  });
+
+  it('escapes a page path\'s stray % so the page sees a literal % (404), where Next\'s route matching answers 500', () => {
+    const escaped = (url: string) => {
+      const asked = request('GET', url);
+      expect(refusal(asked), url).toBeNull();
+      return asked.url;
+    };
+    expect(escaped('/cars/abc$%')).toBe('/cars/abc$%25');
+    expect(escaped('/cars/abc%2')).toBe('/cars/abc%252');
+    expect(escaped('/%')).toBe('/%25');
+    expect(escaped('/search/used-cars%?q=%ff&x=%')).toBe('/search/used-cars%25?q=%ff&x=%');
+    // Valid escapes, and paths without a stray %, are left as they are.
+    for (const url of ['/cars/abc%25', '/search/%C5%A0koda', '/cars/mazda-3?utm_source=x%20y', '/']) expect(escaped(url)).toBe(url);
   });
 
   it('refuses an absolute-form request line naming another host; reads its path when it names this one', () => {

@@ -5,18 +5,21 @@ import { normalizeHost } from '@/modules/tenancy/tenancy.host';
  * Requests answered before Next sees them (decision 028), because Next would answer them wrongly:
  * - TRACE, TRACK and CONNECT: 405 (Next answered 500).
  * - A path whose percent-encoding is not UTF-8 (/cars/%ff, /media/%E0%A4%A): 400 (Next's
- *   decodeURIComponent threw, a 500). In a page path a stray '%' alone is escaped by the proxy and
- *   gives a 404; in an API path it is a 400.
+ *   decodeURIComponent threw, a 500). In a page path a stray '%' alone (/cars/abc$%, /x%2) is
+ *   escaped here, so the page sees a literal '%' and answers 404 (Next's own route matching answers
+ *   it with a 500); in an API or media path it is a 400.
  * - An absolute-form request line naming another host (GET http://evil.example/about-us): 400,
  *   where Next redirected to that host; naming the Host header's own host, it is read as the path.
  * - A page (anything outside the APIs) asked with POST, PUT, DELETE or PATCH: 405 with Allow
  *   (pages answered 200). Server actions (Next-Action header) are Next's to answer.
- * Mutates request.url for the absolute form it accepts.
+ * Mutates request.url for the absolute form it accepts and for a page path's stray '%'.
  */
 
 export type Refusal = { status: number; message: string; headers?: Record<string, string> };
 
 const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
+/** A '%' that does not start an escape (%XX). */
+const STRAY_PERCENT = /%(?![0-9A-Fa-f]{2})/g;
 const PAGE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Paths whose handlers take other methods: the product API, the Dashboard API's public paths. */
 const API_PREFIXES = ['/api/', '/websites/', '/manufacturers/', '/dealerships/'];
@@ -36,15 +39,17 @@ export function refusal(request: http.IncomingMessage): Refusal | null {
     url = `${target.pathname}${target.search}`;
     request.url = url;
   }
-  const path = url.split('?')[0];
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
   const isApi = API_PREFIXES.some((prefix) => path.startsWith(prefix)) || path.startsWith('/_next/');
-  const passesProxy = isApi || path.startsWith('/media/');
+  const isPage = !isApi && !path.startsWith('/media/');
+  const escaped = isPage ? path.replace(STRAY_PERCENT, '%25') : path;
   try {
-    // The proxy escapes a page path's stray '%' (the page then answers 404); paths it lets through get no such help.
-    decodeURIComponent(passesProxy ? path : path.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
+    decodeURIComponent(escaped);
   } catch {
     return { status: 400, message: 'Bad request: the address is not valid' };
   }
+  if (escaped !== path) request.url = `${escaped}${query < 0 ? '' : url.slice(query)}`;
   if (!isApi && !PAGE_METHODS.has(method) && request.headers['next-action'] === undefined) {
     return { status: 405, message: 'Method not allowed', headers: { Allow: 'GET, HEAD' } };
   }

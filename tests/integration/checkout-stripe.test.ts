@@ -6,7 +6,7 @@ import { useTestDatabase } from '../support/database';
 import * as startRoute from '@/app/api/checkout/reservations/route';
 import * as statusRoute from '@/app/api/checkout/reservations/[reservationId]/route';
 import * as notificationsRoute from '@/app/api/checkout/notifications/[provider]/route';
-import * as refundRoute from '@/app/api/dashboard/dealerships/[id]/reservations/[reservationId]/refund/route';
+import * as refundRoute from '@/app/(dashboard)/dealerships/[id]/reservations/[reservationId]/refund/route';
 import { callRoute } from '@/modules/dashboard/dashboard.test-support';
 import { callLeadRoute } from '@/modules/leads/leads.test-support';
 import { leadDeliveries } from '@/modules/leads/leads.schema';

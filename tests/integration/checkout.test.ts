@@ -8,8 +8,8 @@ import * as cardRoute from '@/app/api/checkout/reservations/[reservationId]/sand
 import * as authenticateRoute from '@/app/api/checkout/reservations/[reservationId]/sandbox/authenticate/route';
 import * as notificationsRoute from '@/app/api/checkout/notifications/[provider]/route';
 import * as quoteRoute from '@/app/api/checkout/quote/route';
-import * as listRoute from '@/app/api/dashboard/dealerships/[id]/reservations.json/route';
-import * as refundRoute from '@/app/api/dashboard/dealerships/[id]/reservations/[reservationId]/refund/route';
+import * as listRoute from '@/app/(dashboard)/dealerships/[id]/reservations.json/route';
+import * as refundRoute from '@/app/(dashboard)/dealerships/[id]/reservations/[reservationId]/refund/route';
 import { callRoute } from '@/modules/dashboard/dashboard.test-support';
 import { callLeadRoute } from '@/modules/leads/leads.test-support';
 import { leadDeliveries, leads } from '@/modules/leads/leads.schema';

@@ -6,13 +6,13 @@ import { apiKeys } from '@/modules/tenancy/tenancy.schema';
 import { cars } from '@/modules/stock/stock.schema';
 import { authenticate, createApiKey, revokeApiKey, verifySecret } from '@/modules/dashboard/dashboard.auth';
 import { basicAuth, callRoute, carBody, seedDashboardWorld, type DashboardWorld } from '@/modules/dashboard/dashboard.test-support';
-import * as carRoute from '@/app/api/dashboard/websites/[websiteId]/cars/[slug]/route';
-import * as serviceBookings from '@/app/api/dashboard/dealerships/[id]/available_service_bookings.json/route';
-import * as appointmentBookings from '@/app/api/dashboard/dealerships/[id]/available_appointment_bookings.json/route';
-import * as sessionData from '@/app/api/dashboard/api/v1/websites/[websiteId]/website_session_data.json/route';
-import * as searchSlugs from '@/app/api/dashboard/websites/[websiteId]/pages/search_slugs.json/route';
-import * as templates from '@/app/api/dashboard/websites/[websiteId]/search_page_templates.json/route';
-import * as manufacturer from '@/app/api/dashboard/manufacturers/[slug]/route';
+import * as carRoute from '@/app/(dashboard)/websites/[websiteId]/cars/[slug]/route';
+import * as serviceBookings from '@/app/(dashboard)/dealerships/[id]/available_service_bookings.json/route';
+import * as appointmentBookings from '@/app/(dashboard)/dealerships/[id]/available_appointment_bookings.json/route';
+import * as sessionData from '@/app/(dashboard)/api/v1/websites/[websiteId]/website_session_data.json/route';
+import * as searchSlugs from '@/app/(dashboard)/websites/[websiteId]/pages/search_slugs.json/route';
+import * as templates from '@/app/(dashboard)/websites/[websiteId]/search_page_templates.json/route';
+import * as manufacturer from '@/app/(dashboard)/manufacturers/[slug]/route';
 
 describe('Dashboard API authentication', () => {
   let db: Db;

@@ -5,8 +5,8 @@ import { dealerships } from '@/modules/tenancy/tenancy.schema';
 import { bookings, locations, specialHours } from '@/modules/locations/locations.schema';
 import { getAvailableBookingSlots, type AvailableBookings } from '@/modules/locations/locations.bookings';
 import { callRoute, seedDashboardWorld, type DashboardWorld } from '@/modules/dashboard/dashboard.test-support';
-import * as serviceBookings from '@/app/api/dashboard/dealerships/[id]/available_service_bookings.json/route';
-import * as appointmentBookings from '@/app/api/dashboard/dealerships/[id]/available_appointment_bookings.json/route';
+import * as serviceBookings from '@/app/(dashboard)/dealerships/[id]/available_service_bookings.json/route';
+import * as appointmentBookings from '@/app/(dashboard)/dealerships/[id]/available_appointment_bookings.json/route';
 
 function slotsOf(result: AvailableBookings | null, locationName: string): string[] {
   const location = result?.locations.find((l) => l.location_name === locationName);

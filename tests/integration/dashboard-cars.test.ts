@@ -6,7 +6,7 @@ import { websites } from '@/modules/tenancy/tenancy.schema';
 import { carImages, cars } from '@/modules/stock/stock.schema';
 import { clearDashboardCache } from '@/modules/dashboard/dashboard.cache';
 import { callRoute, carBody, seedDashboardWorld, type DashboardWorld } from '@/modules/dashboard/dashboard.test-support';
-import * as carRoute from '@/app/api/dashboard/websites/[websiteId]/cars/[slug]/route';
+import * as carRoute from '@/app/(dashboard)/websites/[websiteId]/cars/[slug]/route';
 
 describe('Dashboard API cars: PUT, GET, DELETE', () => {
   let db: Db;

@@ -4,10 +4,10 @@ import type { Db } from '@/db';
 import { useTestDatabase } from '../support/database';
 import { cars } from '@/modules/stock/stock.schema';
 import { callRoute, carBody, seedDashboardWorld, type DashboardWorld } from '@/modules/dashboard/dashboard.test-support';
-import * as carRoute from '@/app/api/dashboard/websites/[websiteId]/cars/[slug]/route';
-import * as manufacturer from '@/app/api/dashboard/manufacturers/[slug]/route';
-import * as serviceBookings from '@/app/api/dashboard/dealerships/[id]/available_service_bookings.json/route';
-import * as sessionData from '@/app/api/dashboard/api/v1/websites/[websiteId]/website_session_data.json/route';
+import * as carRoute from '@/app/(dashboard)/websites/[websiteId]/cars/[slug]/route';
+import * as manufacturer from '@/app/(dashboard)/manufacturers/[slug]/route';
+import * as serviceBookings from '@/app/(dashboard)/dealerships/[id]/available_service_bookings.json/route';
+import * as sessionData from '@/app/(dashboard)/api/v1/websites/[websiteId]/website_session_data.json/route';
 
 /** Malformed and hostile input: every answer is a 4xx with a JSON error, never a 5xx. */
 describe('Dashboard API under malformed and hostile input', () => {

@@ -7,11 +7,11 @@ import { bumpStockVersion } from '@/modules/stock/stock.commands';
 import { authenticate } from '@/modules/dashboard/dashboard.auth';
 import { getDashboardSessionData } from '@/modules/dashboard/dashboard.service';
 import { basicAuth, callRoute, carBody, seedDashboardWorld, type DashboardWorld } from '@/modules/dashboard/dashboard.test-support';
-import * as carRoute from '@/app/api/dashboard/websites/[websiteId]/cars/[slug]/route';
-import * as manufacturer from '@/app/api/dashboard/manufacturers/[slug]/route';
-import * as searchSlugs from '@/app/api/dashboard/websites/[websiteId]/pages/search_slugs.json/route';
-import * as templates from '@/app/api/dashboard/websites/[websiteId]/search_page_templates.json/route';
-import * as sessionData from '@/app/api/dashboard/api/v1/websites/[websiteId]/website_session_data.json/route';
+import * as carRoute from '@/app/(dashboard)/websites/[websiteId]/cars/[slug]/route';
+import * as manufacturer from '@/app/(dashboard)/manufacturers/[slug]/route';
+import * as searchSlugs from '@/app/(dashboard)/websites/[websiteId]/pages/search_slugs.json/route';
+import * as templates from '@/app/(dashboard)/websites/[websiteId]/search_page_templates.json/route';
+import * as sessionData from '@/app/(dashboard)/api/v1/websites/[websiteId]/website_session_data.json/route';
 
 describe('Dashboard API manufacturers, search pages and session data', () => {
   let db: Db;

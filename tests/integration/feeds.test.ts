@@ -244,9 +244,11 @@ describe('vehicle-ad feeds of the demo websites', () => {
     }
   });
 
-  it('an unknown host or an unknown feed file answers 404', async () => {
-    expect((await feedResponse('nobody-here.example', META)).status).toBe(404);
-    expect((await feedResponse('nobody-here.example', GOOGLE)).status).toBe(404);
+  it('an unknown host (or none: a Host header that is not a host name) or an unknown feed file answers 404', async () => {
+    for (const unknown of ['nobody-here.example', null]) {
+      expect((await feedResponse(unknown, META)).status).toBe(404);
+      expect((await feedResponse(unknown, GOOGLE)).status).toBe(404);
+    }
     for (const file of ['meta-vehicles.xml', 'google-vehicles.csv', 'constructor', '__proto__', '../sitemap.xml', 'meta-vehicles.csv%00']) {
       expect((await feedResponse(host(tenants[0].slug), file)).status, file).toBe(404);
     }

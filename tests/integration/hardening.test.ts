@@ -11,7 +11,7 @@ import { POST as postValuation, PUT as putValuation } from '@/app/api/valuations
 import { POST as postMiscellaneous } from '@/app/api/miscellaneous/route';
 import { POST as phoneReveal } from '@/app/api/phone-reveal/route';
 import { POST as carPhoneCall } from '@/app/api/events/car_phone_call/route';
-import * as carRoute from '@/app/api/dashboard/websites/[websiteId]/cars/[slug]/route';
+import * as carRoute from '@/app/(dashboard)/websites/[websiteId]/cars/[slug]/route';
 import { leadDeliveries, leads } from '@/modules/leads/leads.schema';
 import { cars } from '@/modules/stock/stock.schema';
 import { LEAD_STEPS_PER_IP_PER_HOUR } from '@/modules/leads/leads.limits';

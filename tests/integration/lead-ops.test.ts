@@ -7,10 +7,10 @@ import { callLeadRoute, seedLeadWorld, validLead, type LeadWorld } from '@/modul
 import { callRoute } from '@/modules/dashboard/dashboard.test-support';
 import { POST as postLead } from '@/app/api/leads/route';
 import { POST as postWithFiles } from '@/app/api/leads/with-files/route';
-import { GET as failedList } from '@/app/api/dashboard/dealerships/[id]/failed_deliveries.json/route';
-import { POST as retryRoute } from '@/app/api/dashboard/dealerships/[id]/failed_deliveries/[delivery]/retry/route';
-import { GET as fileRoute } from '@/app/api/dashboard/dealerships/[id]/leads/[leadId]/files/[fileId]/route';
-import { GET as leadsList } from '@/app/api/dashboard/dealerships/[id]/leads.json/route';
+import { GET as failedList } from '@/app/(dashboard)/dealerships/[id]/failed_deliveries.json/route';
+import { POST as retryRoute } from '@/app/(dashboard)/dealerships/[id]/failed_deliveries/[delivery]/retry/route';
+import { GET as fileRoute } from '@/app/(dashboard)/dealerships/[id]/leads/[leadId]/files/[fileId]/route';
+import { GET as leadsList } from '@/app/(dashboard)/dealerships/[id]/leads.json/route';
 import { MAX_ATTEMPTS, runDeliveryBatch, type Transports } from '@/modules/leads/leads.delivery';
 import { queuePartialLeads } from '@/modules/leads/leads.partial';
 import { PARTIAL_NOTE, setLeadWebhook } from '@/modules/leads/leads.commands';

@@ -7,7 +7,7 @@ import * as leadRoute from '@/app/api/leads/[leadId]/route';
 import * as withFilesRoute from '@/app/api/leads/with-files/route';
 import * as valuationsRoute from '@/app/api/valuations/route';
 import * as miscRoute from '@/app/api/miscellaneous/route';
-import * as dashboardLeads from '@/app/api/dashboard/dealerships/[id]/leads.json/route';
+import * as dashboardLeads from '@/app/(dashboard)/dealerships/[id]/leads.json/route';
 import { callRoute } from '@/modules/dashboard/dashboard.test-support';
 import { leadDeliveries, leadFiles, leads, leadWebhooks, valuations } from '@/modules/leads/leads.schema';
 import { callLeadRoute, seedLeadWorld, validLead, type LeadWorld } from '@/modules/leads/leads.test-support';

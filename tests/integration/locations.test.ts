@@ -16,7 +16,7 @@ import {
 } from '@/modules/locations/locations.queries';
 import { groupLocations } from '@/modules/locations/locations.grouping';
 import { callRoute, seedDashboardWorld, type DashboardWorld } from '@/modules/dashboard/dashboard.test-support';
-import * as sessionData from '@/app/api/dashboard/api/v1/websites/[websiteId]/website_session_data.json/route';
+import * as sessionData from '@/app/(dashboard)/api/v1/websites/[websiteId]/website_session_data.json/route';
 
 describe('locations queries', () => {
   let db: Db;

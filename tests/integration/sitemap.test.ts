@@ -158,10 +158,12 @@ describe('sitemap.xml and robots.txt of the demo websites', () => {
     expect(part.locs.some((loc) => loc.includes(a.slug))).toBe(false);
   });
 
-  it('an unknown host has no sitemap and no robots.txt', async () => {
-    expect((await sitemapResponse('nobody-here.example')).status).toBe(404);
-    expect((await sitemapPartResponse('nobody-here.example', 'cars-1.xml', { maxUrls: 1 })).status).toBe(404);
-    expect((await robotsResponse('nobody-here.example')).status).toBe(404);
+  it('an unknown host, or a Host header that is not a host name (null), has no sitemap and no robots.txt', async () => {
+    for (const unknown of ['nobody-here.example', null]) {
+      expect((await sitemapResponse(unknown)).status).toBe(404);
+      expect((await sitemapPartResponse(unknown, 'cars-1.xml', { maxUrls: 1 })).status).toBe(404);
+      expect((await robotsResponse(unknown)).status).toBe(404);
+    }
   });
 
   it('robots.txt names the website’s own sitemap and keeps crawlers out of the API and private pages', async () => {

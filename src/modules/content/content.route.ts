@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import type { ContentPage } from './content.types';
 
-/** Helpers shared by the content routes (app/sites/[host]/…). Pure. */
+/** Helpers shared by the content routes (app/(site)/…). Pure. */
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 

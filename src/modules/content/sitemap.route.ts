@@ -9,8 +9,9 @@ import { sitemapIndexXml, urlsetChunks, xmlStream } from './sitemap.xml';
 
 /**
  * The responses of /sitemap.xml, /sitemaps/{part}.xml and /robots.txt (thin route files under
- * app/sites/[host] call these). The website comes from the host; URLs use its canonical origin
- * (siteOrigin), the same origin as the pages' canonical links.
+ * app/(site) call these with requestHost()). The website comes from the host (null: the Host header
+ * is not a host name, 404); URLs use its canonical origin (siteOrigin), the same origin as the
+ * pages' canonical links.
  */
 
 const XML_HEADERS = { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': 'public, max-age=600' };
@@ -27,19 +28,20 @@ function unavailable(): Response {
   });
 }
 
-async function withTenant(host: string, respond: (tenant: Tenant) => Promise<Response>): Promise<Response> {
+async function withTenant(host: string | null, respond: (tenant: Tenant, host: string) => Promise<Response>): Promise<Response> {
+  if (!host) return notFound();
   const tenant = await lookupTenant(host);
   if (tenant === DATABASE_UNAVAILABLE) return unavailable();
   if (!tenant) return notFound();
   // Route handlers run inside the same request hooks as pages: served from the page cache until
   // the website's data or cars change (a sitemap lists both).
   await cachePageWhileVersionHolds(() => stockListingVersion(tenant));
-  return respond(tenant);
+  return respond(tenant, host);
 }
 
 /** /sitemap.xml: every URL in one <urlset>, or past the limit a <sitemapindex> of the parts. */
-export function sitemapResponse(host: string, options: { maxUrls?: number } = {}): Promise<Response> {
-  return withTenant(host, async (tenant) => {
+export function sitemapResponse(requestHost: string | null, options: { maxUrls?: number } = {}): Promise<Response> {
+  return withTenant(requestHost, async (tenant, host) => {
     const now = new Date();
     const plan = await sitemapPlan(tenant, { now, maxUrls: options.maxUrls });
     const origin = siteOrigin(tenant, host);
@@ -55,10 +57,10 @@ export function sitemapResponse(host: string, options: { maxUrls?: number } = {}
 }
 
 /** /sitemaps/{kind}-{n}.xml: one part of the index; 404 for a part the index does not list. */
-export function sitemapPartResponse(host: string, name: string, options: { maxUrls?: number } = {}): Promise<Response> {
+export function sitemapPartResponse(requestHost: string | null, name: string, options: { maxUrls?: number } = {}): Promise<Response> {
   const part = parsePartName(name);
   if (!part) return Promise.resolve(notFound());
-  return withTenant(host, async (tenant) => {
+  return withTenant(requestHost, async (tenant, host) => {
     const now = new Date();
     const plan = await sitemapPlan(tenant, { now, maxUrls: options.maxUrls });
     const entries = await partEntries(tenant, plan, part, now);
@@ -81,6 +83,6 @@ export function robotsTxt(tenant: Tenant, host: string): string {
   ].join('\n');
 }
 
-export function robotsResponse(host: string): Promise<Response> {
-  return withTenant(host, async (tenant) => new Response(robotsTxt(tenant, host), { headers: TEXT_HEADERS }));
+export function robotsResponse(requestHost: string | null): Promise<Response> {
+  return withTenant(requestHost, async (tenant, host) => new Response(robotsTxt(tenant, host), { headers: TEXT_HEADERS }));
 }

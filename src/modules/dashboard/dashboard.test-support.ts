@@ -153,7 +153,7 @@ export async function callRoute<P>(
   if (options.body !== undefined) body = JSON.stringify(options.body);
   // A client of the API declares JSON (the route refuses anything else with 415).
   if (body !== undefined) headers['content-type'] ??= 'application/json';
-  const request = new Request(`http://dealer.example/api/dashboard/test${options.query ?? ''}`, {
+  const request = new Request(`http://dealer.example/dashboard-api-test${options.query ?? ''}`, {
     method: options.method ?? 'GET',
     headers,
     body,

@@ -7,10 +7,11 @@ import { FEED_CONTENT_TYPES, feedChunks } from './feeds.stream';
 import { FEED_FILES, type FeedKind } from './feeds.types';
 
 /**
- * GET /feeds/{file} of a website (thin route: app/sites/[host]/feeds/[file]/route.ts): the
- * website from the host, like the sitemap (decision 015); 404 for an unknown host, an unknown
- * file or a feed the website turned off; the body streamed a page of cars at a time; served again
- * from the page cache while the website's stock and configuration stay the same (decision 016).
+ * GET /feeds/{file} of a website (thin route: app/(site)/feeds/[file]/route.ts): the website
+ * from the request's host, like the sitemap (decision 015); 404 for an unknown host (or null: a
+ * Host header that is not a host name), an unknown file or a feed the website turned off; the body
+ * streamed a page of cars at a time; served again from the page cache while the website's stock
+ * and configuration stay the same (decision 016).
  */
 
 function notFound(): Response {
@@ -57,9 +58,9 @@ function textStream(chunks: AsyncGenerator<string>, first: string | null): Reada
   });
 }
 
-export async function feedResponse(host: string, file: string, options: { now?: Date; batchSize?: number } = {}): Promise<Response> {
+export async function feedResponse(host: string | null, file: string, options: { now?: Date; batchSize?: number } = {}): Promise<Response> {
   const kind = feedKind(file);
-  if (!kind) return notFound();
+  if (!kind || !host) return notFound();
   const tenant = await lookupTenant(host);
   if (tenant === DATABASE_UNAVAILABLE) return unavailable();
   if (!tenant || !feedEnabled(tenant, kind)) return notFound();

@@ -53,14 +53,14 @@ function encodedSocialImage(version: string, bytes: Buffer): Promise<Buffer> {
 
 /**
  * GET {car page}/social-image: the car's first photo cropped to 1200×630 JPEG for Open Graph
- * cards. 404 for anything the car page would not show, or a car without a stored photo. The ETag
- * is the photo's content hash (304 to If-None-Match).
+ * cards, on the request's host (null: a Host header that is not a host name). 404 for anything the
+ * car page would not show, or a car without a stored photo. The ETag is the photo's content hash
+ * (304 to If-None-Match).
  */
-export async function carSocialImageResponse(request: Request, params: Promise<{ host: string; slug: string }>): Promise<Response> {
-  const { host, slug } = await params;
-  if (!isValidCarSlug(slug)) return notFound();
+export async function carSocialImageResponse(request: Request, host: string | null, slug: string): Promise<Response> {
+  if (!host || !isValidCarSlug(slug)) return notFound();
   try {
-    const tenant = await findTenantByHost(decodeURIComponent(host));
+    const tenant = await findTenantByHost(host);
     if (!tenant) return notFound();
     const car = await getCarBySlug(tenant, slug);
     const key = socialImageKey(car?.images[0] ?? car?.image);

@@ -1,4 +1,4 @@
-/** Host handling shared by the proxy (no database) and the tenancy queries. */
+/** Host handling shared by the request hooks, the page cache and the tenancy lookups (no database here). */
 
 const HOST_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);

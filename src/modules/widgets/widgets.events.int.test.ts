@@ -7,7 +7,7 @@ import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { useTestDatabase } from '../../../tests/support/database';
 import { callRoute, seedDashboardWorld, type DashboardWorld } from '@/modules/dashboard/dashboard.test-support';
 import { POST as postEvents } from '@/app/api/events/route';
-import { GET as getAnalytics } from '@/app/api/dashboard/websites/[websiteId]/analytics.json/route';
+import { GET as getAnalytics } from '@/app/(dashboard)/websites/[websiteId]/analytics.json/route';
 import { leads } from '@/modules/leads/leads.schema';
 import { analyticsEvents } from './widgets.schema';
 import { logger } from '@/lib/logger';

@@ -13,7 +13,7 @@ import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { CheckoutJourney, type JourneyFinance } from './checkout-journey';
 import { CHECKOUT_TITLES, CheckoutBody } from './checkout-page';
 
-type Props = { params: Promise<{ host: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 /** The repayment estimate for the car's price as the journey shows it (SPEC §9: monthly = 4.33 × weekly), where the website shows one. */
 function financeFor(tenant: Tenant, car: CarDetail): JourneyFinance {
@@ -33,8 +33,8 @@ function financeFor(tenant: Tenant, car: CarDetail): JourneyFinance {
  * fields, pick-up location or delivery postcode), then the same deposit step; on a website that does
  * not sell online, the friendly page. A module of its own: the reserve pages do not load its steps.
  */
-export async function CheckoutJourneyPage({ params, searchParams }: Props) {
-  const tenant = await requireTenant(params);
+export async function CheckoutJourneyPage({ searchParams }: Props) {
+  const tenant = await requireTenant();
   const slug = (await searchParams).car_id;
   if (!isValidCarSlug(slug)) notFound();
   const car = await getCarBySlug(tenant, slug);
@@ -59,8 +59,8 @@ export async function CheckoutJourneyPage({ params, searchParams }: Props) {
   );
 }
 
-export async function checkoutJourneyMetadata({ params, searchParams }: Props): Promise<Metadata> {
-  const tenant = await requireTenant(params);
+export async function checkoutJourneyMetadata({ searchParams }: Props): Promise<Metadata> {
+  const tenant = await requireTenant();
   const slug = (await searchParams).car_id;
   const car = isValidCarSlug(slug) ? await getCarBySlug(tenant, slug) : null;
   const title = spell(tenant.config, CHECKOUT_TITLES.buy_online);

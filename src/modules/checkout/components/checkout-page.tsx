@@ -33,7 +33,7 @@ type RenderFlow = (flow: DepositFlow) => ReactNode;
  */
 
 export type CheckoutKind = 'reserve' | 'buy_online';
-export type CheckoutPageParams = Promise<{ host: string; slug: string }>;
+export type CheckoutPageParams = Promise<{ slug: string }>;
 
 type Reason = 'sold' | 'reserved' | 'price' | 'coming_soon' | 'not_reservable' | 'processor' | 'off';
 
@@ -63,7 +63,7 @@ function reasonOf(tenant: Tenant, car: CarDetail, kind: CheckoutKind, quote: Che
 }
 
 async function resolve(params: CheckoutPageParams, segment: string, kind: CheckoutKind) {
-  const tenant = await requireTenant(params);
+  const tenant = await requireTenant();
   const { slug } = await params;
   if (!isValidCarSlug(slug)) notFound();
   if (segment !== tenant.config.vehiclePath) permanentRedirect(`${carPath(tenant, slug)}/${kind === 'reserve' ? 'checkout' : 'buy-online'}`);

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { CareersEnquirySection } from '@/modules/leads/components/careers-enquiry';
-import { cachePageWhileWebsiteHolds, requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
+import { cachePageWhileWebsiteHolds, requireTenant } from '@/modules/tenancy/tenancy.request';
 import { getContentPage, listContent } from '../content.queries';
 import { contentMetadata } from '../content.route';
 import type { CAREER_LISTING_SLUGS } from '../content.routing';
@@ -17,15 +17,15 @@ type ListingSlug = (typeof CAREER_LISTING_SLUGS)[number];
 
 const LISTING_TITLES: Record<ListingSlug, string> = { careers: 'Careers', 'current-positions': 'Current positions' };
 
-export async function careersMetadata(params: HostParams, slug: ListingSlug): Promise<Metadata> {
-  const tenant = await requireTenant(params);
+export async function careersMetadata(slug: ListingSlug): Promise<Metadata> {
+  const tenant = await requireTenant();
   await cachePageWhileWebsiteHolds(tenant);
   const intro = await getContentPage(tenant, slug);
   return contentMetadata({ title: intro?.title ?? LISTING_TITLES[slug], metaDescription: intro?.metaDescription ?? '' }, `/${slug}`);
 }
 
-export async function CareersPage({ params, slug }: { params: HostParams; slug: ListingSlug }) {
-  const tenant = await requireTenant(params);
+export async function CareersPage({ slug }: { slug: ListingSlug }) {
+  const tenant = await requireTenant();
   await cachePageWhileWebsiteHolds(tenant);
   const [intro, positions] = await Promise.all([getContentPage(tenant, slug), listContent(tenant, 'career')]);
   return (

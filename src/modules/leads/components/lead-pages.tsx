@@ -7,14 +7,14 @@ import { spell } from '@/lib/format';
 import { ContactAside } from '@/modules/content/components/content-layout';
 import { canonicalContentPath, EXTERNAL_LINK_REL } from '@/modules/tenancy/tenancy.links';
 import { getServiceBookingUrl } from '@/modules/widgets/widgets.queries';
-import { requireTenant, type HostParams } from '@/modules/tenancy/tenancy.request';
+import { requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { getLeadCar, getLeadSite, listLeadLocations } from '../leads.form-context';
 import { EnquiryForm, RequestPhotosForm, TestDriveForm } from './car-forms';
 import { PartsForm, PhotographyForm, ServiceForm, ValuationForm } from './enquiry-forms';
 
 /**
- * The enquiry pages (SPEC §2 routes): each route file under app/sites/[host]/ is one line that
+ * The enquiry pages (SPEC §2 routes): each route file under app/(site)/ is one line that
  * names its kind here. Car forms take ?car_id=… (the car page links here when JavaScript is off).
  */
 
@@ -48,12 +48,11 @@ const PAGES: Record<LeadPageKind, PageText> = {
 const CAR_KINDS: LeadPageKind[] = ['enquire', 'request-photos'];
 
 export type LeadPageProps = {
-  params: HostParams;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
-export async function leadPageMetadata(kind: LeadPageKind, { params }: Pick<LeadPageProps, 'params'>): Promise<Metadata> {
-  const tenant = await requireTenant(params);
+export async function leadPageMetadata(kind: LeadPageKind): Promise<Metadata> {
+  const tenant = await requireTenant();
   const page = PAGES[kind];
   return {
     title: spell(tenant.config, page.title),
@@ -64,8 +63,8 @@ export async function leadPageMetadata(kind: LeadPageKind, { params }: Pick<Lead
   };
 }
 
-export async function LeadPage({ kind, params, searchParams }: LeadPageProps & { kind: LeadPageKind }) {
-  const tenant = await requireTenant(params);
+export async function LeadPage({ kind, searchParams }: LeadPageProps & { kind: LeadPageKind }) {
+  const tenant = await requireTenant();
   const query = await searchParams;
   const [site, car] = await Promise.all([getLeadSite(tenant), getLeadCar(tenant, query.car_id)]);
   // The car forms are about one car: without a listed car of this website there is no form.

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound, permanentRedirect } from 'next/navigation';
 import type { VEHICLE_PATHS } from '@/modules/tenancy/tenancy.config';
 import { absoluteSiteUrl, carPath, carTypeSearchPath, searchPath } from '@/modules/tenancy/tenancy.paths';
-import { hostFromParams, requireTenant } from '@/modules/tenancy/tenancy.request';
+import { requireHost, requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { formatMoney, formatOdometer, spell } from '@/lib/format';
 import { safeJson } from '@/modules/dashboard/dashboard.http';
@@ -31,7 +31,7 @@ import { requestTime } from './request-time';
 import { TagBanner } from './tag-banner';
 
 export type VehicleSegment = (typeof VEHICLE_PATHS)[number];
-export type CarPageParams = Promise<{ host: string; slug: string }>;
+export type CarPageParams = Promise<{ slug: string }>;
 export type CarPageSearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 
@@ -45,7 +45,7 @@ type Resolved = { kind: 'car'; tenant: Tenant; car: CarDetail } | { kind: 'sold'
  * or settings change (decision 016; it shows nothing visitor-specific).
  */
 export async function resolveCar(params: CarPageParams, segment: VehicleSegment): Promise<Resolved> {
-  const tenant = await requireTenant(params);
+  const tenant = await requireTenant();
   const { slug } = await params;
   if (!isValidCarSlug(slug)) notFound();
   if (segment !== tenant.config.vehiclePath) permanentRedirect(carPath(tenant, slug));
@@ -79,7 +79,7 @@ function metaDescription(tenant: Tenant, car: CarDetail): string {
 export async function carPageMetadata(params: CarPageParams, segment: VehicleSegment): Promise<Metadata> {
   const resolved = await resolveCar(params, segment);
   const { tenant, car } = resolved;
-  const host = await hostFromParams(params);
+  const host = await requireHost();
   const canonical = absoluteSiteUrl(tenant, host, carPath(tenant, car.slug));
   if (resolved.kind === 'sold') {
     return {
@@ -236,7 +236,7 @@ export async function CarPage({
   if (resolved.kind === 'sold') return <SoldCarPage tenant={resolved.tenant} car={resolved.car} />;
   const { tenant, car } = resolved;
   const { config } = tenant;
-  const host = await hostFromParams(params);
+  const host = await requireHost();
   const now = requestTime();
   const pageUrl = absoluteSiteUrl(tenant, host, carPath(tenant, car.slug));
   const condition = conditionLabel(car.carType, config);

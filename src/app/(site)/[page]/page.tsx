@@ -1,0 +1,65 @@
+import type { Metadata } from 'next';
+import { notFound, permanentRedirect } from 'next/navigation';
+import { resolveContentRequest } from '@/modules/content/content.queries';
+import { contentMetadata, NOT_FOUND_METADATA, withQuery, type SearchParams } from '@/modules/content/content.route';
+import { ContentPageView } from '@/modules/content/components/content-page-view';
+import { cachePageWhileWebsiteHolds, requireHost, requireTenant } from '@/modules/tenancy/tenancy.request';
+import type { Tenant } from '@/modules/tenancy/tenancy.types';
+import { GARAGE_METADATA, isGaragePath } from '@/modules/identity/identity.route';
+import { GaragePage } from '@/modules/identity/components/garage-page';
+import { FINANCE_METADATA } from '@/modules/finance/finance.route';
+import { FinancePage } from '@/modules/finance/components/finance-page';
+import { requireSearchListing, SearchPage, searchMetadata } from '@/modules/stock/components/search-page';
+
+/**
+ * Top-level content pages: /about-us, /terms-and-conditions, /privacy-policy, … and, on websites
+ * without a pages path, every page. A page whose canonical path is /pages/{slug} redirects there.
+ * A website's configured top-level all-stock path (search.allStockPath, e.g. /pre-owned), garage
+ * path and pre-approval path are its stock list, garage and finance page. (/careers and
+ * /current-positions have routes of their own.)
+ */
+
+type Props = { params: Promise<{ page: string }>; searchParams: SearchParams };
+
+function isAllStockPath(tenant: Tenant, slug: string): boolean {
+  return tenant.config.search.allStockPath === `/${slug}`;
+}
+
+/** The all-stock path lists what /search/{that slug} lists, under its own URL. */
+function allStockListing(tenant: Tenant, slug: string) {
+  return requireSearchListing(tenant, [slug], `/${slug}`);
+}
+
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
+  const tenant = await requireTenant();
+  const { page: slug } = await params;
+  if (isGaragePath(tenant, `/${slug}`)) return GARAGE_METADATA;
+  // A template's own pre-approval path (the SPEC §2 finance paths have routes of their own).
+  if (tenant.config.finance.preApprovalPath === `/${slug}`) return FINANCE_METADATA;
+  if (isAllStockPath(tenant, slug)) {
+    return searchMetadata(tenant, await requireHost(), await allStockListing(tenant, slug), await searchParams);
+  }
+  // Content pages (the stock list and the finance page opt in themselves; the garage is the visitor's own).
+  await cachePageWhileWebsiteHolds(tenant);
+  const result = await resolveContentRequest(tenant, slug, `/${slug}`);
+  if (result.status === 'not-found') return NOT_FOUND_METADATA;
+  return result.status === 'found' ? contentMetadata(result.page, result.canonicalPath) : {};
+}
+
+export default async function TopLevelContentPage({ params, searchParams }: Props) {
+  const tenant = await requireTenant();
+  const { page: slug } = await params;
+  if (isGaragePath(tenant, `/${slug}`)) return <GaragePage tenant={tenant} />;
+  if (tenant.config.finance.preApprovalPath === `/${slug}`) return <FinancePage tenant={tenant} query={await searchParams} />;
+
+  if (isAllStockPath(tenant, slug)) {
+    return <SearchPage tenant={tenant} listing={await allStockListing(tenant, slug)} raw={await searchParams} />;
+  }
+
+  await cachePageWhileWebsiteHolds(tenant);
+
+  const result = await resolveContentRequest(tenant, slug, `/${slug}`);
+  if (result.status === 'not-found') notFound();
+  if (result.status === 'redirect') permanentRedirect(await withQuery(result.location, searchParams));
+  return <ContentPageView tenant={tenant} page={result.page} />;
+}

@@ -1,0 +1,8 @@
+import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
+
+/** /book-a-service: where the link rules send /pages/book-a-service on sites without a pages path. */
+export const generateMetadata = () => leadPageMetadata('service');
+
+export default function Page(props: LeadPageProps) {
+  return <LeadPage kind="service" {...props} />;
+}

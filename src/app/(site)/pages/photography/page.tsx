@@ -1,0 +1,8 @@
+import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
+
+/** /pages/photography: photography enquiry. */
+export const generateMetadata = () => leadPageMetadata('photography');
+
+export default function Page(props: LeadPageProps) {
+  return <LeadPage kind="photography" {...props} />;
+}

@@ -1,0 +1,8 @@
+import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
+
+/** /service: book a service. */
+export const generateMetadata = () => leadPageMetadata('service');
+
+export default function Page(props: LeadPageProps) {
+  return <LeadPage kind="service" {...props} />;
+}

@@ -1,0 +1,8 @@
+import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
+
+/** /valuations: trade-in valuation. */
+export const generateMetadata = () => leadPageMetadata('trade-in');
+
+export default function Page(props: LeadPageProps) {
+  return <LeadPage kind="trade-in" {...props} />;
+}

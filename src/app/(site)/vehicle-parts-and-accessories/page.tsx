@@ -1,0 +1,8 @@
+import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
+
+/** /vehicle-parts-and-accessories: parts and accessories enquiry. */
+export const generateMetadata = () => leadPageMetadata('parts');
+
+export default function Page(props: LeadPageProps) {
+  return <LeadPage kind="parts" {...props} />;
+}

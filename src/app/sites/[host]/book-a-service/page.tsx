@@ -1,8 +1,0 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
-
-/** /book-a-service: where the link rules send /pages/book-a-service on sites without a pages path. */
-export const generateMetadata = (props: LeadPageProps) => leadPageMetadata('service', props);
-
-export default function Page(props: LeadPageProps) {
-  return <LeadPage kind="service" {...props} />;
-}

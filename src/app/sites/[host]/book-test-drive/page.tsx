@@ -1,8 +1,0 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
-
-/** /book-test-drive/: book a test drive, of one car with ?car_id={id}. */
-export const generateMetadata = (props: LeadPageProps) => leadPageMetadata('test-drive', props);
-
-export default function Page(props: LeadPageProps) {
-  return <LeadPage kind="test-drive" {...props} />;
-}

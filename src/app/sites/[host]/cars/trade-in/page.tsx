@@ -1,8 +1,0 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
-
-/** /cars/trade-in?car_id={id}: a trade-in valuation towards one car (a static segment, so it wins over /cars/{slug}). */
-export const generateMetadata = (props: LeadPageProps) => leadPageMetadata('trade-in', props);
-
-export default function Page(props: LeadPageProps) {
-  return <LeadPage kind="trade-in" {...props} />;
-}

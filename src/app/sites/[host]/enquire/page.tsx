@@ -1,8 +1,0 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
-
-/** /enquire?car_id={id}: the enquiry form of one car (the car page opens it as a modal). */
-export const generateMetadata = (props: LeadPageProps) => leadPageMetadata('enquire', props);
-
-export default function Page(props: LeadPageProps) {
-  return <LeadPage kind="enquire" {...props} />;
-}

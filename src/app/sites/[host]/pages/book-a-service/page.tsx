@@ -1,8 +1,0 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
-
-/** /pages/book-a-service: book a service (a static segment, so it wins over /pages/{slug}). */
-export const generateMetadata = (props: LeadPageProps) => leadPageMetadata('service', props);
-
-export default function Page(props: LeadPageProps) {
-  return <LeadPage kind="service" {...props} />;
-}

@@ -1,8 +1,0 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
-
-/** /pages/photography: photography enquiry. */
-export const generateMetadata = (props: LeadPageProps) => leadPageMetadata('photography', props);
-
-export default function Page(props: LeadPageProps) {
-  return <LeadPage kind="photography" {...props} />;
-}

@@ -1,8 +1,0 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
-
-/** /request-photos?car_id={id}: ask for more photos of one car. */
-export const generateMetadata = (props: LeadPageProps) => leadPageMetadata('request-photos', props);
-
-export default function Page(props: LeadPageProps) {
-  return <LeadPage kind="request-photos" {...props} />;
-}

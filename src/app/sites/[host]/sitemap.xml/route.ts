@@ -1,9 +1,0 @@
-import { sitemapResponse } from '@/modules/content/sitemap.route';
-import { hostFromParams, type HostParams } from '@/modules/tenancy/tenancy.request';
-
-export const dynamic = 'force-dynamic';
-
-/** The website's sitemap: one urlset, or an index of /sitemaps/{part}.xml past 50,000 URLs. */
-export async function GET(_request: Request, { params }: { params: HostParams }) {
-  return sitemapResponse(await hostFromParams(params));
-}

@@ -1,8 +1,0 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
-
-/** /trade-in: trade-in valuation. */
-export const generateMetadata = (props: LeadPageProps) => leadPageMetadata('trade-in', props);
-
-export default function Page(props: LeadPageProps) {
-  return <LeadPage kind="trade-in" {...props} />;
-}

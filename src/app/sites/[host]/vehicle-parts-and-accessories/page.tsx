@@ -1,8 +1,0 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
-
-/** /vehicle-parts-and-accessories: parts and accessories enquiry. */
-export const generateMetadata = (props: LeadPageProps) => leadPageMetadata('parts', props);
-
-export default function Page(props: LeadPageProps) {
-  return <LeadPage kind="parts" {...props} />;
-}
