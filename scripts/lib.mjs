@@ -66,11 +66,11 @@ export async function buildIfNeeded(distDir = process.env.NEXT_DIST_DIR ?? '.nex
 }
 
 /**
- * How many server processes scripts/serve.mjs runs: one per core on a PostgreSQL server
- * (WEB_CONCURRENCY overrides), one on the embedded database, which only one process may open.
+ * How many server processes scripts/serve.mjs runs: one per core (WEB_CONCURRENCY overrides), on a
+ * PostgreSQL server and on the embedded database alike (there the cluster primary holds it for
+ * them, decision 046).
  */
 export function serverProcessCount(env = process.env, cores = os.availableParallelism()) {
-  if (!env.DATABASE_URL) return 1;
   const asked = Number(env.WEB_CONCURRENCY);
   return Number.isInteger(asked) && asked > 0 ? asked : cores;
 }
