@@ -42,11 +42,13 @@ export default defineConfig({
       env: { FAKE_WEBHOOK_PORT: String(FAKE_WEBHOOK_PORT), FAKE_WEBHOOK_SECRET: process.env.E2E_WEBHOOK_SECRET ?? '' },
     },
     {
+      // The server as `npm start` runs it (scripts/serve.mjs): one process per core, sharing the
+      // embedded database through the cluster primary (decision 046).
       // No -H 127.0.0.1: Next reports that host as localhost, sees its rewrites as another origin and
       // proxies them over HTTP to itself. The default (all interfaces, origin localhost) routes in process.
       // Idle connections kept for 2 minutes: with Node's 5 s a test's `request`, idle that long
       // between two calls, could reuse a socket the server was closing (ECONNRESET).
-      command: `node_modules/.bin/next start -p ${E2E_PORT} --keepAliveTimeout 120000`,
+      command: `node scripts/serve.mjs -p ${E2E_PORT} --keepAliveTimeout 120000`,
       url: `http://127.0.0.1:${E2E_PORT}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

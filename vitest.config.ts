@@ -24,7 +24,13 @@ export default defineConfig({
     projects: [
       { extends: true as const, test: { ...shared, name: 'pglite' } },
       ...(process.env.TEST_DATABASE_URL
-        ? [{ extends: true as const, test: { ...shared, include: integrationOnly, name: 'postgres', env: { TEST_DB_KIND: 'postgres' } } }]
+        ? [
+            {
+              extends: true as const,
+              // The embedded database shared by server processes is PGlite's alone (decision 046).
+              test: { ...shared, include: integrationOnly, exclude: ['tests/integration/embedded-shared.test.ts'], name: 'postgres', env: { TEST_DB_KIND: 'postgres' } },
+            },
+          ]
         : []),
     ],
   },

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const root = path.resolve(import.meta.dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -65,13 +66,30 @@ export async function buildIfNeeded(distDir = process.env.NEXT_DIST_DIR ?? '.nex
 }
 
 /**
- * How many server processes scripts/serve.mjs runs: one per core on a PostgreSQL server
- * (WEB_CONCURRENCY overrides), one on the embedded database, which only one process may open.
+ * How many server processes scripts/serve.mjs runs: one per core (WEB_CONCURRENCY overrides), on a
+ * PostgreSQL server and on the embedded database alike (there the cluster primary holds it for
+ * them, decision 046).
  */
 export function serverProcessCount(env = process.env, cores = os.availableParallelism()) {
-  if (!env.DATABASE_URL) return 1;
   const asked = Number(env.WEB_CONCURRENCY);
   return Number.isInteger(asked) && asked > 0 ? asked : cores;
+}
+
+/**
+ * Imports a TypeScript module of the application into this plain-Node process the way the operator
+ * scripts run (tsx, with the react-server condition that lets `server-only` modules load): for the
+ * cluster primary of scripts/serve.mjs, which holds the embedded database for its server processes.
+ * The server processes it forks do not inherit the loader.
+ */
+export async function importServerModule(file) {
+  const { register } = await import('node:module');
+  const condition = `export async function resolve(specifier, context, next) {
+    return next(specifier, { ...context, conditions: [...context.conditions, 'react-server'] });
+  }`;
+  register(`data:text/javascript,${encodeURIComponent(condition)}`);
+  const { register: registerTsx } = await import('tsx/esm/api');
+  registerTsx({ tsconfig: path.join(root, 'tsconfig.json') });
+  return import(pathToFileURL(path.join(root, file)).href);
 }
 
 export function startServer(port, env = process.env) {

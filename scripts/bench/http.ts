@@ -62,8 +62,9 @@ export async function buildIfNeeded(): Promise<void> {
 export type Server = { child: ChildProcess; logFile: string; stop: () => Promise<void> };
 
 /**
- * The server as `npm start` runs it (scripts/serve.mjs: `next start`, one process per core on a
- * PostgreSQL server) on the port (no -H: it breaks host rewrites), output to logFile.
+ * The server as `npm start` runs it (scripts/serve.mjs: `next start`, one process per core, on the
+ * embedded database through the cluster primary that holds it) on the port (no -H: it breaks host
+ * rewrites), output to logFile.
  */
 export function startServer(port: number, env: Record<string, string>, logFile: string): Server {
   const log = fs.openSync(logFile, 'w');

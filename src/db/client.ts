@@ -1,8 +1,10 @@
 import 'server-only';
+import cluster from 'node:cluster';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { logger } from '@/lib/logger';
+import { HOST_ENV } from './embedded-wire';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -39,6 +41,10 @@ export const SESSION_SETTINGS: Record<string, string> = {
 /**
  * Opens the database: a node-postgres pool when a URL is given, otherwise PGlite persisted in
  * dataDir (or in memory when dataDir is null). Applies any pending migrations before returning.
+ *
+ * In a server process of scripts/serve.mjs whose cluster primary holds that data directory for its
+ * server processes (decision 046), a client of the primary's PGlite instead: the primary has
+ * migrated it and set the session up.
  */
 export async function openDatabase(options: {
   url?: string;
@@ -62,6 +68,12 @@ export async function openDatabase(options: {
     const db = drizzle(pool, { schema });
     await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+  }
+  if (options.dataDir && heldByPrimary(options.dataDir)) {
+    const [{ drizzle }, { EmbeddedDatabaseClient }] = await Promise.all([import('drizzle-orm/pglite'), import('./embedded-client')]);
+    const client = new EmbeddedDatabaseClient();
+    const db = drizzle(client as unknown as import('@electric-sql/pglite').PGlite, { schema });
+    return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
@@ -89,7 +101,15 @@ export async function openDatabase(options: {
   };
 }
 
-export class DataDirLockedError extends Error {}
+/** Whether this is a server process whose cluster primary holds `dataDir` for it (src/db/embedded-host.ts). */
+function heldByPrimary(dataDir: string): boolean {
+  const held = process.env[HOST_ENV];
+  return Boolean(held) && cluster.isWorker && held === path.resolve(dataDir);
+}
+
+export class DataDirLockedError extends Error {
+  override name = 'DataDirLockedError';
+}
 
 /**
  * PGlite corrupts a directory two processes write to, so each holder leaves its pid beside it.

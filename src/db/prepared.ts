@@ -13,6 +13,11 @@ import type { Db } from './client';
  * PREPARE/EXECUTE in SQL works alike on PGlite (whose API has no named statements) and on a server
  * connection. EXECUTE cannot take bound parameters, so the values are written as literals: numbers,
  * booleans, dates and strings only, strings as E'' literals with backslashes and quotes escaped.
+ *
+ * When server processes share the embedded database (decision 046), they all prepare on its one
+ * session: each names its statements with its own tag (the client's `statementTag`), so a process
+ * never runs, nor deallocates as least recently used, a statement another process prepared, and
+ * the primary drops a dead process's statements by their tag.
  */
 
 /** Prepared statements kept per connection; the least recently used is deallocated beyond this. */
@@ -20,8 +25,9 @@ const STATEMENTS_PER_CONNECTION = 100;
 
 type Row = Record<string, unknown>;
 /** One connection: runs a simple-protocol message (several statements) and gives each one's rows. */
-type Connection = { key: object; run: (text: string) => Promise<Row[][]> };
-type PgliteClient = { exec: (text: string) => Promise<{ rows: Row[] }[]> };
+type Connection = { key: object; tag: string; run: (text: string) => Promise<Row[][]> };
+/** PGlite, or a server process's client of the embedded database the primary holds (src/db/embedded-client.ts). */
+type PgliteClient = { exec: (text: string) => Promise<{ rows: Row[] }[]>; statementTag?: string };
 type PoolClient = { query: (text: string) => Promise<{ rows: Row[] } | { rows: Row[] }[]>; release: (error?: Error) => void };
 type Pool = { connect: () => Promise<PoolClient> };
 
@@ -40,12 +46,12 @@ export async function queryPrepared<T extends Row>(db: Db, query: SQL): Promise<
   if ('connect' in client) {
     const pooled = await client.connect();
     try {
-      return (await runPrepared({ key: pooled, run: async (message) => [await pooled.query(message)].flat().map((r) => r.rows) }, text, params)) as T[];
+      return (await runPrepared({ key: pooled, tag: '', run: async (message) => [await pooled.query(message)].flat().map((r) => r.rows) }, text, params)) as T[];
     } finally {
       pooled.release();
     }
   }
-  return (await runPrepared({ key: client, run: async (message) => (await client.exec(message)).map((r) => r.rows) }, text, params)) as T[];
+  return (await runPrepared({ key: client, tag: client.statementTag ?? '', run: async (message) => (await client.exec(message)).map((r) => r.rows) }, text, params)) as T[];
 }
 
 async function runPrepared(connection: Connection, text: string, params: unknown[]): Promise<Row[]> {
@@ -85,14 +91,14 @@ function statementName(connection: Connection, text: string): Promise<string> {
     const [oldest] = statements.keys();
     statements.delete(oldest);
     // It may be gone already (the connection was reset): nothing to do then.
-    connection.run(`DEALLOCATE ${nameOf(oldest)}`).catch(() => undefined);
+    connection.run(`DEALLOCATE ${nameOf(connection.tag, oldest)}`).catch(() => undefined);
   }
-  const name = nameOf(text);
+  const name = nameOf(connection.tag, text);
   const preparing = connection.run(`PREPARE ${name} AS ${text}`).then(
     () => name,
     (error: unknown) => {
       // 42P05: already prepared on this connection (by a caller that did not record it here). The
-      // name is a hash of the text, so it is this very statement.
+      // name is this process's tag and a hash of the text, so it is this very statement.
       if ((error as { code?: unknown }).code === '42P05') return name;
       statements.delete(text);
       throw error;
@@ -102,7 +108,9 @@ function statementName(connection: Connection, text: string): Promise<string> {
   return preparing;
 }
 
-const nameOf = (text: string) => `stmt_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+/** The start of the names of the statements prepared with `tag`. */
+export const statementNamePrefix = (tag: string) => `stmt_${tag}`;
+const nameOf = (tag: string, text: string) => `${statementNamePrefix(tag)}${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
 
 function quote(text: string): string {
   if (text.includes('\0')) throw new TypeError('a string sent to PostgreSQL cannot contain a NUL character');

@@ -3,15 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { serverProcessCount } from '../../scripts/lib.mjs';
 
 describe('serverProcessCount (scripts/serve.mjs)', () => {
-  it('runs one process on the embedded database, whatever WEB_CONCURRENCY says', () => {
-    expect(serverProcessCount({}, 8)).toBe(1);
-    expect(serverProcessCount({ WEB_CONCURRENCY: '4' }, 8)).toBe(1);
-  });
-
-  it('runs one per core on a PostgreSQL server unless WEB_CONCURRENCY names a positive whole number', () => {
-    const url = 'postgres://db/dealers';
-    expect(serverProcessCount({ DATABASE_URL: url }, 2)).toBe(2);
-    expect(serverProcessCount({ DATABASE_URL: url, WEB_CONCURRENCY: '3' }, 2)).toBe(3);
-    for (const odd of ['0', '-1', '1.5', 'lots', '']) expect(serverProcessCount({ DATABASE_URL: url, WEB_CONCURRENCY: odd }, 2)).toBe(2);
+  it('runs one per core unless WEB_CONCURRENCY names a positive whole number, on a PostgreSQL server and on the embedded database alike', () => {
+    for (const database of [{ DATABASE_URL: 'postgres://db/dealers' }, {}]) {
+      expect(serverProcessCount(database, 2)).toBe(2);
+      expect(serverProcessCount(database, 8)).toBe(8);
+      expect(serverProcessCount({ ...database, WEB_CONCURRENCY: '3' }, 2)).toBe(3);
+      expect(serverProcessCount({ ...database, WEB_CONCURRENCY: '1' }, 2)).toBe(1);
+      for (const odd of ['0', '-1', '1.5', 'lots', '']) expect(serverProcessCount({ ...database, WEB_CONCURRENCY: odd }, 2)).toBe(2);
+    }
   });
 });
