@@ -331,12 +331,19 @@ describe('stock index', () => {
       const restore = ['query', 'exec'].filter((name) => typeof client[name] === 'function').map((name) => counting(client, name));
       if (typeof client.connect === 'function') {
         const connect = client.connect;
-        client.connect = async (...args: unknown[]) => {
-          const connection = (await connect.apply(client, args)) as Client;
+        const watch = (connection: Client) => {
           const release = connection.release;
           const undo = counting(connection, 'query');
           connection.release = (...releaseArgs: unknown[]) => (undo(), (connection.release = release), release.apply(connection, releaseArgs));
           return connection;
+        };
+        // pg's Pool calls connect with a callback itself (pool.query); callers outside use the promise.
+        client.connect = (...args: unknown[]) => {
+          const callback = args[0];
+          if (typeof callback !== 'function') return (connect.apply(client, args) as Promise<Client>).then(watch);
+          return connect.call(client, (error: unknown, connection: Client | undefined, done: unknown) =>
+            callback(error, connection && !error ? watch(connection) : connection, done),
+          );
         };
         restore.push(() => void (client.connect = connect));
       }
