@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 const shared = {
   include: ['src/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts', 'tests/scripts/**/*.test.ts'],
   setupFiles: ['tests/support/setup.ts'],
+  // Each project's migrated template database, which useTestDatabase() copies for every file.
+  globalSetup: ['tests/support/template-database.ts'],
   testTimeout: 30_000,
   hookTimeout: 60_000,
 };

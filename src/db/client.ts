@@ -42,6 +42,10 @@ export const SESSION_SETTINGS: Record<string, string> = {
  * Opens the database: a node-postgres pool when a URL is given, otherwise PGlite persisted in
  * dataDir (or in memory when dataDir is null). Applies any pending migrations before returning.
  *
+ * loadDataDir (tests only, in memory): starts from a PGlite dumpDataDir() tarball of a database
+ * this function already opened, migrated, instead of from initdb; the migrations still run, so
+ * a dump that is behind them is brought up to date rather than used as it is.
+ *
  * In a server process of scripts/serve.mjs whose cluster primary holds that data directory for its
  * server processes (decision 046), a client of the primary's PGlite instead: the primary has
  * migrated it and set the session up.
@@ -50,6 +54,7 @@ export async function openDatabase(options: {
   url?: string;
   dataDir?: string | null;
   poolSize?: number;
+  loadDataDir?: Blob;
 }): Promise<DatabaseHandle> {
   if (options.url) {
     const { Pool } = await import('pg');
@@ -82,6 +87,7 @@ export async function openDatabase(options: {
   const releaseLock = options.dataDir ? lockDataDir(options.dataDir) : () => {};
   const client = await PGlite.create({
     dataDir: options.dataDir ?? undefined,
+    loadDataDir: options.loadDataDir,
     extensions: { pg_trgm },
   });
   const db = drizzle(client, { schema });
