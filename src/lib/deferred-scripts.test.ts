@@ -50,10 +50,10 @@ async function serve(headers: Record<string, string>, chunks: Buffer[], method =
   let seen: string | null = null;
   server = http.createServer((_, response) => {
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
-    rewriteDocumentResponse(response, (html) => {
-      seen = html;
+    rewriteDocumentResponse(response, (bytes) => {
+      seen = Buffer.from(bytes, 'latin1').toString('utf8');
       // As the request hook does: a header that depends on the whole page.
-      response.setHeader('x-page-bytes', String(Buffer.byteLength(html)));
+      response.setHeader('x-page-bytes', String(bytes.length));
     }, { compress });
     let i = 0;
     const next = () => {

