@@ -57,7 +57,8 @@ export type Report = {
   dataset: string;
   databases: DatabaseFigures[];
   /** The search page under load, per database the server ran on. */
-  loads: Array<{ label: string; mode: LoadMode; result: LoadResult }>;
+  /** Per database and mode, the run with the median requests/s, and every run's requests/s in order. */
+  loads: Array<{ label: string; mode: LoadMode; result: LoadResult; runs: number[] }>;
   loadSkipped: string | null;
 };
 
@@ -102,9 +103,9 @@ export function summaryLines(report: Report): string[] {
       );
     }
   }
-  for (const { label, mode, result: l } of report.loads) {
+  for (const { label, mode, result: l, runs } of report.loads) {
     lines.push(
-      `search page on ${label}, ${mode}: ${l.requestsPerSecond.toFixed(1)} requests/s, p99 ${l.latencyP99} ms, ${l.non2xx} non-2xx — target ≥ ${TARGET_RPS[mode]}/s ${loadMet(mode, l) ? 'met' : 'missed'}${mode === 'same URL' ? '' : ` (every request renders; ${UNCACHED_BEFORE_RPS}/s before issue 18)`}`,
+      `search page on ${label}, ${mode}: ${l.requestsPerSecond.toFixed(1)} requests/s${runs.length > 1 ? ` (median of ${runs.length} runs: ${runs.map((r) => r.toFixed(1)).join(', ')})` : ''}, p99 ${l.latencyP99} ms, ${l.non2xx} non-2xx — target ≥ ${TARGET_RPS[mode]}/s ${loadMet(mode, l) ? 'met' : 'missed'}${mode === 'same URL' ? '' : ` (every request renders; ${UNCACHED_BEFORE_RPS}/s before issue 18)`}`,
     );
   }
   if (report.loads.length === 0 && report.loadSkipped) {
@@ -148,7 +149,7 @@ export function renderSection(report: Report): string {
   if (firstLoad) {
     const l = firstLoad.result;
     out.push(
-      `autocannon, ${l.connections} connections for ${l.durationS} s against \`${l.url}\` with \`Host: ${l.host}\` ` +
+      `autocannon, ${l.connections} connections for ${l.durationS} s, ${firstLoad.runs.length === 1 ? 'once' : `${firstLoad.runs.length} times (the run with the median requests/s shown; one run moves by ±20 % from the next on this machine)`}, against \`${l.url}\` with \`Host: ${l.host}\` ` +
         '(production build, `next start` on 127.0.0.1 with the data set above; autocannon runs on the same machine). ' +
         `One page is ${Math.round(l.pageBytes / 1024)} KiB of HTML. ` +
         '"same URL": every request asks for the landing page, as most visitors do, so the page cache (src/lib/page-cache.ts) ' +
@@ -156,11 +157,11 @@ export function renderSection(report: Report): string {
         '"new URL each time": `?utm_content=N`, which the page ignores, makes every URL new, so every request renders: ' +
         `what cache misses cost (${UNCACHED_BEFORE_RPS} requests/s on PGlite before issue 18). "page cache" is the X-Page-Cache header of the last warm-up answer.`,
       '',
-      `| database | URLs | page cache | requests | requests/s (mean) | latency p50 ms | latency p99 ms | non-2xx | errors | target |`,
-      '|---|---|---|--:|--:|--:|--:|--:|--:|---|',
+      `| database | URLs | page cache | requests | requests/s (mean) | every run, requests/s | latency p50 ms | latency p99 ms | non-2xx | errors | target |`,
+      '|---|---|---|--:|--:|--:|--:|--:|--:|--:|---|',
       ...report.loads.map(
-        ({ label, mode, result: r }) =>
-          `| ${label} | ${mode} | ${r.pageCache} | ${r.requests.toLocaleString('en-AU')} | ${r.requestsPerSecond.toFixed(1)} | ${r.latencyP50} | ${r.latencyP99} | ${r.non2xx} | ${r.errors} | ${loadVerdict(mode, r)} |`,
+        ({ label, mode, result: r, runs }) =>
+          `| ${label} | ${mode} | ${r.pageCache} | ${r.requests.toLocaleString('en-AU')} | ${r.requestsPerSecond.toFixed(1)} | ${runs.map((x) => x.toFixed(1)).join(', ')} | ${r.latencyP50} | ${r.latencyP99} | ${r.non2xx} | ${r.errors} | ${loadVerdict(mode, r)} |`,
       ),
       '',
     );
