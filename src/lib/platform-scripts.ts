@@ -32,8 +32,9 @@ export const REACT_RUNTIME_PIECES: ReadonlyArray<readonly [number, string]> = [
 ];
 const REACT_CALL = /^\$R[A-Z]+\(([\s\S]*)\);?$/;
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('base64');
+/** SHA-256 in base64 of text's UTF-8, or of a byte string's bytes ('latin1', as inlineScriptHashes gets the page). */
+export function sha256(text: string, encoding: 'utf8' | 'latin1' = 'utf8'): string {
+  return createHash('sha256').update(text, encoding).digest('base64');
 }
 
 function isJson(text: string): boolean {
@@ -95,7 +96,7 @@ export function inlineScriptHashes(page: string): InlineScripts {
   for (const [, attributes, source] of page.matchAll(SCRIPT)) {
     if (attribute(attributes, 'src') !== null) continue;
     if (!RUN_TYPES.test((attribute(attributes, 'type') ?? '').trim().toLowerCase())) continue;
-    if (isPlatformScript(source)) hashes.add(`'sha256-${createHash('sha256').update(source, 'latin1').digest('base64')}'`);
+    if (isPlatformScript(source)) hashes.add(`'sha256-${sha256(source, 'latin1')}'`);
     else foreign.push(Buffer.from(source, 'latin1').toString('utf8'));
   }
   return { hashes: [...hashes], foreign };
