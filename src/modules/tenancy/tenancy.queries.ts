@@ -78,7 +78,6 @@ function toTenant({ website, manufacturer }: { website: typeof websites.$inferSe
 export const findTenantByHost = cache(async (host: string): Promise<Tenant | null> => {
   const devSlug = slugFromDevHost(host);
   const db = await getDb();
-  const lookups = lookupsFor(db);
   const [found] = await readGenerations(
     db,
     devSlug ? sql`${websites.slug} = ${devSlug}` : sql`${websites.id} = (select ${websiteDomains.websiteId} from ${websiteDomains} where ${websiteDomains.host} = ${host})`,
@@ -92,7 +91,7 @@ export const findTenantByHost = cache(async (host: string): Promise<Tenant | nul
   if (held?.generation === generations.website) return held.tenant;
   // Read after the generation: if the website changes in between, this newer copy is kept under the
   // older generation, and the next request reads it again.
-  const [row] = await lookups.byId.execute({ id: found.id });
+  const [row] = await lookupsFor(db).byId.execute({ id: found.id });
   if (!row) return null;
   const tenant = toTenant(row);
   tenants.set(found.id, { generation: generations.website, tenant });
