@@ -24,7 +24,7 @@ import type { Tenant } from '../src/modules/tenancy/tenancy.types';
 import { BENCH_NOW } from './bench/generate-stock';
 import { selectRows } from './bench/load';
 import { measureOnEachDatabase, writeOneWebsite } from './bench/one-website';
-import { BUSY_LOAD, writeSection } from './bench/report';
+import { BUSY_LOAD, cpuName, writeSection } from './bench/report';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PGLITE_DIR = path.join(ROOT, '.bench-data', 'feeds', 'pglite');
@@ -102,7 +102,7 @@ async function measure(handle: DatabaseHandle, database: string): Promise<Figure
 }
 
 function render(figures: Figures[], loadStart: number, loadEnd: number): string {
-  const cpu = os.cpus()[0]?.model ?? 'unknown';
+  const cpu = cpuName();
   const busy = Math.max(loadStart, loadEnd) > BUSY_LOAD;
   const lines = [
     '## Vehicle-ad feeds (`npm run bench:feeds`)',

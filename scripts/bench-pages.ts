@@ -29,7 +29,7 @@ import lighthouse from 'lighthouse';
 import { DEMO_SLUGS } from '../src/db/seed/sites';
 import { ROOT, startServer, waitForServer } from './bench/http';
 import { measurePageThroughput, pageThroughputTable, type ThroughputRow } from './bench/page-throughput';
-import { writeSection } from './bench/report';
+import { cpuName, writeSection } from './bench/report';
 import { prebuildStandIns, startStandInServer, type StandInServer } from './bench/widget-stand-in-server';
 import { STAND_IN_KB, standInScript, widgetOfUrl } from '../tests/support/widget-stand-ins';
 import type { WidgetId } from '../src/modules/widgets/widgets.plan';
@@ -280,7 +280,7 @@ async function benchAllPages(): Promise<void> {
     '',
     `Measured ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC${args.label ? ` (${args.label})` : ''}. Lighthouse 12.8.2 through its Node API, default mobile preset (simulated slow 4G, 4× CPU slowdown, Moto G Power screen), Chromium \`${CHROME_PATH}\` headless; production build served by \`next start\` on 127.0.0.1:${PORT} with the demo data. One unmeasured Lighthouse pass per page first, then ${RUNS} measured runs; the table gives the median of each figure. The last column is the median of Lighthouse's benchmark index of the host CPU (its 4× CPU slowdown assumes about 1,500; a lower index means the figures are harsher than on the reference machine). JS is the transfer size (compressed) of every script the page loaded.`,
     '',
-    `Machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.availableParallelism()} cores, Node ${process.version}. The machine is shared with other sessions (load average ${loadStart.toFixed(2)} when the run started), which moves TBT and LCP between runs; hence the median.`,
+    `Machine: ${cpuName()}, ${os.availableParallelism()} cores, Node ${process.version}. The machine is shared with other sessions (load average ${loadStart.toFixed(2)} when the run started), which moves TBT and LCP between runs; hence the median.`,
     '',
     `Budgets: performance ≥ ${BUDGETS.performance}, accessibility ${BUDGETS.accessibility}, best practices ${BUDGETS.bestPractices}, SEO ${BUDGETS.seo}, LCP ≤ ${BUDGETS.lcpMs / 1000} s, CLS ≤ ${BUDGETS.cls}, JS ≤ ${BUDGETS.jsKb} KB compressed.`,
     '',
@@ -456,7 +456,7 @@ async function benchWidgets(): Promise<void> {
       return `| ${id} | ${kb} | ${(script.gzip.length / 1024).toFixed(1)} | ${Math.round(Buffer.byteLength(script.body) / 1024)} | ${real} |`;
     }),
     '',
-    `Machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.availableParallelism()} cores, shared with other sessions (load average ${loadStart.toFixed(2)} at the start). ${RUNS} measured runs per page and variant after one unmeasured pass, the variants alternating run by run; medians below. Budgets (issue 17): performance ≥ ${WIDGET_BUDGETS.performance}, TBT ≤ ${WIDGET_BUDGETS.tbtMs} ms, CLS ≤ ${WIDGET_BUDGETS.cls} on mobile. "Widget JS" is the stand-ins' transfer size (fetched by the page or by Partytown's worker); "widget main thread" their main-thread time and Partytown's own (its snippet and sandbox, decision 043), from Lighthouse's bootup-time (the traced time times the 4× CPU slowdown; it lists a script from 50 ms, so a small one such as call tracking shows as 0). Work in the worker is not main-thread time. The CPU index is Lighthouse's benchmark index of the host CPU (its 4× slowdown assumes about 1,500).`,
+    `Machine: ${cpuName()}, ${os.availableParallelism()} cores, shared with other sessions (load average ${loadStart.toFixed(2)} at the start). ${RUNS} measured runs per page and variant after one unmeasured pass, the variants alternating run by run; medians below. Budgets (issue 17): performance ≥ ${WIDGET_BUDGETS.performance}, TBT ≤ ${WIDGET_BUDGETS.tbtMs} ms, CLS ≤ ${WIDGET_BUDGETS.cls} on mobile. "Widget JS" is the stand-ins' transfer size (fetched by the page or by Partytown's worker); "widget main thread" their main-thread time and Partytown's own (its snippet and sandbox, decision 043), from Lighthouse's bootup-time (the traced time times the 4× CPU slowdown; it lists a script from 50 ms, so a small one such as call tracking shows as 0). Work in the worker is not main-thread time. The CPU index is Lighthouse's benchmark index of the host CPU (its 4× slowdown assumes about 1,500).`,
     '',
     '| page | variant | performance | LCP | TBT | CLS | JS | widget JS | widget main thread | CPU index | widgets in the trace |',
     '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|',

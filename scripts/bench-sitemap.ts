@@ -21,7 +21,7 @@ import { validateSitemap } from '../tests/support/sitemap-schema';
 import { BENCH_NOW } from './bench/generate-stock';
 import { selectRows } from './bench/load';
 import { measureOnEachDatabase, writeOneWebsite } from './bench/one-website';
-import { BUSY_LOAD, writeSection } from './bench/report';
+import { BUSY_LOAD, cpuName, writeSection } from './bench/report';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PGLITE_DIR = path.join(ROOT, '.bench-data', 'sitemap', 'pglite');
@@ -95,7 +95,7 @@ async function measure(handle: DatabaseHandle, database: string): Promise<Figure
 }
 
 function render(figures: Figures[], loadStart: number, loadEnd: number): string {
-  const cpu = os.cpus()[0]?.model ?? 'unknown';
+  const cpu = cpuName();
   const busy = Math.max(loadStart, loadEnd) > BUSY_LOAD;
   const lines = [
     '## Sitemap (`npm run bench:sitemap`)',
