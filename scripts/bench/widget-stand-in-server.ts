@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { WidgetId } from '../../src/modules/widgets/widgets.plan';
+import { WIDGET_SOURCES, type WidgetId } from '../../src/modules/widgets/widgets.plan';
 import { ANALYTICS_HIT_HOST, PIXEL_HIT_HOST, standInHosts, standInScript, widgetOfUrl } from '../../tests/support/widget-stand-ins';
 
 export type StandInServer = {
@@ -50,7 +50,10 @@ export async function startStandInServer(dataDir: string): Promise<StandInServer
       const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
       res.writeHead(200, {
         'content-type': 'application/javascript; charset=utf-8',
-        'cache-control': 'public, max-age=900',
+        // A script the website's Partytown proxy fetches (Meta's) is kept by that proxy for its
+        // max-age, and a kept script never reaches this server again: `requests` would then miss it
+        // while the trace holds it. No max-age for those, so every page load is counted here.
+        'cache-control': WIDGET_SOURCES[widget].worker?.proxy ? 'no-cache' : 'public, max-age=900',
         'access-control-allow-origin': '*',
         ...(gzip ? { 'content-encoding': 'gzip' } : {}),
       });
