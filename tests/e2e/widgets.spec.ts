@@ -1,6 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
+import path from 'node:path';
 import type { Page, Route } from '@playwright/test';
 import type { WidgetId } from '../../src/modules/widgets/widgets.plan';
+import { startStandInServer } from '../../scripts/bench/widget-stand-in-server';
 import { ANALYTICS_HIT_HOST, PIXEL_HIT_HOST, WIDGET_SCRIPT_PATTERNS, standInScript, widgetOfUrl } from '../support/widget-stand-ins';
 import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
 
@@ -369,4 +371,53 @@ test('the service page links to the dealer\'s online booking (xtime) where it ha
   await expect(booking).toHaveAttribute('target', '_blank');
   await page.goto(siteUrl('wanderer-rv', '/book-a-service'));
   await expect(page.locator('[data-widget="service-booking"]')).toHaveCount(0);
+});
+
+/**
+ * Going back from a car to the results should be instant: the browser's back/forward cache. Partytown's
+ * service worker marked its own answers no-store, which kept every page with a tag in the worker out
+ * of it (decision 050). Playwright's request routing hides that (its interception takes the service
+ * worker's answers out of the picture), so this test routes nothing: the providers are the bench's
+ * HTTPS stand-in server, reached through Chromium's host rules, and the website is one whose only
+ * worker tag, GTM, needs no proxy (no network here for the proxy to reach Meta).
+ */
+test("a page with a tag in Partytown's worker comes back from the back/forward cache", async ({ playwright, launchOptions }) => {
+  const standIns = await startStandInServer(path.resolve('.test-data/e2e-stand-ins'));
+  // Playwright turns the back/forward cache off in the browsers it starts: this test starts its own with it on.
+  const browser = await playwright.chromium.launch({
+    ...launchOptions,
+    args: [...(launchOptions.args ?? []), ...standIns.chromeFlags],
+    ignoreDefaultArgs: ['--disable-back-forward-cache'],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.goto(siteUrl('gold-coast-used-cars', '/'));
+    await page.mouse.wheel(0, 400);
+    // GTM ran in Partytown's worker: its stand-in was fetched and Partytown marked the tag as run.
+    await expect.poll(() => standIns.requests.gtm ?? 0, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.locator('script[data-widget="gtm"][type="text/partytown-x"]').count(), { timeout: 15_000 }).toBe(1);
+    type Marked = { __before?: boolean; __restored?: boolean };
+    await page.evaluate(() => {
+      (window as Marked).__before = true;
+      addEventListener('pageshow', (event) => ((window as Marked).__restored = event.persisted));
+    });
+    const reasons: string[] = [];
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Page.enable');
+    cdp.on('Page.backForwardCacheNotUsed', (event) => reasons.push(...event.notRestoredExplanations.map((e) => e.reason)));
+
+    await page.goto(siteUrl('gold-coast-used-cars', '/contact'));
+    await expect(page.locator('h1')).toBeVisible();
+    // A page restored from the cache fires no load event: wait for the history entry, then for
+    // either the restored page's pageshow or a new page's load.
+    await page.goBack({ waitUntil: 'commit' });
+    const restored = () => page.evaluate(() => ((window as Marked).__restored ?? (document.readyState === 'complete' ? false : null)));
+    await expect.poll(restored, { timeout: 15_000 }).not.toBeNull();
+    expect(reasons, 'why Chromium did not restore the page').toEqual([]);
+    expect(await restored()).toBe(true);
+    expect(await page.evaluate(() => (window as Marked).__before)).toBe(true);
+  } finally {
+    await browser.close();
+    await standIns.close();
+  }
 });

@@ -79,6 +79,9 @@ const BEHAVIOUR: Record<WidgetId, string> = {
     window.google_tag_manager = window.google_tag_manager || {};
     var dl = window.dataLayer = window.dataLayer || [];
     window.google_tag_manager.dataLayer = { gtmDom: true, gtmLoad: true };
+    // gtm.js reads the page's cookies and title for its built-in variables; from Partytown's worker
+    // each read is a synchronous call to the page (through the service worker).
+    window.google_tag_manager.page = { cookies: document.cookie.length, title: document.title };
     dl.push({ event: 'gtm.dom' });
     dl.push({ event: 'gtm.load' });`,
   metaPixel: `

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { partytownFile, proxyTarget, resolveOverride } from './widgets.partytown';
+import { partytownFile, proxyTarget, resolveOverride, withoutNoStore } from './widgets.partytown';
 
 describe("Partytown's files from the installed package (decision 043)", () => {
   it('serves the snippet and the service worker as JavaScript, nothing else', async () => {
@@ -10,6 +10,18 @@ describe("Partytown's files from the installed package (decision 043)", () => {
     const sw = await partytownFile('partytown-sw.js');
     expect(sw.headers.get('cache-control')).toBe('no-cache');
     for (const name of ['partytown-atomics.js', '../package.json', 'debug', 'constructor', '__proto__']) expect((await partytownFile(name)).status).toBe(404);
+  });
+
+  it("serves the service worker's own answers as no-cache, not no-store, so pages with tags can enter the back/forward cache", async () => {
+    const sw = await (await partytownFile('partytown-sw.js')).text();
+    expect(sw).not.toContain('no-store');
+    expect(sw).toContain('"Cache-Control":"no-cache"');
+    // Otherwise unchanged: one header swapped, same length but for the two words.
+    const original = sw.replace('"Cache-Control":"no-cache"', '"Cache-Control":"no-store"');
+    expect(withoutNoStore(original)).toBe(sw);
+    // A version of the package without that header (or with it twice) is refused, not served as is.
+    expect(() => withoutNoStore('self.onfetch=()=>{}')).toThrow(/decision 050/);
+    expect(() => withoutNoStore(original + original)).toThrow(/decision 050/);
   });
 });
 

@@ -18,11 +18,26 @@ import { widgetPlan } from './widgets.plan';
  */
 
 /** The files of Partytown's service-worker mode: the main-thread snippet and the service worker (the sandbox and the worker are made by these). */
-const LIB_FILES: Record<string, { cacheControl: string }> = {
+const LIB_FILES: Record<string, { cacheControl: string; adapt?: (text: string) => string }> = {
   'partytown.js': { cacheControl: 'public, max-age=3600' },
   // A service worker script is checked for updates on every registration; no-cache keeps that cheap and current.
-  'partytown-sw.js': { cacheControl: 'no-cache' },
+  'partytown-sw.js': { cacheControl: 'no-cache', adapt: withoutNoStore },
 };
+
+/**
+ * The service worker answers the sandbox page and the worker's calls itself, marked
+ * `Cache-Control: no-store`. Responses a service worker makes never enter the HTTP cache, so the
+ * mark does nothing but keep every page with a tag in Partytown out of the browser's back/forward
+ * cache (Chromium: MainResourceHasCacheControlNoStore on the sandbox frame, and
+ * JsNetworkRequestReceivedCacheControlNoStoreResource). Served as `no-cache` instead, so that going
+ * back from a car to the results is instant (decision 050). Throws when the package no longer
+ * holds that header, so an upgrade is looked at again rather than silently served unchanged.
+ */
+export function withoutNoStore(sw: string): string {
+  const header = '"Cache-Control":"no-store"';
+  if (sw.split(header).length !== 2 || sw.split('no-store').length !== 2) throw new Error("partytown-sw.js: expected its one Cache-Control: no-store header; look at decision 050 again");
+  return sw.replace(header, '"Cache-Control":"no-cache"');
+}
 
 const files = new Map<string, Promise<string>>();
 
@@ -31,7 +46,10 @@ export async function partytownFile(name: string): Promise<Response> {
   const file = Object.hasOwn(LIB_FILES, name) ? LIB_FILES[name] : null;
   if (!file) return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
   let text = files.get(name);
-  if (!text) files.set(name, (text = fs.readFile(path.join(libDirPath(), name), 'utf8')));
+  if (!text) {
+    const read = fs.readFile(path.join(libDirPath(), name), 'utf8');
+    files.set(name, (text = file.adapt ? read.then(file.adapt) : read));
+  }
   return new Response(await text, {
     headers: { 'Content-Type': 'application/javascript; charset=utf-8', 'Cache-Control': file.cacheControl, 'X-Content-Type-Options': 'nosniff' },
   });
