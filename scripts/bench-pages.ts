@@ -18,6 +18,8 @@
 // The machine is shared; Lighthouse's simulated throttling keeps the figures comparable, but a
 // busy CPU still moves TBT and LCP, hence the median of several runs. Each run's benchmark index
 // (Lighthouse's measure of the host CPU; its 4× slowdown is meant for about 1,500) is reported.
+// --cpu-slowdown N replaces the 4× multiplier, to measure a fast machine as harshly as the
+// reference one: N = 4 × the CPU index a default run reported / 1,500.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -41,6 +43,7 @@ const { values: args } = parseArgs({
     label: { type: 'string', default: '' },
     'only-widgets': { type: 'boolean', default: false },
     'no-widgets': { type: 'boolean', default: false },
+    'cpu-slowdown': { type: 'string', default: '4' },
   },
 });
 
@@ -51,6 +54,11 @@ const DIST_DIR = process.env.NEXT_DIST_DIR ?? '.next-bench-pages';
 const DATA_DIR = path.resolve(ROOT, process.env.DATA_DIR ?? '.bench-data/pages/data');
 const MEDIA_DIR = path.resolve(ROOT, process.env.MEDIA_DIR ?? '.bench-data/pages/media');
 const RUNS = Math.max(1, Number(args.runs) || 3);
+/** Lighthouse's CPU slowdown multiplier for every run (its default mobile preset: 4). */
+const CPU_SLOWDOWN = Number(args['cpu-slowdown']);
+if (!(CPU_SLOWDOWN >= 1 && CPU_SLOWDOWN <= 30)) throw new Error(`--cpu-slowdown: a multiplier from 1 to 30, not '${args['cpu-slowdown']}'`);
+/** How the CPU is throttled, for the reports. */
+const SLOWDOWN_TEXT = CPU_SLOWDOWN === 4 ? '4× CPU slowdown' : `${CPU_SLOWDOWN}× CPU slowdown instead of its 4× (--cpu-slowdown)`;
 const THROUGHPUT_SECONDS = 10;
 // The finance page and its quote popup (issue 15).
 const EXTRA_PAGES = [{ tenant: 'harbour-city-motors', path: '/finance' }];
@@ -160,7 +168,7 @@ type NetworkItem = { url?: string; resourceType?: string; transferSize?: number 
 type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 
 async function runLighthouse(url: string, flags: Parameters<typeof lighthouse>[1], attempt = 1): Promise<Lhr> {
-  const result = await lighthouse(url, { output: 'json', logLevel: 'error', ...flags });
+  const result = await lighthouse(url, { output: 'json', logLevel: 'error', throttling: { cpuSlowdownMultiplier: CPU_SLOWDOWN }, ...flags });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError) {
@@ -278,7 +286,7 @@ async function benchAllPages(): Promise<void> {
   const section = [
     '## Home, search, car and finance pages under Lighthouse (`npm run bench:pages`)',
     '',
-    `Measured ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC${args.label ? ` (${args.label})` : ''}. Lighthouse 12.8.2 through its Node API, default mobile preset (simulated slow 4G, 4× CPU slowdown, Moto G Power screen), Chromium \`${CHROME_PATH}\` headless; production build served by \`next start\` on 127.0.0.1:${PORT} with the demo data. One unmeasured Lighthouse pass per page first, then ${RUNS} measured runs; the table gives the median of each figure. The last column is the median of Lighthouse's benchmark index of the host CPU (its 4× CPU slowdown assumes about 1,500; a lower index means the figures are harsher than on the reference machine). JS is the transfer size (compressed) of every script the page loaded.`,
+    `Measured ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC${args.label ? ` (${args.label})` : ''}. Lighthouse 12.8.2 through its Node API, default mobile preset (simulated slow 4G, ${SLOWDOWN_TEXT}, Moto G Power screen), Chromium \`${CHROME_PATH}\` headless; production build served by \`next start\` on 127.0.0.1:${PORT} with the demo data. One unmeasured Lighthouse pass per page first, then ${RUNS} measured runs; the table gives the median of each figure. The last column is the median of Lighthouse's benchmark index of the host CPU (its 4× CPU slowdown assumes about 1,500; a lower index means the figures are harsher than on the reference machine). JS is the transfer size (compressed) of every script the page loaded.`,
     '',
     `Machine: ${cpuName()}, ${os.availableParallelism()} cores, Node ${process.version}. The machine is shared with other sessions (load average ${loadStart.toFixed(2)} when the run started), which moves TBT and LCP between runs; hence the median.`,
     '',
@@ -443,7 +451,7 @@ async function benchWidgets(): Promise<void> {
   const section = [
     '## harbour-city-motors with and without its widgets under Lighthouse (`npm run bench:pages`, issue 17)',
     '',
-    `Measured ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC${args.label ? ` (${args.label})` : ''}; \`npm run bench:pages -- --only-widgets\` runs this part alone. Lighthouse 12.8.2, default mobile preset (simulated slow 4G, 4× CPU slowdown), performance category only, with the trace lengthened for both variants (pauseAfterLoadMs ${WIDGET_TRACE.pauseAfterLoadMs}, networkQuietThresholdMs ${WIDGET_TRACE.networkQuietThresholdMs}, cpuQuietThresholdMs ${WIDGET_TRACE.cpuQuietThresholdMs}): the analytics tags start at the first interaction or 3 s after hydration and Lighthouse never interacts, so its default trace (about 1 s after load) would end before them. Chat, the sidebar and the spin viewer wait for a real interaction (decision 043), which Lighthouse never makes, so they are not in these traces; GA4, GTM and the Meta pixel run in Partytown's worker (Meta's script through the website's proxy, which the app server fetches from the same stand-in server). Every run checks that the stand-in scripts the page asked for are all in the trace's network requests.`,
+    `Measured ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC${args.label ? ` (${args.label})` : ''}; \`npm run bench:pages -- --only-widgets\` runs this part alone. Lighthouse 12.8.2, default mobile preset (simulated slow 4G, ${SLOWDOWN_TEXT}), performance category only, with the trace lengthened for both variants (pauseAfterLoadMs ${WIDGET_TRACE.pauseAfterLoadMs}, networkQuietThresholdMs ${WIDGET_TRACE.networkQuietThresholdMs}, cpuQuietThresholdMs ${WIDGET_TRACE.cpuQuietThresholdMs}): the analytics tags start at the first interaction or 3 s after hydration and Lighthouse never interacts, so its default trace (about 1 s after load) would end before them. Chat, the sidebar and the spin viewer wait for a real interaction (decision 043), which Lighthouse never makes, so they are not in these traces; GA4, GTM and the Meta pixel run in Partytown's worker (Meta's script through the website's proxy, which the app server fetches from the same stand-in server). Every run checks that the stand-in scripts the page asked for are all in the trace's network requests.`,
     '',
     `- **with widgets**: the demo website as configured (GA4, GTM, Meta pixel, call tracking, Podium chat, the digital-tools sidebar, the spin viewer on car pages; Podium is hidden on \`/cars\` pages by configuration), production build on 127.0.0.1:${PORT}.`,
     `- **without widgets**: a copy of the same database where the website's configuration has no \`widgets\` block (\`scripts/bench/without-widgets.ts\`), same build, on 127.0.0.1:${NO_WIDGETS_PORT}.`,
