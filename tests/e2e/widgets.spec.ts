@@ -174,20 +174,20 @@ test('the text button opens chat (loading first when the script is not there yet
   expect(counts.podium).toBe(1);
 });
 
-type ChatMessageEvent = { category: number; widget: unknown; status: number };
+type SentEvent = { category: number; properties: Record<string, unknown> | undefined; status: number };
 
 /**
- * The chat message events (55, 57) this page sends, in the order it sent them, each with the
- * server's answer once it has come (status 0 until then). Two events sent together can be answered
- * in either order (two server processes), so the list is not kept in the order of the answers.
+ * The events of these categories this page sends to /api/events, in the order it sent them, each
+ * with the server's answer once it has come (status 0 until then). Two events sent together can be
+ * answered in either order (two server processes), so the list is not kept in the order of the answers.
  */
-function chatMessageEvents(page: Page): ChatMessageEvent[] {
-  const events: ChatMessageEvent[] = [];
+function sentEvents(page: Page, categories: number[]): SentEvent[] {
+  const events: SentEvent[] = [];
   page.on('request', (sent) => {
     if (sent.method() !== 'POST' || new URL(sent.url()).pathname !== '/api/events') return;
-    const event = JSON.parse(sent.postData() ?? '{}') as { category?: number; event_properties?: { widget?: unknown } };
-    if (event.category !== 55 && event.category !== 57) return;
-    const entry: ChatMessageEvent = { category: event.category, widget: event.event_properties?.widget, status: 0 };
+    const event = JSON.parse(sent.postData() ?? '{}') as { category?: number; event_properties?: Record<string, unknown> };
+    if (event.category === undefined || !categories.includes(event.category)) return;
+    const entry: SentEvent = { category: event.category, properties: event.event_properties, status: 0 };
     events.push(entry);
     void sent.response().then((answer) => (entry.status = answer?.status() ?? -1));
   });
@@ -195,7 +195,10 @@ function chatMessageEvents(page: Page): ChatMessageEvent[] {
 }
 
 /** How many of the events the server has answered. */
-const answered = (events: ChatMessageEvent[]) => events.filter((event) => event.status !== 0).length;
+const answered = (events: SentEvent[]) => events.filter((event) => event.status !== 0).length;
+
+/** The chat message events (55, 57) as the tests compare them: category, widget and the server's answer. */
+const chatMessages = (events: SentEvent[]) => events.map(({ category, properties, status }) => ({ category, widget: properties?.widget, status }));
 
 type ChatStandIn = { __standIn?: { chat?: (author: string, text: string, ageMs?: number) => void; listening?: boolean } };
 const say = (page: Page, author: string, text: string, ageMs = 0) =>
@@ -203,7 +206,7 @@ const say = (page: Page, author: string, text: string, ageMs = 0) =>
 
 test("Podium: the visitor's first chat message is event 55, a later one 57", async ({ page }) => {
   await standIns(page);
-  const events = chatMessageEvents(page);
+  const events = sentEvents(page, [55, 57]);
   await page.goto(siteUrl('harbour-city-motors', '/contact'));
   await page.mouse.wheel(0, 300);
   // Podium reports messages through window.PodiumEventsCallback, set once its launcher is there.
@@ -213,7 +216,7 @@ test("Podium: the visitor's first chat message is event 55, a later one 57", asy
   await expect.poll(() => answered(events)).toBe(1);
   await say(page, 'customer', 'And can I test drive it on Saturday?');
   await expect.poll(() => answered(events)).toBe(2);
-  expect(events).toEqual([
+  expect(chatMessages(events)).toEqual([
     { category: 55, widget: 'podium', status: 202 },
     { category: 57, widget: 'podium', status: 202 },
   ]);
@@ -221,7 +224,7 @@ test("Podium: the visitor's first chat message is event 55, a later one 57", asy
 
 test('LiveChat: old messages and the agent\'s are not counted; the customer\'s first is 55, later ones 57', async ({ page }) => {
   await standIns(page);
-  const events = chatMessageEvents(page);
+  const events = sentEvents(page, [55, 57]);
   await page.goto(siteUrl('southern-cross-skoda', '/'));
   await page.mouse.wheel(0, 300);
   await expect.poll(() => page.evaluate(() => (window as unknown as ChatStandIn).__standIn?.listening === true)).toBe(true);
@@ -232,7 +235,7 @@ test('LiveChat: old messages and the agent\'s are not counted; the customer\'s f
   await say(page, 'customer', 'Do you have a Kodiaq in stock?');
   await say(page, 'customer', 'A 7-seat one');
   await expect.poll(() => answered(events)).toBe(2);
-  expect(events.map(({ category, widget, status }) => [category, widget, status])).toEqual([
+  expect(events.map(({ category, properties, status }) => [category, properties?.widget, status])).toEqual([
     [55, 'livechat', 202],
     [57, 'livechat', 202],
   ]);
@@ -282,27 +285,21 @@ test('page views reach the database with their ids (home 1, car 3 with the car)'
   };
   // What this page sent and how the server answered; the database check allows for the page views
   // of other tests on the same website at the same time.
-  const views: { category: number; carId: unknown; status: number }[] = [];
-  page.on('request', (sent) => {
-    if (sent.method() !== 'POST' || new URL(sent.url()).pathname !== '/api/events') return;
-    const event = JSON.parse(sent.postData() ?? '{}') as { category?: number; event_properties?: { car_id?: unknown } };
-    if (event.category !== 1 && event.category !== 3) return;
-    void sent.response().then((answer) => views.push({ category: event.category!, carId: event.event_properties?.car_id, status: answer?.status() ?? 0 }));
-  });
+  const views = sentEvents(page, [1, 3]);
   const before = await read();
   await page.goto(siteUrl('harbour-city-motors', '/'));
   // The home page's view answered before the next page: leaving at once, the browser still sends it
   // (a beacon), but Playwright reports no answer for a request of a page it has left (CI, 2026-11-28).
-  await expect.poll(() => views.length, { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => answered(views), { timeout: 15_000 }).toBe(1);
   const carPath = await firstCarPath(page);
   await page.goto(siteUrl('harbour-city-motors', carPath));
   const carId = Number(JSON.parse((await page.locator('#vehicle-content-event').textContent()) ?? '{}').content_ids[0]);
-  await expect.poll(() => views.length, { timeout: 15_000 }).toBe(2);
+  await expect.poll(() => answered(views), { timeout: 15_000 }).toBe(2);
   expect(views.map(({ category, status }) => [category, status]).sort()).toEqual([
     [1, 202],
     [3, 202],
   ]);
-  expect(Number(views.find((view) => view.category === 3)?.carId)).toBe(carId);
+  expect(Number(views.find((view) => view.category === 3)?.properties?.car_id)).toBe(carId);
   const beforeThisCar = before.car_page_views.find((row) => row.car_id === carId)?.views ?? 0;
   await expect
     .poll(async () => {
