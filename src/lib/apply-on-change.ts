@@ -1,6 +1,6 @@
 /**
  * A GET form marked `data-apply-on-change` (the search filters and sort) applies each change at
- * once, before and after the page's scripts have run (decision 052).
+ * once, before and after the page's scripts have run (decision 060).
  *
  * The page sends this inline, right after the form, so it works from the moment the form can be
  * touched: the framework's scripts arrive later (decision 035), and a tick that waited for them was

@@ -8,7 +8,7 @@ import { LOADER_SOURCE } from './deferred-scripts';
  * Not every inline script on the page: one that got into the markup some other way (a dealer's
  * content that escaped the sanitiser) must stay blocked, so a script is allowed only if it has one
  * of the shapes the platform writes, and those shapes only pass data to code that is already there:
- * - the deferred-scripts loader (decision 035) and the apply-on-change script (decision 052),
+ * - the deferred-scripts loader (decision 035) and the apply-on-change script (decision 060),
  *   character for character;
  * - Next's flight data, `(self.__next_f=self.__next_f||[]).push([0])` and
  *   `self.__next_f.push(<JSON>)`, and Turbopack's chunk list, `(globalThis["TURBOPACK"] || …).push(<JSON>);`;

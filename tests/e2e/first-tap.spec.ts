@@ -2,7 +2,7 @@ import { test, expect, type Browser, type Page } from '@playwright/test';
 import { hydrated, serverUrl, siteUrl } from './support';
 
 /**
- * The first-tap contract (decision 052, issue 32): every control works before, during and after
+ * The first-tap contract (decision 060, issue 32): every control works before, during and after
  * hydration. Each journey runs three ways and must reach the same result:
  * - 'no JavaScript': the browser runs no script at all;
  * - 'before the scripts': the visitor acts at DOMContentLoaded while every framework chunk is held

@@ -75,7 +75,7 @@ export default async function SiteLayout({ children }: { children: ReactNode }) 
   return (
     <html lang={tenant.config.locale}>
       <body style={themeStyle(tenant.config.theme)} className="flex min-h-screen flex-col">
-        {/* Before anything a visitor can touch: forms that apply on change work from the first tap (decision 052). */}
+        {/* Before anything a visitor can touch: forms that apply on change work from the first tap (decision 060). */}
         <script dangerouslySetInnerHTML={{ __html: APPLY_ON_CHANGE_SOURCE }} />
         <SkipLink />
         <VisitRecorder />

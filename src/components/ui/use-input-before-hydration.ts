@@ -6,7 +6,7 @@ export type EarlyInput = Record<string, string | boolean>;
 
 /**
  * What a visitor typed, chose or ticked in a server-rendered form before React took it over
- * (decision 052). React leaves the page's fields as they are while it hydrates, but the first render
+ * (decision 060). React leaves the page's fields as they are while it hydrates, but the first render
  * after that writes each controlled field's state back into the DOM, which wiped what a quick visitor
  * had typed. So the fields' values become state first: once, in a layout effect, which runs before
  * that render. `rendered(name)` is the value the server rendered for a field; `adopt` gets those the
