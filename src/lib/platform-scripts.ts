@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { APPLY_ON_CHANGE_SOURCE } from './apply-on-change';
 import { LOADER_SOURCE } from './deferred-scripts';
 
 /**
@@ -7,7 +8,8 @@ import { LOADER_SOURCE } from './deferred-scripts';
  * Not every inline script on the page: one that got into the markup some other way (a dealer's
  * content that escaped the sanitiser) must stay blocked, so a script is allowed only if it has one
  * of the shapes the platform writes, and those shapes only pass data to code that is already there:
- * - the deferred-scripts loader (decision 035), character for character;
+ * - the deferred-scripts loader (decision 035) and the apply-on-change script (decision 060),
+ *   character for character;
  * - Next's flight data, `(self.__next_f=self.__next_f||[]).push([0])` and
  *   `self.__next_f.push(<JSON>)`, and Turbopack's chunk list, `(globalThis["TURBOPACK"] || …).push(<JSON>);`;
  * - React's streaming instructions: its own runtime functions (known by length and SHA-256, from
@@ -69,7 +71,7 @@ function isReactInstruction(source: string): boolean {
 }
 
 export function isPlatformScript(source: string): boolean {
-  if (source === LOADER_SOURCE || source === NEXT_FLIGHT_START) return true;
+  if (source === LOADER_SOURCE || source === APPLY_ON_CHANGE_SOURCE || source === NEXT_FLIGHT_START) return true;
   if (DATA_CALLS.some((prefix) => isDataCall(source, prefix))) return true;
   return isReactInstruction(source);
 }

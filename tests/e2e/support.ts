@@ -9,7 +9,9 @@ export { expect };
  */
 export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(
-    () => !document.querySelector('template[data-deferred-script]') || Object.keys(document.body).some((key) => key.startsWith('__reactFiber')),
+    () =>
+      document.readyState !== 'loading' &&
+      (!document.querySelector('template[data-deferred-script]') || Object.keys(document.body).some((key) => key.startsWith('__reactFiber'))),
   );
 }
 

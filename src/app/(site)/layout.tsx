@@ -16,6 +16,7 @@ import { themeStyle } from '@/modules/tenancy/components/site-theme';
 import { siteOrigin } from '@/modules/tenancy/tenancy.paths';
 import { cachePageUntil } from '@/lib/page-cache';
 import { instantOfWallTime, isValidTimeZone, wallTimeAt } from '@/lib/time-zone';
+import { APPLY_ON_CHANGE_SOURCE } from '@/lib/apply-on-change';
 
 // Every site page depends on the request's Host header: never prerendered at build time (which
 // must not need the database), whatever a page under this layout reads first.
@@ -74,6 +75,8 @@ export default async function SiteLayout({ children }: { children: ReactNode }) 
   return (
     <html lang={tenant.config.locale}>
       <body style={themeStyle(tenant.config.theme)} className="flex min-h-screen flex-col">
+        {/* Before anything a visitor can touch: forms that apply on change work from the first tap (decision 060). */}
+        <script dangerouslySetInnerHTML={{ __html: APPLY_ON_CHANGE_SOURCE }} />
         <SkipLink />
         <VisitRecorder />
         <SiteHeader tenant={tenant} entries={buildNavEntries(tenant, navigation.header)} />

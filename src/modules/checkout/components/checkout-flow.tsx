@@ -1,6 +1,7 @@
 'use client';
 
 import { useRef, useState, type FormEvent } from 'react';
+import { useInputBeforeHydration } from '@/components/ui/use-input-before-hydration';
 import { FieldControl, fieldId, FormAlert } from '@/modules/leads/components/form-controls';
 import { contactFields, type FieldDef } from '@/modules/leads/leads.fields';
 import type { FieldValue } from '@/modules/leads/leads.field-rules';
@@ -103,6 +104,8 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
   const [key] = useState(newKey);
   const headingRef = useStepHeading(step);
   const alertRef = useRef<HTMLDivElement>(null);
+  const detailsRef = useRef<HTMLFormElement>(null);
+  useInputBeforeHydration(detailsRef, (name) => values[name], (typed) => setValues((current) => ({ ...current, ...typed })));
 
   const setValue = (name: string, value: FieldValue) => setValues((v) => ({ ...v, [name]: value }));
 
@@ -291,7 +294,7 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
 
   if (step === 'details') {
     return (
-      <form onSubmit={start} noValidate aria-labelledby={`${FORM_ID}-heading`} className="space-y-5" data-step="details">
+      <form ref={detailsRef} onSubmit={start} noValidate aria-labelledby={`${FORM_ID}-heading`} className="space-y-5" data-step="details">
         <h2 id={`${FORM_ID}-heading`} ref={headingRef} tabIndex={-1} className="text-xl font-bold text-gray-900 outline-none">
           Your details
         </h2>

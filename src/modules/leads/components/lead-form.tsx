@@ -1,6 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
+import { useInputBeforeHydration } from '@/components/ui/use-input-before-hydration';
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
@@ -105,6 +106,7 @@ export function LeadForm({
   const startedAt = useRef<number | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
     startedAt.current = Date.now();
@@ -119,6 +121,10 @@ export function LeadForm({
 
   const valueOf = (name: string): FieldValue | undefined =>
     name in edited ? edited[name] : (stored[name as keyof typeof stored] ?? undefined);
+  const fieldNames = new Set(step.fields.map((field) => field.name));
+  useInputBeforeHydration(formRef, valueOf, (typed) =>
+    setEdited((current) => ({ ...current, ...Object.fromEntries(Object.entries(typed).filter(([name]) => fieldNames.has(name))) })),
+  );
 
   function onChange(name: string, value: FieldValue) {
     setEdited((current) => ({ ...current, [name]: value }));
@@ -318,6 +324,7 @@ export function LeadForm({
   const percent = progressPercent(stepIndex, steps.length);
   return (
     <form
+      ref={formRef}
       noValidate
       method="post"
       onSubmit={onSubmit}

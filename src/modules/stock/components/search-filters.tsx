@@ -3,6 +3,7 @@
 import { buttonClasses } from '@/components/ui/button';
 import type { FilterGroup, FilterOption, RangeFacetGroup } from '../search/search.view';
 import { MAX_QUERY_LENGTH } from '../search/search.text';
+import { APPLY_ON_CHANGE_ATTRIBUTE } from '@/lib/apply-on-change';
 
 export const FILTER_FORM_ID = 'search-filters';
 export const FILTER_DRAWER_ID = 'search-filters-open';
@@ -71,7 +72,8 @@ function RangeInputs({ group }: { group: RangeFacetGroup }) {
 
 /**
  * The filter sidebar: one GET form, so it works without JavaScript (the 'Show results' button
- * submits it); with JavaScript each change applies at once (SearchFormEnhancer). On phones it is a
+ * submits it); with JavaScript each change applies at once, from the first tap (the page's
+ * apply-on-change script, then SearchFormEnhancer's client navigation). On phones it is a
  * drawer opened by the 'Filters' control, a checkbox so that it also opens without JavaScript.
  * A client component only so that the page's RSC payload carries the facet data, not the markup
  * of every option again; it has no state.
@@ -85,6 +87,7 @@ export function SearchFilters({
   activeCount,
   clearHref,
   stateKey,
+  defaultSort,
 }: {
   action: string;
   groups: FilterGroup[];
@@ -95,6 +98,8 @@ export function SearchFilters({
   clearHref: string;
   /** The URL state: a new state renders a new form, so its controls show that state. */
   stateKey: string;
+  /** Left out of the URL a change builds, as the server's own links leave it out. */
+  defaultSort: string;
 }) {
   return (
     <>
@@ -120,6 +125,7 @@ export function SearchFilters({
           id={FILTER_FORM_ID}
           action={action}
           method="get"
+          {...{ [APPLY_ON_CHANGE_ATTRIBUTE]: '', 'data-default-sort': defaultSort }}
           aria-label="Filter stock"
           className="flex-1 overflow-y-auto px-4 pb-28 pt-2 lg:overflow-visible lg:px-0 lg:pb-0"
         >

@@ -108,9 +108,10 @@ export async function SearchPage({ tenant, listing, raw }: { tenant: Tenant; lis
             activeCount={activeCount}
             clearHref={clearHref}
             stateKey={stateKey}
+            defaultSort={config.search.defaultSort}
           />
           <Suspense>
-            <SearchFormEnhancer formId={FILTER_FORM_ID} drawerId={FILTER_DRAWER_ID} defaultSort={config.search.defaultSort} />
+            <SearchFormEnhancer formId={FILTER_FORM_ID} drawerId={FILTER_DRAWER_ID} />
           </Suspense>
         </div>
 

@@ -1,0 +1,158 @@
+import { test, expect, type Browser, type Page } from '@playwright/test';
+import { hydrated, serverUrl, siteUrl } from './support';
+
+/**
+ * The first-tap contract (decision 060, issue 32): every control works before, during and after
+ * hydration. Each journey runs three ways and must reach the same result:
+ * - 'no JavaScript': the browser runs no script at all;
+ * - 'before the scripts': the visitor acts at DOMContentLoaded while every framework chunk is held
+ *   back 3 s (what a quick visitor on a slow phone meets);
+ * - 'hydrated': after React has taken the page over.
+ * Uses Playwright's own page.goto (not support.ts's, which waits for hydration).
+ */
+
+type Mode = 'no JavaScript' | 'before the scripts' | 'hydrated';
+const MODES: readonly Mode[] = ['no JavaScript', 'before the scripts', 'hydrated'];
+const CHUNK_DELAY_MS = 3000;
+
+const SEARCH_SITES = [
+  { slug: 'harbour-city-motors', path: '/search/new-used-and-demo-cars' },
+  { slug: 'kiwi-motors', path: '/search/used-cars' },
+  { slug: 'lone-star-auto', path: '/search/used-cars' },
+] as const;
+
+async function openPage(browser: Browser, mode: Mode, viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ javaScriptEnabled: mode !== 'no JavaScript', viewport });
+  const page = await context.newPage();
+  if (mode === 'before the scripts') {
+    await page.route('**/_next/static/chunks/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, CHUNK_DELAY_MS));
+      await route.continue().catch(() => {});
+    });
+  }
+  return page;
+}
+
+/** Opens a page and waits as far as the mode says: the parsed document, or the hydrated page. */
+async function open(page: Page, mode: Mode, url: string): Promise<void> {
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  if (mode === 'hydrated') await hydrated(page);
+}
+
+const isHydrated = (page: Page) => page.evaluate(() => Object.keys(document.body).some((key) => key.startsWith('__reactFiber')));
+
+/** After the mode's action: the page is hydrated where it has JavaScript (so a reset would have happened). */
+async function settle(page: Page, mode: Mode): Promise<void> {
+  await page.waitForLoadState('domcontentloaded');
+  if (mode !== 'no JavaScript') await hydrated(page);
+}
+
+const filterForm = (page: Page) => page.locator('#search-filters');
+const resultCount = async (page: Page) => Number(((await page.getByTestId('result-count').textContent()) ?? '').replace(/\D/g, ''));
+
+/** The first make in the sidebar with its count (the number beside it). */
+async function firstMake(page: Page): Promise<{ value: string; count: number }> {
+  const option = filterForm(page).locator('input[type="checkbox"][name="make"]').first();
+  const value = (await option.getAttribute('value'))!;
+  const count = Number(((await option.locator('xpath=..').locator('.facet-count span[aria-hidden="true"]').textContent()) ?? '').replace(/\D/g, ''));
+  return { value, count };
+}
+
+for (const site of SEARCH_SITES) {
+  for (const mode of MODES) {
+    test.describe(`${site.slug}, ${mode}`, () => {
+      test('a make ticked in the filters shows that make only, and the URL says so', async ({ browser }) => {
+        const page = await openPage(browser, mode);
+        await open(page, mode, siteUrl(site.slug, site.path));
+        const before = await resultCount(page);
+        const make = await firstMake(page);
+        expect(make.count).toBeGreaterThan(0);
+        expect(make.count).toBeLessThan(before);
+        if (mode === 'before the scripts') expect(await isHydrated(page)).toBe(false);
+        await filterForm(page).locator(`input[type="checkbox"][name="make"][value=${JSON.stringify(make.value)}]`).check();
+        if (mode === 'no JavaScript') await filterForm(page).getByRole('button', { name: 'Apply filters' }).click();
+        await expect.poll(() => new URL(page.url()).searchParams.getAll('make')).toEqual([make.value]);
+        await expect.poll(() => resultCount(page)).toBe(make.count);
+        await settle(page, mode);
+        // The page the URL describes, after hydration too: the box ticked beside that make's cars.
+        await expect(filterForm(page).locator(`input[name="make"][value=${JSON.stringify(make.value)}]`)).toBeChecked();
+        expect(await resultCount(page)).toBe(make.count);
+        await page.context().close();
+      });
+
+      test('a sort chosen applies, and the URL says so', async ({ browser }) => {
+        const page = await openPage(browser, mode);
+        await open(page, mode, siteUrl(site.slug, site.path));
+        const sort = page.locator('#search-sort');
+        const current = await sort.inputValue();
+        const options = await sort.locator('option').evaluateAll((all) => all.map((option) => (option as HTMLOptionElement).value));
+        const other = options.find((value) => value !== current)!;
+        await sort.selectOption(other);
+        if (mode === 'no JavaScript') await filterForm(page).getByRole('button', { name: 'Apply filters' }).click();
+        await expect.poll(() => new URL(page.url()).searchParams.get('sort')).toBe(other);
+        await settle(page, mode);
+        await expect(page.locator('#search-sort')).toHaveValue(other);
+        await page.context().close();
+      });
+
+      test('the next page of results opens', async ({ browser }) => {
+        const page = await openPage(browser, mode);
+        await open(page, mode, siteUrl(site.slug, site.path));
+        const first = await page.locator('section[aria-labelledby="search-results-heading"] a[href*="/"] h3, section[aria-labelledby="search-results-heading"] article h3').first().textContent();
+        await page.getByRole('navigation', { name: 'Pagination' }).getByRole('link', { name: /^Next/ }).click();
+        await expect.poll(() => new URL(page.url()).searchParams.get('page')).toBe('2');
+        await settle(page, mode);
+        await expect(page.getByRole('navigation', { name: 'Pagination' }).locator('[aria-current="page"]')).toHaveText(/2/);
+        const second = await page.locator('section[aria-labelledby="search-results-heading"] a[href*="/"] h3, section[aria-labelledby="search-results-heading"] article h3').first().textContent();
+        expect(second).not.toBe(first);
+        await page.context().close();
+      });
+    });
+  }
+}
+
+/** Text typed into a form's first field before hydration is still there once React has the page, and after React renders the form again. */
+async function typedTextSurvives(page: Page, mode: Mode, field: ReturnType<Page['getByLabel']>, other: ReturnType<Page['getByLabel']>) {
+  if (mode === 'before the scripts') expect(await isHydrated(page)).toBe(false);
+  await field.pressSequentially('Jo', { delay: 20 });
+  await settle(page, mode);
+  await expect(field).toHaveValue('Jo');
+  // Another field typed after hydration renders the form again: the first keeps what was typed.
+  await other.pressSequentially('Citizen', { delay: 10 });
+  await expect(field).toHaveValue('Jo');
+  await expect(other).toHaveValue('Citizen');
+}
+
+for (const slug of ['harbour-city-motors', 'kiwi-motors', 'lone-star-auto']) {
+  for (const mode of MODES.filter((m) => m !== 'no JavaScript')) {
+    test(`${slug}, ${mode}: what a visitor types into the contact form survives hydration`, async ({ browser }) => {
+      const page = await openPage(browser, mode);
+      await open(page, mode, siteUrl(slug, '/contact'));
+      const form = page.locator('#contact-form form');
+      await typedTextSurvives(page, mode, form.getByLabel(/^First Name/), form.getByLabel(/^Last Name/));
+      await page.context().close();
+    });
+  }
+}
+
+for (const mode of MODES.filter((m) => m !== 'no JavaScript')) {
+  test(`harbour-city-motors, ${mode}: what a visitor types into the reservation form survives hydration`, async ({ browser }) => {
+    const page = await openPage(browser, mode);
+    // A car the checkout quote says can be reserved now (as checkout.spec.ts finds one).
+    const host = { host: 'harbour-city-motors.localhost' };
+    const search = await page.request.post(serverUrl('/api/search'), { headers: host, data: { filters: { dealership_name: ['Harbour City Mazda'] }, limit: 100 } });
+    const hits = ((await search.json()).hits ?? []) as { id: number; slug: string; status: string; reserved: boolean }[];
+    let opened = false;
+    for (const hit of hits.filter((h) => h.status === 'in_stock' && !h.reserved)) {
+      const quote = await page.request.get(serverUrl(`/api/checkout/quote?car_id=${hit.id}`), { headers: host });
+      if (quote.status() !== 200 || !(await quote.json()).eligible) continue;
+      await page.goto(siteUrl('harbour-city-motors', `/cars/${hit.slug}/checkout`), { waitUntil: 'domcontentloaded' });
+      opened = true;
+      break;
+    }
+    expect(opened, 'a reservable car').toBe(true);
+    if (mode === 'hydrated') await hydrated(page);
+    await typedTextSurvives(page, mode, page.getByLabel('First Name'), page.getByLabel('Email'));
+    await page.context().close();
+  });
+}
