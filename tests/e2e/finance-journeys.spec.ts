@@ -66,8 +66,16 @@ test.describe('AU: harbour-city-motors', () => {
     const href = await card.locator('a.car-card-link').getAttribute('href');
     const fromCard = await estimateOf(card.locator('[data-finance-estimate]'));
 
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await card.screenshot({ path: `test-results/finance-card-${width}.png` });
+    }
     await page.goto(siteUrl(AU, href!));
     expect(await estimateOf(page.locator('[data-finance-estimate]').first())).toEqual(fromCard);
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `test-results/finance-car-page-${width}.png` });
+    }
     const dialog = await openPopup(page);
     expect(await popupFigures(dialog)).toEqual(fromCard);
 
