@@ -61,6 +61,15 @@ describe('phoneError', () => {
     expect(phoneError('12', AU_MOBILE)).toBe(PHONE_MESSAGES.australian);
   });
 
+  // Issue 31 item 5: the finance popup's 'Your Details' takes mobiles only on every website's country.
+  it('mobile-only on NZ and US websites: a landline gets the country’s mobile message', () => {
+    expect(phoneError('(02) 9999 1234', AU_MOBILE)).toBe('Must be an Australian mobile number.');
+    expect(phoneError('09 300 1234', { ...NZ, mobileOnly: true })).toBe('Must be a New Zealand mobile number.');
+    expect(phoneError('021 123 4567', { ...NZ, mobileOnly: true })).toBeNull();
+    // US numbers are fixed line or mobile alike: accepted.
+    expect(phoneError('(202) 555-0123', { ...US, mobileOnly: true })).toBeNull();
+  });
+
   it('NZ: valid numbers pass; others are not New Zealand numbers; 15+ characters are too many', () => {
     expect(phoneError('021 123 4567', NZ)).toBeNull();
     expect(phoneError('09 300 1234', NZ)).toBeNull();

@@ -12,6 +12,8 @@ import metadata from './phone-metadata.json';
 export const PHONE_MESSAGES = {
   australian: 'Invalid phone number. Must be an Australian number.',
   australianMobile: 'Must be an Australian mobile number.',
+  newZealandMobile: 'Must be a New Zealand mobile number.',
+  usMobile: 'Must be a US mobile number.',
   us: 'Must be a US number.',
   newZealand: 'Must be a New Zealand number.',
   newZealandTooLong: 'Invalid phone number. Too many characters.',
@@ -28,7 +30,7 @@ export function parsePhone(national: string, country: PhoneCountry): PhoneNumber
 
 export type PhoneRule = {
   country: PhoneCountry;
-  /** AU only: landlines are refused ('Must be an Australian mobile number.'). */
+  /** Landlines are refused ('Must be an Australian mobile number.', or the NZ or US one). */
   mobileOnly: boolean;
   /** 'e164': the number is sent as +614… / +1…, with the E.164 messages. */
   format: 'local' | 'e164';
@@ -94,6 +96,9 @@ export function toUsE164(raw: string): string {
   return value;
 }
 
+const INVALID_MESSAGES: Record<PhoneCountry, string> = { AU: PHONE_MESSAGES.australian, NZ: PHONE_MESSAGES.newZealand, US: PHONE_MESSAGES.us };
+const MOBILE_MESSAGES: Record<PhoneCountry, string> = { AU: PHONE_MESSAGES.australianMobile, NZ: PHONE_MESSAGES.newZealandMobile, US: PHONE_MESSAGES.usMobile };
+
 /** The message for an unacceptable number, or null when the number is acceptable under the rule. */
 export function phoneError(raw: string, rule: PhoneRule): string | null {
   if (isTestNumber(raw, rule)) return null;
@@ -105,10 +110,10 @@ export function phoneError(raw: string, rule: PhoneRule): string | null {
   const national = normalizePhone(raw, rule.country);
   const parsed = /^\+?\d{3,17}$/.test(national) ? parsePhone(national, rule.country) : undefined;
   const valid = parsed !== undefined && parsed.country === rule.country && parsed.isValid();
-  if (rule.country === 'NZ') return valid ? null : PHONE_MESSAGES.newZealand;
-  if (rule.country === 'US') return valid ? null : PHONE_MESSAGES.us;
-  if (!valid) return PHONE_MESSAGES.australian;
-  if (rule.mobileOnly && parsed.getType() !== 'MOBILE') return PHONE_MESSAGES.australianMobile;
+  if (!valid) return INVALID_MESSAGES[rule.country];
+  // US numbers are mostly FIXED_LINE_OR_MOBILE: a number plan cannot tell them apart.
+  const type = parsed.getType();
+  if (rule.mobileOnly && type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE') return MOBILE_MESSAGES[rule.country];
   return null;
 }
 

@@ -88,7 +88,7 @@ test('buy online: choices saved as one partial lead, the deposit paid, one lead 
     await expect(page.getByRole('heading', { name: 'Do you have a car to trade in?' })).toBeFocused();
     const partial = (await dealerLeads(request, 'Incomplete')).find((l) => l.id === leadId);
     expect(partial, 'the partial lead after the first step').toMatchObject({ lead_status: 'Incomplete', category: 'Reservation', subcategory: 'Online Purchase', attributes: { payment_method: 'finance' } });
-    expect(String(partial!.attributes.finance_estimate)).toMatch(/^from \$[\d,]+\/week/);
+    expect(String(partial!.attributes.finance_estimate)).toMatch(/^from \$[\d,.]+\/week/);
   });
 
   await test.step('a trade-in is valued with the valuation form', async () => {

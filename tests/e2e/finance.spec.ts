@@ -61,7 +61,7 @@ test('instant finance from a car page: quote, requote once after the pause, code
 
   await page.goto(siteUrl(SITE, `/cars/${car.slug}`));
   // The repayment estimate beside the price, with its comparison rate and the disclaimer link.
-  await expect(page.locator('[data-finance-estimate]').first()).toContainText(/from \$[\d,]+\/week · comparison rate \d+\.\d\d% p\.a\./);
+  await expect(page.locator('[data-finance-estimate]').first()).toContainText(/from \$[\d,]+\.\d\d\/week at \d+\.\d\d% p\.a\. · comparison rate \d+\.\d\d% p\.a\./);
   // A click before hydration follows the link to /finance, as it should without JavaScript.
   await page.waitForLoadState('networkidle');
   await page.getByRole('link', { name: 'Get Finance' }).click();

@@ -14,6 +14,7 @@ import { financeApplications } from '@/modules/finance/finance.schema';
 import { instantQuote, financeSettings } from '@/modules/finance/finance.calc';
 import { FINANCE_MESSAGES } from '@/modules/finance/finance.enquiry';
 import { websites } from '@/modules/tenancy/tenancy.schema';
+import { cars } from '@/modules/stock/stock.schema';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { env } from '@/lib/env';
 
@@ -58,7 +59,8 @@ describe('finance quote and hand-over', () => {
     const settings = financeSettings({ rates: { GREAT: 7.49, DECENT: 11.5, POOR: 16 } });
     expect(await response.json()).toEqual(instantQuote({ purchasePrice: 45000, loanTermYears: 4, credit: 'DECENT', settings }));
     const clamped = await (await call(quoteRoute, { purchasePrice: 5, loanTerm: 12 })).json();
-    expect(clamped).toEqual(instantQuote({ purchasePrice: 10000, loanTermYears: 7, credit: 'GREAT', settings }));
+    // From $5,000: a car's own price is financed from there (decision 052).
+    expect(clamped).toEqual(instantQuote({ purchasePrice: 5000, loanTermYears: 7, credit: 'GREAT', settings }));
   });
 
   it('refuses malformed quote requests with the field', async () => {
@@ -120,6 +122,23 @@ describe('finance quote and hand-over', () => {
     expect(await again.json()).toEqual(await first.json());
     const rows = await db.select().from(financeApplications).where(and(eq(financeApplications.websiteId, w.a.websiteId), eq(financeApplications.idempotencyKey, 'finance-key-0001')));
     expect(rows).toHaveLength(1);
+  });
+
+  // Issue 31 item 8: finance only on a car that can be bought, as the car page offers it (decision 052).
+  it('refuses a hand-over for a sold or reserved car', async () => {
+    const phone = mobile();
+    await verify(phone);
+    for (const change of [{ reserved: true }, { status: 'sold' as const, soldDate: new Date() }]) {
+      await db.update(cars).set(change).where(eq(cars.id, w.carA));
+      try {
+        const refused = await call(customerRoute, customer(phone));
+        expect(refused.status, JSON.stringify(change)).toBe(422);
+        expect(((await refused.json()) as { fields: Record<string, string> }).fields).toEqual({ 'additionalData.car_id': 'is sold or reserved' });
+      } finally {
+        await db.update(cars).set({ reserved: false, status: 'in_stock', soldDate: null }).where(eq(cars.id, w.carA));
+      }
+    }
+    expect((await call(customerRoute, customer(phone))).status).toBe(200);
   });
 
   it('takes CarClarity hand-overs at /api/carClarityCustomer (the local partner where CarClarity has no keys)', async () => {

@@ -8,6 +8,7 @@ import { POST as leadsRoute } from '@/app/api/leads/route';
 import { sendPhoneCode, verifyPhoneCode } from '@/modules/identity/identity.codes';
 import { leadDeliveries, leads } from '@/modules/leads/leads.schema';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
+import { parseRefusedForm } from '@/modules/finance/finance.enquiry';
 
 let counter = 0;
 const mobile = () => `0413 ${String(200 + (counter += 1)).padStart(3, '0')} ${String(600 + counter).slice(-3)}`;
@@ -48,6 +49,29 @@ describe('finance enquiries', () => {
     expect(location.pathname).toBe('/finance');
     expect(location.searchParams.get('invalid')!.split(',')).toEqual(expect.arrayContaining(['email', 'phone']));
     expect(location.hash).toBe('#finance-form');
+  });
+
+  // Issue 31 item 2: 'Fin9' and '12345' came back as a blank form with the term, credit score and 'who is helping' lost.
+  it('gives a refused post back with every value kept and each field’s message (SPEC §5 wording)', async () => {
+    const typed = { name: 'Fin9', last_name: 'Lee', email: 'fin.lee@example.com', phone: '12345', postcode: '2000', amount: '25000', term: '3', selfAssessedCreditScore: 'POOR', whoIsHelping: 'Sam', message: 'Call after 5', opt_in: 'on' };
+    const response = await post(typed);
+    expect(response.status).toBe(303);
+    const location = new URL(response.headers.get('location')!, 'http://x');
+    expect(location.pathname).toBe('/finance');
+    expect(location.searchParams.get('loanTerm')).toBe('3');
+    expect(location.searchParams.get('selfAssessedCreditScore')).toBe('POOR');
+    expect(location.searchParams.get('whoIsHelping')).toBe('Sam');
+    expect(location.searchParams.get('vehiclePriceBudget')).toBe('25000');
+    expect(location.search).not.toContain('fin.lee');
+    const setCookie = response.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/^finance_form=/);
+    expect(setCookie).toContain('Path=/finance');
+    expect(setCookie).toContain('HttpOnly');
+    const kept = parseRefusedForm(setCookie.split(';')[0]!.slice('finance_form='.length))!;
+    expect(kept.errors).toEqual({ name: 'Please use alphabetical characters only.', phone: 'Invalid phone number. Must be an Australian number.' });
+    const { whoIsHelping: _helper, ...visible } = typed;
+    expect(kept.values).toEqual(visible);
+    expect(await db.select().from(leads).where(eq(leads.email, 'fin.lee@example.com'))).toHaveLength(0);
   });
 
   it('never ties a lead to another website’s car; refuses JSON bodies and cross-site posts', async () => {

@@ -124,11 +124,15 @@ describe('phone codes', () => {
   });
 
   it('sends only to mobiles of the website’s own country (the SMS-pumping guard)', async () => {
-    for (const phone of ['+64 21 123 4567', '+1 415 555 2671', '+44 7700 900123', '02 9999 0000', '0412', 'x'.repeat(30)]) {
+    for (const phone of ['+64 21 123 4567', '+1 415 555 2671', '+44 7700 900123', '0412', 'x'.repeat(30)]) {
       const response = await call(sendRoute, { phone });
       expect(response.status, phone).toBe(422);
-      expect(((await response.json()) as { error: string }).error).toBe(CODE_MESSAGES.phone);
+      expect(((await response.json()) as { error: string }).error).toBe('Invalid phone number. Must be an Australian number.');
     }
+    // A landline, with SPEC §5's mobile-only message (issue 31, item 5).
+    const landline = await call(sendRoute, { phone: '02 9999 0000' });
+    expect(landline.status).toBe(422);
+    expect(await landline.json()).toMatchObject({ error: 'Must be an Australian mobile number.', fields: { phone: 'Must be an Australian mobile number.' } });
   });
 
   it('a provider failure gives a clear message, no usable code, and a failed outbox record', async () => {

@@ -113,8 +113,9 @@ describe('instantQuote', () => {
     const q = instantQuote({ purchasePrice: '$50,000', loanTermYears: 3, credit: 'POOR', settings: financeSettings() });
     // The comparison rate is the benchmark loan's ($30,000 over 5 years), not this one's.
     expect(q).toEqual({ weeklyRepaymentAmount: 420.92, advertisedRate: 17.99, comparisonRate: 19.23 });
+    // Quoted from $5,000 (decision 052: a car's own price is financed from there).
     expect(instantQuote({ purchasePrice: 500, loanTermYears: 0, credit: 'x' })).toEqual(
-      instantQuote({ purchasePrice: 10_000, loanTermYears: 1, credit: 'GREAT' }),
+      instantQuote({ purchasePrice: 5_000, loanTermYears: 1, credit: 'GREAT' }),
     );
   });
 

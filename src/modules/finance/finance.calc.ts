@@ -9,6 +9,12 @@ export type RepaymentFrequency = 'weekly' | 'fortnightly' | 'monthly';
 export const PERIODS_PER_YEAR: Record<RepaymentFrequency, number> = { weekly: 52, fortnightly: 26, monthly: 12 };
 
 export const PURCHASE_PRICE_MIN = 10_000;
+/**
+ * The smallest amount quoted (decision 052): a car's own price is financed down to this, so a
+ * $8,990 car is quoted on $8,990 (a typed budget still starts at PURCHASE_PRICE_MIN). Below it no
+ * estimate is shown.
+ */
+export const FINANCE_MIN_AMOUNT = 5_000;
 export const PURCHASE_PRICE_MAX = 200_000;
 export const PURCHASE_PRICE_DEFAULT = 30_000;
 export const LOAN_TERM_MIN_YEARS = 1;
@@ -103,11 +109,21 @@ function digitsOnly(value: unknown): number | null {
   return digits === '' ? null : Number(digits);
 }
 
-/** SPEC §5: the purchase price keeps digits only, clamped to 10,000–200,000, default 30,000. */
-export function clampPurchasePrice(value: unknown): number {
+/**
+ * SPEC §5: the purchase price keeps digits only, clamped to 10,000–200,000, default 30,000. `floor`
+ * lowers the minimum (never below FINANCE_MIN_AMOUNT): a car's price (purchasePriceFloor) or, on
+ * the server, which cannot tell a car's price from a typed one, FINANCE_MIN_AMOUNT.
+ */
+export function clampPurchasePrice(value: unknown, floor: number = PURCHASE_PRICE_MIN): number {
   const n = digitsOnly(value);
   if (n === null) return PURCHASE_PRICE_DEFAULT;
-  return Math.min(PURCHASE_PRICE_MAX, Math.max(PURCHASE_PRICE_MIN, n));
+  const min = Math.min(PURCHASE_PRICE_MIN, Math.max(FINANCE_MIN_AMOUNT, floor));
+  return Math.min(PURCHASE_PRICE_MAX, Math.max(min, n));
+}
+
+/** The purchase price's minimum with this car chosen: its own price where that is below PURCHASE_PRICE_MIN. */
+export function purchasePriceFloor(carPrice: number | null | undefined): number {
+  return carPrice && carPrice > 0 ? Math.min(PURCHASE_PRICE_MIN, carPrice) : PURCHASE_PRICE_MIN;
 }
 
 /** SPEC §5: loan term 1 to 7 whole years, default 5. */
@@ -176,40 +192,54 @@ export function financeSettings(partial: FinanceSettingsInput = {}): FinanceSett
 export type InstantQuote = { weeklyRepaymentAmount: number; advertisedRate: number; comparisonRate: number };
 
 /**
- * The local quote (SPEC §3 quote response). The quote request has no deposit or final payment, so
- * the whole purchase price is borrowed and fully repaid over the term. The weekly amount is what
- * the borrower pays: the establishment fee is financed (as in `comparisonRate`) and the monthly
- * fee is spread over the weeks. The comparison rate is for this loan's amount and term.
+ * The one quote (decision 052): the local instant quote (SPEC §3 quote response), the 'from
+ * $X/week' beside a car's price, and the disclaimer's worked example all come from here, so one
+ * car with the same inputs shows one figure everywhere.
+ *
+ * By default the whole purchase price is borrowed and fully repaid over the term at the rate for
+ * the credit history (the quote request has no deposit or final payment). The weekly amount is
+ * what the borrower pays: the establishment fee is financed (as in `comparisonRate`) and the
+ * monthly fee spread over the weeks. The comparison rate belongs to the advertised rate and is
+ * always given with it, on the benchmark loan the law names for car loans ($30,000 over 5 years).
+ * Any amount from FINANCE_MIN_AMOUNT is quoted: the price field's own minimum (PURCHASE_PRICE_MIN
+ * without a car) is the form's to apply. The worked example passes its own rate, deposit and final
+ * payment.
  */
 export function instantQuote({
   purchasePrice,
   loanTermYears,
   credit,
   settings = DEFAULT_FINANCE_SETTINGS,
+  annualRatePercent,
+  depositPercent = 0,
+  balloonPercent = 0,
 }: {
   purchasePrice: unknown;
   loanTermYears: unknown;
   credit: unknown;
   settings?: FinanceSettings;
+  annualRatePercent?: number;
+  depositPercent?: number;
+  balloonPercent?: number;
 }): InstantQuote {
-  const amount = clampPurchasePrice(purchasePrice);
+  const amount = clampPurchasePrice(purchasePrice, FINANCE_MIN_AMOUNT);
   const termMonths = clampLoanTermYears(loanTermYears) * 12;
-  const rate = settings.rates[parseCreditHistory(credit)];
+  const rate = annualRatePercent ?? settings.rates[parseCreditHistory(credit)];
+  const deposit = roundCents((amount * depositPercent) / 100);
+  const balloon = roundCents((amount * balloonPercent) / 100);
   const weekly =
-    repayment({ principal: amount + settings.establishmentFee, annualRatePercent: rate, termMonths, frequency: 'weekly' }) +
+    repayment({ principal: amount - deposit + settings.establishmentFee, annualRatePercent: rate, termMonths, frequency: 'weekly', balloon }) +
     (settings.monthlyFee * 12) / 52;
   return {
     weeklyRepaymentAmount: roundCents(weekly),
     advertisedRate: roundCents(rate),
-    comparisonRate: roundCents(
-      // On the benchmark loan the law names for car loans ($30,000 over 5 years), whatever was asked.
-      comparisonRate({
-        annualRatePercent: rate,
-        establishmentFee: settings.establishmentFee,
-        monthlyFee: settings.monthlyFee,
-      }),
-    ),
+    comparisonRate: roundCents(comparisonRate({ annualRatePercent: rate, establishmentFee: settings.establishmentFee, monthlyFee: settings.monthlyFee })),
   };
+}
+
+/** The quote for a car's price with the popup's starting inputs (5 years, the default credit history). */
+export function carQuote(price: number, settings: FinanceSettings = DEFAULT_FINANCE_SETTINGS): InstantQuote {
+  return instantQuote({ purchasePrice: price, loanTermYears: LOAN_TERM_DEFAULT_YEARS, credit: DEFAULT_CREDIT_HISTORY, settings });
 }
 
 function formatMoney(value: number, cents: boolean): string {
@@ -221,51 +251,41 @@ function formatMoney(value: number, cents: boolean): string {
 const DEFAULT_DISCLAIMER_INTRO =
   'Repayment estimates on this website are a guide only and are not a quote or an offer of finance. The rate, fees and repayments you are offered depend on your circumstances and the lender’s credit assessment. Terms, conditions, fees, charges and lending criteria apply.';
 
+/** The disclaimer's worked example (SPEC §9): its price, deposit, term and final payment at the calculator rate. */
+export function exampleQuote(settings: FinanceSettings = DEFAULT_FINANCE_SETTINGS): InstantQuote {
+  return instantQuote({
+    purchasePrice: settings.examplePurchasePrice,
+    loanTermYears: settings.exampleTermYears,
+    credit: DEFAULT_CREDIT_HISTORY,
+    settings,
+    annualRatePercent: settings.calculatorInterest,
+    depositPercent: settings.exampleDepositPercent,
+    balloonPercent: settings.exampleBalloonPercent,
+  });
+}
+
 /**
  * The finance disclaimer: the website's text (or the standard one), a worked example (SPEC §9:
  * 5 year term, 10 % deposit, 30 % final payment at the default calculator interest), the
  * comparison rate for the standard $30,000 over 5 years, and the statutory warning.
  */
-/**
- * The 'from $X/week' estimate beside a price: the disclaimer's example terms (deposit, term, final
- * payment, calculator rate, fees) applied to this price, so the figure and its disclaimer agree.
- */
-export function weeklyEstimate(price: number, settings: FinanceSettings = DEFAULT_FINANCE_SETTINGS): number {
-  const deposit = roundCents((price * settings.exampleDepositPercent) / 100);
-  const balloon = roundCents((price * settings.exampleBalloonPercent) / 100);
-  return roundCents(
-    repayment({
-      principal: price - deposit + settings.establishmentFee,
-      annualRatePercent: settings.calculatorInterest,
-      termMonths: settings.exampleTermYears * 12,
-      frequency: 'weekly',
-      balloon,
-    }) +
-      (settings.monthlyFee * 12) / 52,
-  );
-}
-
-/** The comparison rate shown beside the calculator's estimates, rounded to 2 decimals. */
-export function calculatorComparisonRate(settings: FinanceSettings = DEFAULT_FINANCE_SETTINGS): number {
-  return roundCents(comparisonRate({ annualRatePercent: settings.calculatorInterest, establishmentFee: settings.establishmentFee, monthlyFee: settings.monthlyFee }));
-}
-
 export function disclaimerText(settings: FinanceSettings = DEFAULT_FINANCE_SETTINGS): string {
-  const price = settings.examplePurchasePrice;
+  const price = clampPurchasePrice(settings.examplePurchasePrice);
   const deposit = roundCents((price * settings.exampleDepositPercent) / 100);
   const balloon = roundCents((price * settings.exampleBalloonPercent) / 100);
-  const rate = settings.calculatorInterest;
+  const example = exampleQuote(settings);
+  const rate = example.advertisedRate;
   const fees = settings.establishmentFee > 0 || settings.monthlyFee > 0;
-  const weekly = weeklyEstimate(price, settings);
+  const weekly = example.weeklyRepaymentAmount;
   const security = settings.secured ? 'secured' : 'unsecured';
 
-  const example =
+  const sentence =
     `Example: a vehicle purchase price of ${formatMoney(price, false)} with a ${settings.exampleDepositPercent}% deposit (${formatMoney(deposit, false)}), ` +
     `a ${settings.exampleTermYears} year term and a ${settings.exampleBalloonPercent}% final payment (${formatMoney(balloon, false)}) ` +
     `at ${rate.toFixed(2)}% p.a. is ${formatMoney(weekly, true)} per week (${formatMoney(monthlyFromWeekly(weekly), true)} per month)` +
     (fees
       ? `, including a ${formatMoney(settings.establishmentFee, false)} establishment fee and a ${formatMoney(settings.monthlyFee, false)} monthly fee.`
       : '.');
-  const comparisonSentence = `Comparison rate ${calculatorComparisonRate(settings).toFixed(2)}% p.a. based on a ${security} loan of $30,000 over 5 years.`;
-  return [settings.disclaimer?.trim() || DEFAULT_DISCLAIMER_INTRO, example, comparisonSentence, COMPARISON_RATE_WARNING].join(' ');
+  const comparisonSentence = `Comparison rate ${example.comparisonRate.toFixed(2)}% p.a. based on a ${security} loan of $30,000 over 5 years.`;
+  return [settings.disclaimer?.trim() || DEFAULT_DISCLAIMER_INTRO, sentence, comparisonSentence, COMPARISON_RATE_WARNING].join(' ');
 }

@@ -1,5 +1,5 @@
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
-import { calculatorComparisonRate, disclaimerText, financeSettings, weeklyEstimate, type FinanceSettings } from './finance.calc';
+import { carQuote, disclaimerText, FINANCE_MIN_AMOUNT, financeSettings, type FinanceSettings, type InstantQuote } from './finance.calc';
 
 /**
  * Where a repayment estimate may be shown beside a price (issue 15, part 5). Australian websites
@@ -9,8 +9,8 @@ import { calculatorComparisonRate, disclaimerText, financeSettings, weeklyEstima
  * rather than show a figure without what their law requires with it.
  */
 
-/** Below this price an estimate helps nobody (and the calculator's clamps start at $10,000). */
-export const ESTIMATE_MIN_PRICE = 5_000;
+/** Below this price an estimate helps nobody (a car's price is financed down to it, decision 052). */
+export const ESTIMATE_MIN_PRICE = FINANCE_MIN_AMOUNT;
 export const DISCLAIMER_ANCHOR = 'finance-disclaimer';
 
 export function financeSettingsOf(config: WebsiteConfig): FinanceSettings {
@@ -27,13 +27,19 @@ export function offersInstantFinance(config: WebsiteConfig): boolean {
   return config.finance.instantQuote && config.currency === 'AUD';
 }
 
-export type RepaymentEstimate = { weekly: number; comparisonRate: number };
-
-/** The estimate for a car's price, or null where none is shown. */
-export function repaymentEstimate(config: WebsiteConfig, price: number | null | undefined): RepaymentEstimate | null {
+/**
+ * The estimate for a car's price, or null where none is shown: the instant quote for the car with
+ * the popup's starting inputs (carQuote), so the card, the car page, the popup and /finance agree.
+ * Callers decide first whether the car is for sale at all (isForSale, decision 052).
+ */
+export function repaymentEstimate(config: WebsiteConfig, price: number | null | undefined): InstantQuote | null {
   if (!showsRepayments(config) || !price || price < ESTIMATE_MIN_PRICE) return null;
-  const settings = financeSettingsOf(config);
-  return { weekly: weeklyEstimate(price, settings), comparisonRate: calculatorComparisonRate(settings) };
+  return carQuote(price, financeSettingsOf(config));
+}
+
+/** '$66.29': a repayment as the quote gives it, to the cent, in every place it is shown. */
+export function formatRepayment(amount: number): string {
+  return `$${amount.toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
 }
 
 export function financeDisclaimer(config: WebsiteConfig): string {

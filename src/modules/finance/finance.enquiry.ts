@@ -1,4 +1,4 @@
-import { clampLoanTermYears, clampPurchasePrice, parseCreditHistory, type CreditHistory } from './finance.calc';
+import { clampLoanTermYears, clampPurchasePrice, FINANCE_MIN_AMOUNT, parseCreditHistory, type CreditHistory } from './finance.calc';
 
 /** The finance enquiry (SPEC §3 finance form) as a lead, from the plain form post. Client-safe. */
 
@@ -27,7 +27,7 @@ export function financeEnquiryFromForm(form: Record<string, string>, websiteSlug
     first_name: first,
     last_name: last,
     category: FINANCE_CATEGORY,
-    amount: clampPurchasePrice(form.amount),
+    amount: clampPurchasePrice(form.amount, FINANCE_MIN_AMOUNT),
     term: clampLoanTermYears(form.term || undefined),
     selfAssessedCreditScore: parseCreditHistory(form.selfAssessedCreditScore),
     opt_in: form.opt_in === 'on' || form.opt_in === 'true',
@@ -42,4 +42,76 @@ export function financeEnquiryFromForm(form: Record<string, string>, websiteSlug
     if (/^\d{1,10}$/.test(form[key] ?? '')) lead[key] = Number(form[key]);
   }
   return lead;
+}
+
+/**
+ * A refused plain post (issue 31): the visitor gets the form back with what they typed and each
+ * field's message. The typed details travel in a short-lived cookie on /finance (never in the
+ * address, where they would reach logs and history); the form's SPEC §2 query parameters (term,
+ * credit history, budget, car, who is helping, dealership) in the address, as any link gives them.
+ */
+export const REFUSED_FORM_COOKIE = 'finance_form';
+export const REFUSED_FORM_SECONDS = 600;
+export const REFUSED_FORM_PATH = '/finance';
+const KEPT_FIELDS = ['amount', 'term', 'selfAssessedCreditScore', 'name', 'last_name', 'email', 'phone', 'postcode', 'message', 'opt_in'] as const;
+/** Browsers keep about 4 KB a cookie: a longer message is cut to fit, never the rest. */
+const COOKIE_MAX = 3_800;
+
+export type RefusedForm = { values: Record<string, string>; errors: Record<string, string> };
+
+/** The lead's field name as the form names it (the form's 'name' is the lead's first_name too). */
+const formFieldOf = (leadField: string) => {
+  const name = leadField.replace(/^lead\./, '');
+  return name === 'first_name' ? 'name' : name;
+};
+
+export function refusedForm(form: Record<string, string>, fieldErrors: Record<string, string>): RefusedForm {
+  const values: Record<string, string> = {};
+  for (const key of KEPT_FIELDS) if (form[key]) values[key] = form[key].slice(0, key === 'message' ? 2_000 : 300);
+  const errors: Record<string, string> = {};
+  for (const [key, message] of Object.entries(fieldErrors)) {
+    const name = formFieldOf(key);
+    if (!(name in errors)) errors[name] = message;
+  }
+  return { values, errors };
+}
+
+export function refusedFormCookieValue(refused: RefusedForm): string {
+  const encode = (values: Record<string, string>) => encodeURIComponent(JSON.stringify({ ...refused, values }));
+  let message = refused.values.message ?? '';
+  let value = encode(refused.values);
+  while (value.length > COOKIE_MAX && message) {
+    message = message.slice(0, Math.floor(message.length / 2));
+    value = encode({ ...refused.values, message });
+  }
+  // Still too long (hostile input): the messages alone.
+  return value.length > COOKIE_MAX ? encode({}) : value;
+}
+
+export function parseRefusedForm(raw: string | undefined): RefusedForm | null {
+  if (!raw) return null;
+  try {
+    const parsed = JSON.parse(decodeURIComponent(raw)) as Partial<RefusedForm>;
+    const strings = (record: unknown) =>
+      Object.fromEntries(Object.entries(typeof record === 'object' && record !== null ? record : {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return { values: strings(parsed.values), errors: strings(parsed.errors) };
+  } catch {
+    return null;
+  }
+}
+
+/** The address the refused post goes back to: /finance with the form's query parameters and the fields to check. */
+export function refusedFormPath(form: Record<string, string>, lead: Record<string, unknown>, refused: RefusedForm): string {
+  const query = new URLSearchParams();
+  query.set('invalid', Object.keys(refused.errors).join(','));
+  if (typeof lead.car_id === 'number') query.set('car_id', String(lead.car_id));
+  const keep: [string, string | undefined][] = [
+    ['vehiclePriceBudget', form.amount],
+    ['loanTerm', form.term],
+    ['selfAssessedCreditScore', form.selfAssessedCreditScore],
+    ['whoIsHelping', form.whoIsHelping],
+    ['preferredDealership', form.dealership_slug],
+  ];
+  for (const [key, value] of keep) if (value && value.trim()) query.set(key, value.trim().slice(0, 100));
+  return `${REFUSED_FORM_PATH}?${query.toString()}#finance-form`;
 }

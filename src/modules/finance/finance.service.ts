@@ -5,12 +5,14 @@ import { getDb } from '@/db';
 import { consumeLimits, HOUR_MS } from '@/lib/rate-limit';
 import { logger } from '@/lib/logger';
 import { DashboardError, NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
-import { codePhone, phoneVerifiedRecently, VERIFIED_PHONE_WINDOW_MS } from '../identity/identity.codes';
+import { codePhone, codePhoneMessage, phoneVerifiedRecently, VERIFIED_PHONE_WINDOW_MS } from '../identity/identity.codes';
 import { getLeadCarById } from '../leads/leads.form-context';
 import { parseWith } from '../leads/leads.http';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { partnerFor } from './adapters';
 import { instantQuote, type InstantQuote } from './finance.calc';
+import { isForSale } from '../stock/car-page.rules';
+import type { CarStatus } from '../stock/stock.types';
 import { financeSettingsOf, offersInstantFinance } from './finance.display';
 import { FINANCE_MESSAGES } from './finance.enquiry';
 import { financeApplications } from './finance.schema';
@@ -51,7 +53,7 @@ export async function createFinanceCustomer(tenant: Tenant, body: unknown, { ip,
   requireInstantFinance(tenant);
   const { data, additionalData } = parseWith(createCustomerSchema, body);
   const phone = codePhone(tenant, data.phoneNumber);
-  if (!phone) throw new ValidationError({ 'data.phoneNumber': 'Please enter a mobile number we can text.' });
+  if (!phone) throw new ValidationError({ 'data.phoneNumber': codePhoneMessage(tenant, data.phoneNumber) });
   const db = await getDb();
   if (idempotencyKey) {
     const [seen] = await db
@@ -69,6 +71,8 @@ export async function createFinanceCustomer(tenant: Tenant, body: unknown, { ip,
   const carId = additionalData?.car_id ?? null;
   const car = carId === null ? null : await getLeadCarById(tenant, carId);
   if (carId !== null && !car) throw new ValidationError({ 'additionalData.car_id': 'is not a car of this website' });
+  // Finance only for a car that can be bought (decision 052), as the car page offers it.
+  if (car && !isForSale({ status: car.status as CarStatus, reserved: car.reserved }, tenant.config)) throw new ValidationError({ 'additionalData.car_id': 'is sold or reserved' });
   const dealershipSlug = car?.dealershipSlug ?? additionalData?.dealership_slug ?? null;
   const { partner, partnerCode } = partnerFor(tenant, dealershipSlug, only);
   // The figures the visitor was shown, as the dealer's record of them (the partner quotes again itself).

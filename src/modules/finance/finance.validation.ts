@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dbIdSchema, emailSchema, nameSchema, optional, postcodeSchema } from '../leads/leads.validation';
-import { clampLoanTermYears, clampPurchasePrice, CREDIT_HISTORIES, DEFAULT_CREDIT_HISTORY, type CreditHistory } from './finance.calc';
+import { clampLoanTermYears, clampPurchasePrice, CREDIT_HISTORIES, DEFAULT_CREDIT_HISTORY, FINANCE_MIN_AMOUNT, type CreditHistory } from './finance.calc';
 
 /**
  * Request bodies of POST /api/youx/quote and POST /api/youx/create-customer (SPEC §7), client-safe.
@@ -23,7 +23,8 @@ const credit = z
 const figure = (maxDigits: number) =>
   z.union([z.number().finite().nonnegative().max(10 ** maxDigits), z.string().max(maxDigits + 6).regex(/^\$?[\d,\s]*$/, 'must be a number')]);
 
-const purchasePrice = figure(9).optional().transform((value) => clampPurchasePrice(value));
+// From FINANCE_MIN_AMOUNT: the server cannot tell a car's own price (financed from there) from a typed budget.
+const purchasePrice = figure(9).optional().transform((value) => clampPurchasePrice(value, FINANCE_MIN_AMOUNT));
 const loanTerm = figure(2).optional().transform((value) => clampLoanTermYears(value === '' ? undefined : value));
 const year = z.union([z.number().int().min(1900).max(2100), z.string().regex(/^\d{4}$/, 'must be a year').transform(Number), z.null()]).optional();
 const text = (max: number) => z.union([z.string().trim().max(max), z.null()]).optional().transform((value) => value || null);

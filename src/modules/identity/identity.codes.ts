@@ -4,7 +4,7 @@ import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logger';
-import { normalizePhone, parsePhone, phoneError } from '@/lib/phone';
+import { normalizePhone, parsePhone, phoneError, type PhoneRule } from '@/lib/phone';
 import { consumeLimits, DAY_MS, HOUR_MS, peekLimits, RateLimitedError, throwIfRefused, type RateLimit } from '@/lib/rate-limit';
 import { DashboardError } from '../dashboard/dashboard.errors';
 import { leadDeliveries } from '../leads/leads.schema';
@@ -61,9 +61,14 @@ export function defaultSmsSender(): SmsSender {
   return twilio ? twilioSms(twilio) : outboxOnlySms;
 }
 
+/** The website's phone rule for codes: mobiles only, of its own country, no test number. */
+function codePhoneRule(tenant: Tenant): PhoneRule {
+  return { ...phoneRuleFor(tenant.config), mobileOnly: true, format: 'local', testNumber: null };
+}
+
 /** A mobile number of the website's own country, in E.164; null for anything else (the SMS-pumping guard). */
 export function codePhone(tenant: Tenant, raw: string): string | null {
-  const rule = { ...phoneRuleFor(tenant.config), mobileOnly: true, format: 'local' as const, testNumber: null };
+  const rule = codePhoneRule(tenant);
   if (phoneError(raw, rule)) return null;
   const parsed = parsePhone(normalizePhone(raw, rule.country), rule.country);
   if (!parsed || parsed.country !== rule.country || !parsed.isValid()) return null;
@@ -72,9 +77,14 @@ export function codePhone(tenant: Tenant, raw: string): string | null {
   return parsed.number;
 }
 
+/** Why codePhone refused a number: the phone rules' own message ('Must be an Australian mobile number.'). */
+export function codePhoneMessage(tenant: Tenant, raw: string): string {
+  return phoneError(raw, codePhoneRule(tenant)) ?? CODE_MESSAGES.phone;
+}
+
 function requirePhone(tenant: Tenant, raw: string): string {
   const phone = codePhone(tenant, raw);
-  if (!phone) throw new CodeError(422, CODE_MESSAGES.phone, 'phone');
+  if (!phone) throw new CodeError(422, codePhoneMessage(tenant, raw), 'phone');
   return phone;
 }
 

@@ -28,13 +28,13 @@ export class SessionHttpError extends DashboardError {
   }
 }
 
-function secureCookies(request: Request): boolean {
+export function secureCookies(request: Request): boolean {
   const host = normalizeHost(request.headers.get('host')) ?? '';
   return !(isLoopbackHost(host) || host.endsWith('.localhost'));
 }
 
-function cookie(name: string, value: string, maxAge: number, secure: boolean): string {
-  return [`${name}=${value}`, 'Path=/', `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])].join('; ');
+export function cookie(name: string, value: string, maxAge: number, secure: boolean, path = '/'): string {
+  return [`${name}=${value}`, `Path=${path}`, `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])].join('; ');
 }
 
 export function sessionCookies(request: Request, session: IssuedSession): string[] {

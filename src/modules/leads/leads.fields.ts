@@ -73,6 +73,7 @@ export type LeadCar = {
   model: string;
   year: number;
   status: string;
+  reserved: boolean;
 };
 
 export type LeadLocation = { id: number; name: string; dealershipSlug: string; locationType: string };

@@ -76,6 +76,7 @@ export async function getLeadCarById(tenant: Tenant, id: number): Promise<LeadCa
       model: cars.model,
       year: cars.year,
       status: cars.status,
+      reserved: cars.reserved,
     })
     .from(cars)
     .innerJoin(dealerships, and(eq(dealerships.websiteId, cars.websiteId), eq(dealerships.id, cars.dealershipId)))

@@ -96,7 +96,8 @@ export function phoneSchema(rule: PhoneRule = DEFAULT_PHONE_RULE) {
       const message = phoneError(value, rule);
       if (message) context.addIssue({ code: 'custom', message });
     })
-    .transform((value) => formatPhoneForSubmit(value, rule));
+    // overwrite, not transform: a transform ends the check, so optional()'s union answered 'Invalid input' instead of the message.
+    .overwrite((value) => formatPhoneForSubmit(value, rule));
 }
 
 /** A select whose value must be one of the given options (required when the select is shown). */

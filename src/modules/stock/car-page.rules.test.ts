@@ -7,6 +7,7 @@ import {
   carActions,
   financeHref,
   hasHistoryReport,
+  isForSale,
   isPriceComparisonEligible,
   isTradeInEligible,
   marketIndicator,
@@ -299,7 +300,19 @@ describe('carActions', () => {
 
   it('offers a sold car no reserve, test drive or photos, and no call without a number', () => {
     const sold = carActions(car({ status: 'sold', phone: '' }), checkout, 'default', context);
-    expect(kinds(sold)).toEqual(['enquire', 'finance', 'location']);
+    expect(kinds(sold)).toEqual(['enquire', 'location']);
+  });
+
+  // Issue 31 item 8: finance follows the reserve rule's car part (decision 052).
+  it('offers finance only on a car that can be bought: not sold, not reserved, coming soon only where the site sells those', () => {
+    const finance = (c: CarDetail, site = config(), template: 'default' | 'override' = 'default') => kinds(carActions(c, site, template, context)).includes('finance');
+    expect(finance(car())).toBe(true);
+    expect(finance(car({ status: 'sold' }))).toBe(false);
+    expect(finance(car({ reserved: true }))).toBe(false);
+    expect(finance(car({ reserved: true }), config(), 'override')).toBe(false);
+    expect(finance(car({ status: 'coming_soon' }))).toBe(false);
+    expect(finance(car({ status: 'coming_soon' }), config({ checkout: { allowComingSoon: true } }))).toBe(true);
+    expect(isForSale(car({ status: 'coming_soon', reserved: true }), config({ checkout: { allowComingSoon: true } }))).toBe(false);
   });
 });
 

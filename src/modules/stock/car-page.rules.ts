@@ -40,6 +40,17 @@ export const CAR_PAGE_MESSAGES = {
 
 type ReserveCar = Pick<CarDetail, 'status' | 'reserved' | 'price' | 'reservable' | 'hasPaymentProcessor'>;
 type ReserveConfig = Pick<WebsiteConfig, 'checkout'>;
+type SaleCar = Pick<CarDetail, 'status' | 'reserved'>;
+
+/**
+ * Whether the car can be bought now: in stock (or coming soon where checkout.allowComingSoon) and
+ * not reserved. The car's part of the reserve rule (SPEC §5); finance (the action, the estimate,
+ * the popup, the /finance car and its landing) is offered on exactly these cars (decision 052).
+ */
+export function isForSale(car: SaleCar, config: ReserveConfig): boolean {
+  const statusAllowed = car.status === 'in_stock' || (car.status === 'coming_soon' && config.checkout.allowComingSoon);
+  return statusAllowed && !car.reserved;
+}
 
 /**
  * SPEC §5: reserve or online purchase only if the site has checkout enabled; the car is in stock
@@ -47,12 +58,9 @@ type ReserveConfig = Pick<WebsiteConfig, 'checkout'>;
  * reservable not false; and at least one payment processor has a key.
  */
 export function canReserve(car: ReserveCar, config: ReserveConfig): boolean {
-  const { checkout } = config;
-  const statusAllowed = car.status === 'in_stock' || (car.status === 'coming_soon' && checkout.allowComingSoon);
   return (
-    checkout.enabled &&
-    statusAllowed &&
-    !car.reserved &&
+    config.checkout.enabled &&
+    isForSale(car, config) &&
     car.price > MIN_RESERVE_PRICE &&
     car.reservable !== false &&
     car.hasPaymentProcessor
@@ -246,12 +254,12 @@ export function carActions(
   if (template === 'override') {
     add('enquire', CAR_PAGE_MESSAGES.enquire, hrefs.enquire);
     add('tradeIn', tradeInLabel, hrefs.tradeIn, tradeIn);
-    add('finance', CAR_PAGE_MESSAGES.finance, hrefs.finance);
+    add('finance', CAR_PAGE_MESSAGES.finance, hrefs.finance, isForSale(car, config));
     add('reserve', reserveLabel(car, config, template), hrefs.reserve, reserve);
   } else {
     add('reserve', reserveLabel(car, config, template), hrefs.reserve, reserve);
     add('enquire', CAR_PAGE_MESSAGES.enquire, hrefs.enquire);
-    add('finance', CAR_PAGE_MESSAGES.finance, hrefs.finance);
+    add('finance', CAR_PAGE_MESSAGES.finance, hrefs.finance, isForSale(car, config));
   }
   add('buyOnline', CAR_PAGE_MESSAGES.buyOnline, hrefs.buyOnline, canBuyOnline(car, config));
   add('call', CAR_PAGE_MESSAGES.callDealer, car.phone ? `tel:${car.phone.replace(/[^\d+]/g, '')}` : null);

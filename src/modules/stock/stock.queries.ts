@@ -119,7 +119,7 @@ export function toSummary(row: SummaryRow): CarSummary {
  * Featured cars (SPEC §9): listed, in-stock used cars with more than one photo, highest custom
  * rank first, then newest.
  */
-export async function getFeaturedCars(tenant: Tenant, limit = FEATURED_CARS_LIMIT, now = new Date()): Promise<CarSummary[]> {
+export async function getFeaturedCars(tenant: Tenant, limit = FEATURED_CARS_LIMIT, now = new Date(), { forSale = false }: { forSale?: boolean } = {}): Promise<CarSummary[]> {
   const db = await getDb();
   const rows = await selectSummaries(db)
     .where(
@@ -128,6 +128,8 @@ export async function getFeaturedCars(tenant: Tenant, limit = FEATURED_CARS_LIMI
         eq(cars.status, 'in_stock'),
         eq(cars.carType, 'used'),
         gt(cars.photosCount, 1),
+        // The finance landing's cars: only those that can be bought (isForSale: in stock and not reserved).
+        forSale ? eq(cars.reserved, false) : undefined,
       ),
     )
     .orderBy(desc(cars.customRank), desc(cars.createdAt), desc(cars.id))

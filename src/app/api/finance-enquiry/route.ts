@@ -1,32 +1,37 @@
 import { readFormFields } from '@/modules/dashboard/dashboard.http';
-import { financeEnquiryFromForm } from '@/modules/finance/finance.enquiry';
+import { financeEnquiryFromForm, refusedForm, refusedFormCookieValue, refusedFormPath, REFUSED_FORM_COOKIE, REFUSED_FORM_PATH, REFUSED_FORM_SECONDS } from '@/modules/finance/finance.enquiry';
 import { createLead } from '@/modules/leads/leads.commands';
 import { ValidationError } from '@/modules/dashboard/dashboard.errors';
 import { leadRoute, parseWith, submitMeta } from '@/modules/leads/leads.http';
 import { leadRequestSchema, phoneRuleFor } from '@/modules/leads/leads.validation';
 import { successPath } from '@/modules/leads/leads.forms';
+import { cookie, secureCookies } from '@/modules/identity/identity.http';
 
 export const dynamic = 'force-dynamic';
 
 const MAX_FORM_BYTES = 16 * 1024;
 
-const seeOther = (location: string) => new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
+const seeOther = (location: string, setCookie?: string) =>
+  new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', ...(setCookie ? { 'Set-Cookie': setCookie } : {}) } });
 
 /**
  * POST /api/finance-enquiry (a plain form post: the finance page without JavaScript) → 303 to the
- * success page; fields that do not pass → 303 back to the form naming them (?invalid=…).
+ * success page; fields that do not pass → 303 back to the form, which shows what was typed with
+ * each field's message (finance.enquiry.ts refusedForm).
  */
 export const POST = leadRoute(async ({ request, tenant }) => {
   const meta = submitMeta(request);
-  const lead = financeEnquiryFromForm(await readFormFields(request, MAX_FORM_BYTES), tenant.slug);
+  const form = await readFormFields(request, MAX_FORM_BYTES);
+  const lead = financeEnquiryFromForm(form, tenant.slug);
   try {
     const parsed = parseWith(leadRequestSchema(phoneRuleFor(tenant.config)), { lead });
     await createLead(tenant, parsed.lead, meta);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    const back = new URLSearchParams({ invalid: Object.keys(error.fields ?? {}).map((key) => key.replace(/^lead\./, '')).join(',') });
-    if (typeof lead.car_id === 'number') back.set('car_id', String(lead.car_id));
-    return seeOther(`/finance?${back.toString()}#finance-form`);
+    const refused = refusedForm(form, error.fields ?? {});
+    const kept = cookie(REFUSED_FORM_COOKIE, refusedFormCookieValue(refused), REFUSED_FORM_SECONDS, secureCookies(request), REFUSED_FORM_PATH);
+    return seeOther(refusedFormPath(form, lead, refused), kept);
   }
-  return seeOther(successPath('finance-enquiry'));
+  // Sent: a form kept from an earlier refusal goes.
+  return seeOther(successPath('finance-enquiry'), cookie(REFUSED_FORM_COOKIE, '', 0, secureCookies(request), REFUSED_FORM_PATH));
 }, ['form']);

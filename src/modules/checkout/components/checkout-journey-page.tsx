@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { formatMoney, spell } from '@/lib/format';
+import { spell } from '@/lib/format';
 import { monthlyFromWeekly } from '@/modules/finance/finance.calc';
-import { financeDisclaimer, repaymentEstimate } from '@/modules/finance/finance.display';
+import { financeDisclaimer, formatRepayment, repaymentEstimate } from '@/modules/finance/finance.display';
 import { getLeadSite, listLeadLocations } from '@/modules/leads/leads.form-context';
 import { valuationVehicleFields } from '@/modules/leads/leads.fields';
 import { getCarBySlug } from '@/modules/stock/stock.queries';
@@ -20,8 +20,9 @@ function financeFor(tenant: Tenant, car: CarDetail): JourneyFinance {
   const estimate = repaymentEstimate(tenant.config, car.price);
   if (!estimate) return null;
   return {
-    weekly: formatMoney(tenant.config, Math.round(estimate.weekly)),
-    monthly: formatMoney(tenant.config, Math.round(monthlyFromWeekly(estimate.weekly))),
+    weekly: formatRepayment(estimate.weeklyRepaymentAmount),
+    monthly: formatRepayment(monthlyFromWeekly(estimate.weeklyRepaymentAmount)),
+    rate: estimate.advertisedRate.toFixed(2),
     comparisonRate: estimate.comparisonRate.toFixed(2),
     disclaimer: financeDisclaimer(tenant.config),
   };

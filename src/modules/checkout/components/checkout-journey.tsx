@@ -24,7 +24,7 @@ import type { DepositFlow } from './checkout-page';
  * the deposit is captured, so the dealer gets one lead.
  */
 
-export type JourneyFinance = { weekly: string; monthly: string; comparisonRate: string; disclaimer: string } | null;
+export type JourneyFinance = { weekly: string; monthly: string; rate: string; comparisonRate: string; disclaimer: string } | null;
 
 export type CheckoutJourneyProps = {
   flow: DepositFlow;
@@ -186,7 +186,7 @@ export function CheckoutJourney({ flow, site, locations, finance, vehicleFields 
     setAlert(null);
     let fields: Record<string, unknown> | null = null;
     if (step === 'payment') {
-      const finance_estimate = values.payment_method === 'finance' && finance ? `from ${finance.weekly}/week (${finance.monthly}/month), comparison rate ${finance.comparisonRate}% p.a.` : null;
+      const finance_estimate = values.payment_method === 'finance' && finance ? `from ${finance.weekly}/week (${finance.monthly}/month) at ${finance.rate}% p.a., comparison rate ${finance.comparisonRate}% p.a.` : null;
       fields = { payment_method: values.payment_method, finance_estimate };
     } else if (step === 'trade_in') {
       // The lead exists from the first step: the valuation is linked to it with its token.
@@ -282,7 +282,7 @@ export function CheckoutJourney({ flow, site, locations, finance, vehicleFields 
                   finance ? (
                     <div className="rounded-site border border-gray-200 bg-gray-50 p-4" data-checkout="finance-estimate">
                       <p className="text-gray-900">
-                        Estimated repayments from <b>{`${finance.weekly}/week`}</b> (<b>{`${finance.monthly}/month`}</b>) · comparison rate{' '}
+                        Estimated repayments from <b>{`${finance.weekly}/week`}</b> (<b>{`${finance.monthly}/month`}</b>) at <b>{`${finance.rate}% p.a.`}</b> · comparison rate{' '}
                         <b>{`${finance.comparisonRate}% p.a.`}</b>
                         <span aria-hidden="true">*</span>
                       </p>

@@ -1,11 +1,16 @@
+'use client';
+
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { contactFields, messageField, optInField, type FieldDef, type LeadSite } from '@/modules/leads/leads.fields';
-import { FieldControl, Honeypot } from '@/modules/leads/components/form-controls';
+import { fieldError, type FieldValue } from '@/modules/leads/leads.field-rules';
+import { FieldControl, fieldId, FormAlert, Honeypot } from '@/modules/leads/components/form-controls';
 import { CREDIT_HISTORIES, LOAN_TERM_MAX_YEARS, LOAN_TERM_MIN_YEARS } from '../finance.calc';
 import { CREDIT_LABELS, FINANCE_CATEGORY } from '../finance.enquiry';
 
 /** The plain form's endpoint: it stores the lead and answers with the success page or the form again. */
 export const FINANCE_ENQUIRY_ACTION = '/api/finance-enquiry';
+const FORM_ID = 'finance-enquiry';
 
 const years = Array.from({ length: LOAN_TERM_MAX_YEARS - LOAN_TERM_MIN_YEARS + 1 }, (_, i) => String(LOAN_TERM_MIN_YEARS + i));
 
@@ -21,41 +26,72 @@ export function financeFields(site: LeadSite): FieldDef[] {
 }
 
 /**
- * The finance enquiry (SPEC §3 finance form): a plain HTML form the server renders, with the
- * browser's own checks, posting to FINANCE_ENQUIRY_ACTION. No JavaScript: the finance page's
- * script budget goes to the instant finance popup, which loads when opened.
+ * The finance enquiry (SPEC §3 finance form): a plain HTML form posting to FINANCE_ENQUIRY_ACTION.
+ * With JavaScript, submit first checks every field with the lead forms' own checks (fieldError,
+ * the SPEC §5 messages) and shows each message beside its field; only a form that passes is
+ * posted. Without it, the browser's checks and then the server's: a refused post comes back with
+ * the values and messages it was refused with (`initialValues`, `errors`).
  */
 export function FinanceEnquiryForm({
   site,
   hidden,
   initialValues,
-  invalid,
+  errors: serverErrors,
 }: {
   site: LeadSite;
   hidden: Record<string, string | number | null>;
   initialValues: Record<string, string>;
-  /** Field names the last post got back (?invalid=…). */
-  invalid: string[];
+  /** Each refused field's message, from the last post. */
+  errors: Record<string, string>;
 }) {
   const fields = financeFields(site);
-  const invalidLabels = fields.filter((field) => invalid.includes(field.name) || (field.name === 'name' && invalid.includes('first_name'))).map((field) => field.label);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [errors, setErrors] = useState(serverErrors);
+  const refusedLabels = fields.filter((field) => serverErrors[field.name]).map((field) => field.label);
+
+  // Hydrated: the form's own checks (with the spec's messages) replace the browser's bubbles.
+  useEffect(() => {
+    if (formRef.current) formRef.current.noValidate = true;
+  }, []);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const data = new FormData(event.currentTarget);
+    const valueOf = (field: FieldDef): FieldValue => (field.kind === 'checkbox' ? data.get(field.name) !== null : String(data.get(field.name) ?? ''));
+    const found: Record<string, string> = {};
+    for (const field of fields) {
+      const message = fieldError(field, valueOf(field), site);
+      if (message) found[field.name] = message;
+    }
+    setErrors(found);
+    const first = fields.find((field) => found[field.name]);
+    if (!first) return; // the browser posts the form
+    event.preventDefault();
+    setTimeout(() => document.getElementById(fieldId(FORM_ID, first.name))?.focus(), 0);
+  }
+
   return (
-    <form method="post" action={FINANCE_ENQUIRY_ACTION} aria-labelledby="finance-enquiry-heading" className="relative">
+    <form ref={formRef} method="post" action={FINANCE_ENQUIRY_ACTION} onSubmit={onSubmit} aria-labelledby="finance-enquiry-heading" className="relative">
       <h2 id="finance-enquiry-heading" className="text-xl font-bold text-gray-900">
         Finance enquiry
       </h2>
       <p className="mb-5 mt-1 text-gray-700">Tell us what you would like to finance and we will come back to you with options.</p>
-      {invalid.length > 0 ? (
-        <p role="alert" className="mb-5 rounded-site border border-red-300 bg-red-50 px-4 py-3 font-medium text-red-900">
-          Please check {invalidLabels.length > 0 ? invalidLabels.join(', ') : 'the form'} and send it again.
-        </p>
+      {refusedLabels.length > 0 ? (
+        <div className="mb-5">
+          <FormAlert tone="destructive">{`Please check ${refusedLabels.join(', ')} and send it again.`}</FormAlert>
+        </div>
       ) : null}
       <input type="hidden" name="category" value={FINANCE_CATEGORY} />
       {Object.entries(hidden).map(([name, value]) => (value === null ? null : <input key={name} type="hidden" name={name} value={String(value)} />))}
-      <Honeypot formId="finance-enquiry" />
+      <Honeypot formId={FORM_ID} />
       <div className="grid gap-5 sm:grid-cols-2">
         {fields.map((field) => (
-          <FieldControl key={field.name} formId="finance-enquiry" field={field} value={initialValues[field.name]} error={invalid.includes(field.name) ? 'Please check this field.' : undefined} />
+          <FieldControl
+            key={field.name}
+            formId={FORM_ID}
+            field={field}
+            value={field.kind === 'checkbox' ? initialValues[field.name] === 'on' || initialValues[field.name] === 'true' : initialValues[field.name]}
+            error={errors[field.name]}
+          />
         ))}
       </div>
       <div className="mt-6">

@@ -7,6 +7,7 @@ import { spell } from '@/lib/format';
 import { getLeadCar, getLeadCarById, getLeadSite } from '@/modules/leads/leads.form-context';
 import type { LeadCar } from '@/modules/leads/leads.fields';
 import { getCarBySlug, getFeaturedCars, stockListingVersion } from '@/modules/stock/stock.queries';
+import { isForSale } from '@/modules/stock/car-page.rules';
 import { cachePageWhileVersionHolds } from '@/lib/page-cache';
 import { CarGrid } from '@/modules/stock/components/car-grid';
 import { PriceBlock } from '@/modules/stock/components/price-block';
@@ -16,9 +17,11 @@ import { requestTime } from '@/modules/stock/components/request-time';
 import { carPath, carTypeSearchPath } from '@/modules/tenancy/tenancy.paths';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import type { CarDetail } from '@/modules/stock/stock.types';
-import { clampLoanTermYears, clampPurchasePrice, CREDIT_HISTORIES, parseCreditHistory } from '../finance.calc';
+import { clampLoanTermYears, clampPurchasePrice, CREDIT_HISTORIES, parseCreditHistory, purchasePriceFloor } from '../finance.calc';
 import { financeDisclaimer, offersInstantFinance, showsRepayments } from '../finance.display';
 import { FinanceEnquiryForm } from './finance-enquiry-form';
+import { parseRefusedForm, REFUSED_FORM_COOKIE, type RefusedForm } from '../finance.enquiry';
+import { cookies } from 'next/headers';
 import { FinanceDisclaimerDialog, InstantFinanceDialog, type InstantFinanceCar } from './finance-dialogs';
 
 /**
@@ -29,15 +32,31 @@ import { FinanceDisclaimerDialog, InstantFinanceDialog, type InstantFinanceCar }
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 
-/** The car of ?car_id= (a slug, or a numeric id; SPEC §2: text after a '?' dropped). */
+/**
+ * The car of ?car_id= (a slug, or a numeric id; SPEC §2: text after a '?' dropped), when it can be
+ * bought: a sold or reserved car gets the finance page without it, as it gets no finance action.
+ */
 async function chosenCar(tenant: Tenant, raw: string): Promise<{ car: CarDetail; lead: LeadCar } | null> {
   const value = raw.split('?')[0]!.trim().slice(0, 200);
   if (!value) return null;
   const lead = /^\d+$/.test(value) ? await getLeadCar(tenant, value) : null;
   const car = await getCarBySlug(tenant, lead ? lead.slug : value);
-  if (!car) return null;
+  if (!car || !isForSale(car, tenant.config)) return null;
   const leadCar = lead ?? (await getLeadCarById(tenant, car.id));
   return leadCar ? { car, lead: leadCar } : null;
+}
+
+/**
+ * The refused post's values and messages (its cookie, see finance.enquiry.ts), read only when the
+ * address says the form came back (?invalid=…): a request with a cookie is never a cached page.
+ * Without the cookie (cookies off) each named field still says to check it.
+ */
+async function refusedFormOf(invalid: string): Promise<RefusedForm> {
+  const names = invalid.split(',').filter(Boolean).slice(0, 20);
+  if (names.length === 0) return { values: {}, errors: {} };
+  const kept = parseRefusedForm((await cookies()).get(REFUSED_FORM_COOKIE)?.value);
+  if (kept && Object.keys(kept.errors).length > 0) return kept;
+  return { values: {}, errors: Object.fromEntries(names.map((name) => [name === 'first_name' ? 'name' : name, 'Please check this field.'])) };
 }
 
 export async function FinancePage({ tenant, query }: { tenant: Tenant; query: FinanceQuery }) {
@@ -49,7 +68,7 @@ export async function FinancePage({ tenant, query }: { tenant: Tenant; query: Fi
   const budget = first(query.vehiclePriceBudget) || first(query.price) || (car && car.price > 0 ? String(car.price) : '');
   const credit = first(query.selfAssessedCreditScore) || first(query.credit_score);
   const initialValues = {
-    amount: String(clampPurchasePrice(budget)),
+    amount: String(clampPurchasePrice(budget, purchasePriceFloor(car?.price))),
     term: String(clampLoanTermYears(first(query.loanTerm) || undefined)),
     selfAssessedCreditScore: CREDIT_HISTORIES.includes(credit.toUpperCase() as never) ? credit.toUpperCase() : parseCreditHistory(undefined),
   };
@@ -63,11 +82,11 @@ export async function FinancePage({ tenant, query }: { tenant: Tenant; query: Fi
   const popupCar: InstantFinanceCar | null = car
     ? { id: car.id, name: car.name, price: car.price, vin: car.vin, nvic: car.nvic, year: car.year, carType: car.carType, dealershipSlug: car.dealershipSlug }
     : null;
-  const landing = !car && config.finance.getFinanceCta ? await getFeaturedCars(tenant) : [];
+  const landing = !car && config.finance.getFinanceCta ? await getFeaturedCars(tenant, undefined, undefined, { forSale: true }) : [];
   // Estimates and quotes come with their disclaimer; where neither is offered there is none.
   const disclaimer = showsRepayments(config) || offersInstantFinance(config) ? financeDisclaimer(config) : null;
-  // Back from a form post the server refused: which fields to check.
-  const invalid = first(query.invalid).split(',').filter(Boolean).slice(0, 20);
+  // Back from a form post the server refused: what was typed and each field's message.
+  const refused = await refusedFormOf(first(query.invalid));
 
   return (
     <>
@@ -106,7 +125,7 @@ export async function FinancePage({ tenant, query }: { tenant: Tenant; query: Fi
                 <InstantFinanceDialog
                   car={popupCar}
                   site={site}
-                  initialPrice={clampPurchasePrice(budget)}
+                  initialPrice={clampPurchasePrice(budget, purchasePriceFloor(car?.price))}
                   whoIsHelping={hidden.whoIsHelping}
                   link={{
                     href: '#finance-form',
@@ -117,7 +136,7 @@ export async function FinancePage({ tenant, query }: { tenant: Tenant; query: Fi
               </div>
             ) : null}
             <section id="finance-form" aria-label="Finance enquiry" className="scroll-mt-24 rounded-site border border-gray-200 bg-white p-5 shadow-sm sm:p-8">
-              <FinanceEnquiryForm site={site} hidden={hidden} initialValues={initialValues} invalid={invalid} />
+              <FinanceEnquiryForm site={site} hidden={hidden} initialValues={{ ...initialValues, ...refused.values }} errors={refused.errors} />
             </section>
             {disclaimer ? (
               <>

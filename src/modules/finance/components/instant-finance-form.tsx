@@ -9,17 +9,23 @@ import { LEAD_MESSAGES } from '@/modules/leads/leads.checks';
 import { FieldControl, fieldId, FormAlert, Spinner } from '@/modules/leads/components/form-controls';
 import { newIdempotencyKey, sendLead } from '@/modules/leads/components/lead-client';
 import { storedTrailFields } from '@/modules/leads/components/visit-recorder';
+import { ResendCodeButton } from '@/modules/identity/components/resend-code-button';
 import {
   clampLoanTermYears,
   clampPurchasePrice,
   COMPARISON_RATE_WARNING,
   CREDIT_HISTORIES,
+  DEFAULT_CREDIT_HISTORY,
+  LOAN_TERM_DEFAULT_YEARS,
   LOAN_TERM_MAX_YEARS,
   LOAN_TERM_MIN_YEARS,
   PURCHASE_PRICE_DEFAULT,
+  PURCHASE_PRICE_MAX,
+  purchasePriceFloor,
   type CreditHistory,
   type InstantQuote,
 } from '../finance.calc';
+import { formatRepayment } from '../finance.display';
 import { numberFormat } from '@/lib/intl';
 import { CREDIT_LABELS, FINANCE_CATEGORY, FINANCE_MESSAGES } from '../finance.enquiry';
 import type { InstantFinanceCar } from './finance-dialogs';
@@ -39,7 +45,7 @@ type CodeState = 'not-sent' | 'sending' | 'sent';
 
 const detailFields: FieldDef[] = contactFields();
 const digitsOnly = (value: string) => value.replace(/\D/g, '').slice(0, 7);
-const money = (value: number) => numberFormat('en-AU', { style: 'currency', currency: 'AUD', minimumFractionDigits: 2 }).format(value);
+const dollars = (value: number) => `$${numberFormat('en-AU').format(value)}`;
 
 async function postJson(url: string, body: unknown, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<{ ok: boolean; status: number; body: Record<string, unknown> }> {
   const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers }, body: JSON.stringify(body), signal });
@@ -56,14 +62,20 @@ const errorOf = (body: Record<string, unknown>, fallback: string) => (typeof bod
 
 export function InstantFinanceForm({ car, site, initialPrice, whoIsHelping }: Props) {
   const formId = `finance-${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
+  // A car's own price is financed even below $10,000 (decision 052); a typed budget starts at $10,000.
+  const floor = purchasePriceFloor(car?.price);
+  // The code is texted, so 'Your Details' takes mobiles only (SPEC §5 'Must be an Australian mobile number.').
+  const mobileSite: LeadSite = { ...site, phoneRule: { ...site.phoneRule, mobileOnly: true } };
   const [stage, setStage] = useState<0 | 1>(0);
-  const [price, setPrice] = useState(String(clampPurchasePrice(initialPrice ?? PURCHASE_PRICE_DEFAULT)));
-  const [term, setTerm] = useState(5);
-  const [credit, setCredit] = useState<CreditHistory>('GREAT');
+  const [price, setPrice] = useState(String(clampPurchasePrice(initialPrice ?? PURCHASE_PRICE_DEFAULT, floor)));
+  const [term, setTerm] = useState(LOAN_TERM_DEFAULT_YEARS);
+  const [credit, setCredit] = useState<CreditHistory>(DEFAULT_CREDIT_HISTORY);
   const [quote, setQuote] = useState<InstantQuote | null>(null);
   const [details, setDetails] = useState<Record<string, FieldValue>>({ subscribe: false });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [codeState, setCodeState] = useState<CodeState>('not-sent');
+  /** The server's resend wait and how many codes were sent (a new count restarts the countdown). */
+  const [resend, setResend] = useState({ after: 0, sends: 0 });
   const [code, setCode] = useState('');
   const [alert, setAlert] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -71,7 +83,7 @@ export function InstantFinanceForm({ car, site, initialPrice, whoIsHelping }: Pr
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   // The quote follows the inputs 500 ms after they stop changing (SPEC §7); a failure clears it.
-  const quotedPrice = clampPurchasePrice(price);
+  const quotedPrice = clampPurchasePrice(price, floor);
   useEffect(() => {
     const controller = new AbortController();
     const timer = setTimeout(async () => {
@@ -142,7 +154,7 @@ export function InstantFinanceForm({ car, site, initialPrice, whoIsHelping }: Pr
     setPrice(String(quotedPrice));
     const found: Record<string, string> = {};
     for (const field of detailFields) {
-      const message = fieldError(field, details[field.name], site);
+      const message = fieldError(field, details[field.name], mobileSite);
       if (message) found[field.name] = message;
     }
     setErrors(found);
@@ -163,7 +175,7 @@ export function InstantFinanceForm({ car, site, initialPrice, whoIsHelping }: Pr
   }
 
   async function sendCode() {
-    const phoneError = fieldError(phoneField, details.phone, site);
+    const phoneError = fieldError(phoneField, details.phone, mobileSite);
     if (phoneError) {
       setErrors({ code: phoneError });
       return;
@@ -173,13 +185,16 @@ export function InstantFinanceForm({ car, site, initialPrice, whoIsHelping }: Pr
     try {
       const answer = await postJson('/api/phone-codes', { phone: submitPhone(), first_name: text('name'), last_name: text('last_name') || undefined, email: text('email') || undefined }, AbortSignal.timeout(CODE_TIMEOUT_MS));
       if (!answer.ok) {
-        setCodeState('not-sent');
+        // A code already sent stays usable; only the first send goes back to 'Send Code'.
+        setCodeState(resend.sends > 0 ? 'sent' : 'not-sent');
         setAlert(errorOf(answer.body, LEAD_MESSAGES.leadFailed));
         return;
       }
+      const after = typeof answer.body.resend_after === 'number' ? answer.body.resend_after : 30;
+      setResend((current) => ({ after, sends: current.sends + 1 }));
       setCodeState('sent');
     } catch {
-      setCodeState('not-sent');
+      setCodeState(resend.sends > 0 ? 'sent' : 'not-sent');
       setAlert(FINANCE_MESSAGES.codeTimeout);
     }
   }
@@ -285,12 +300,12 @@ export function InstantFinanceForm({ car, site, initialPrice, whoIsHelping }: Pr
                 autoComplete="off"
                 value={price}
                 onChange={(e) => setPrice(digitsOnly(e.target.value))}
-                onBlur={() => setPrice(String(clampPurchasePrice(price)))}
+                onBlur={() => setPrice(String(clampPurchasePrice(price, floor)))}
                 className="mt-1 block min-h-11 w-full rounded-site border border-slate-400 px-3"
                 aria-describedby={`${formId}-price-hint`}
               />
               <p id={`${formId}-price-hint`} className="mt-1 text-xs text-slate-600">
-                $10,000 to $200,000
+                {`${dollars(floor)} to ${dollars(PURCHASE_PRICE_MAX)}`}
               </p>
             </div>
             <div>
@@ -351,10 +366,14 @@ export function InstantFinanceForm({ car, site, initialPrice, whoIsHelping }: Pr
           <p className="mt-1 text-slate-700">We will text a 6-digit code to {text('phone')} to confirm it is yours.</p>
           <QuoteFigures quote={quote} />
           <div className="mt-4 flex flex-wrap items-center gap-3">
-            <Button type="button" variant="outline" onClick={() => void sendCode()} disabled={codeState === 'sending'}>
-              {codeState === 'sending' ? <Spinner /> : null}
-              {codeState === 'sent' ? 'Resend Code' : 'Send Code'}
-            </Button>
+            {resend.sends > 0 ? (
+              <ResendCodeButton key={resend.sends} seconds={resend.after} onResend={() => void sendCode()} busy={codeState === 'sending'} />
+            ) : (
+              <Button type="button" variant="outline" onClick={() => void sendCode()} disabled={codeState === 'sending'}>
+                {codeState === 'sending' ? <Spinner /> : null}
+                Send Code
+              </Button>
+            )}
             <p role="status" className="text-sm font-semibold text-emerald-800">
               {codeState === 'sent' ? 'Code sent!' : codeState === 'sending' ? 'Sending…' : ''}
             </p>
@@ -405,7 +424,7 @@ function QuoteFigures({ quote }: { quote: InstantQuote | null }) {
             <div>
               <dt className="text-xs font-semibold text-slate-600">Weekly repayment</dt>
               <dd className="text-lg font-bold text-slate-900" data-testid="weekly-repayment">
-                {money(quote.weeklyRepaymentAmount)}
+                {formatRepayment(quote.weeklyRepaymentAmount)}
               </dd>
             </div>
             <div>

@@ -1,9 +1,10 @@
 'use client';
 
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { CODE_MESSAGES } from '../identity.messages';
 import { mergeLocalSaved } from './garage-store';
+import { ResendCodeButton } from './resend-code-button';
 
 /**
  * The sign-in screen (SPEC §2, §4): the phone number, then the code sent to it. Status
@@ -28,13 +29,8 @@ export function SignInForm({ next }: { next: string }) {
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ field: 'phone' | 'code' | null; message: string } | null>(null);
-  const [resendIn, setResendIn] = useState(0);
-
-  useEffect(() => {
-    if (resendIn <= 0) return;
-    const timer = setTimeout(() => setResendIn((s) => s - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [resendIn]);
+  /** The server's resend wait and how many codes were sent (a new count restarts the countdown). */
+  const [resend, setResend] = useState({ after: 0, sends: 0 });
 
   async function sendCode() {
     setBusy(true);
@@ -43,7 +39,7 @@ export function SignInForm({ next }: { next: string }) {
     setBusy(false);
     if (!answer.ok) return setError({ field: 'phone', message: answer.body.fields?.phone ?? answer.body.error ?? 'An unknown error occurred.' });
     setStatus('verificationSent');
-    setResendIn(answer.body.resend_after ?? 30);
+    setResend((current) => ({ after: answer.body.resend_after ?? 30, sends: current.sends + 1 }));
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -116,9 +112,7 @@ export function SignInForm({ next }: { next: string }) {
           {busy ? 'Loading' : status === 'idle' ? 'Send Code' : 'Sign in'}
         </Button>
         {status === 'verificationSent' ? (
-          <Button variant="outline" onClick={() => void sendCode()} disabled={busy || resendIn > 0}>
-            {resendIn > 0 ? `Resend Code (${resendIn} s)` : 'Resend Code'}
-          </Button>
+          <ResendCodeButton key={resend.sends} seconds={resend.after} onResend={() => void sendCode()} busy={busy} />
         ) : null}
       </div>
     </form>

@@ -36,7 +36,7 @@ export function PriceBlock({ view, size = 'card', className }: Props) {
       )}
       {view.estimate ? (
         <p className="text-slate-700" data-finance-estimate>
-          from <b>{`${view.estimate.weekly}/week`}</b> · comparison rate <b>{`${view.estimate.comparisonRate}% p.a.`}</b>
+          from <b>{`${view.estimate.weekly}/week`}</b> at <b>{`${view.estimate.rate}% p.a.`}</b> · comparison rate <b>{`${view.estimate.comparisonRate}% p.a.`}</b>
           {large ? (
             <a href={`#${DISCLAIMER_ANCHOR}`} className="ml-0.5 underline" aria-label="Finance disclaimer">
               *

@@ -1,6 +1,7 @@
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
-import { formatMoney, spell } from '@/lib/format';
-import { repaymentEstimate } from '@/modules/finance/finance.display';
+import { spell } from '@/lib/format';
+import { formatRepayment, repaymentEstimate } from '@/modules/finance/finance.display';
+import { isForSale } from '../car-page.rules';
 import { priceDisplay } from '../stock.rules';
 import type { CarSummary } from '../stock.types';
 
@@ -11,22 +12,26 @@ export type PriceView = {
   beforePrice: string | null;
   /** Shown instead of a price (pre-order or no-price text). */
   text: string | null;
-  estimate: { weekly: string; comparisonRate: string } | null;
+  /** The car's instant quote (decision 052): the weekly amount, its rate and that rate's comparison rate. */
+  estimate: { weekly: string; rate: string; comparisonRate: string } | null;
   subscription: string | null;
 };
 
 export function priceView(
-  car: Pick<CarSummary, 'price' | 'priceType' | 'beforePrice' | 'subscriptionPrice' | 'preorder'>,
+  car: Pick<CarSummary, 'price' | 'priceType' | 'beforePrice' | 'subscriptionPrice' | 'preorder' | 'status' | 'reserved'>,
   config: WebsiteConfig,
 ): PriceView {
   const display = priceDisplay(car, config);
-  const estimate = display.price && !display.subscription ? repaymentEstimate(config, car.price) : null;
+  // Finance only on a car that can be bought (sold, reserved: no estimate).
+  const estimate = display.price && !display.subscription && isForSale(car, config) ? repaymentEstimate(config, car.price) : null;
   return {
     price: display.price,
     priceType: display.priceType,
     beforePrice: display.beforePrice,
     text: display.price ? null : spell(config, display.text ?? ''),
-    estimate: estimate ? { weekly: formatMoney(config, Math.round(estimate.weekly)), comparisonRate: estimate.comparisonRate.toFixed(2) } : null,
+    estimate: estimate
+      ? { weekly: formatRepayment(estimate.weeklyRepaymentAmount), rate: estimate.advertisedRate.toFixed(2), comparisonRate: estimate.comparisonRate.toFixed(2) }
+      : null,
     subscription: display.subscription,
   };
 }
