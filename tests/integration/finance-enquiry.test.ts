@@ -8,7 +8,7 @@ import { POST as leadsRoute } from '@/app/api/leads/route';
 import { sendPhoneCode, verifyPhoneCode } from '@/modules/identity/identity.codes';
 import { leadDeliveries, leads } from '@/modules/leads/leads.schema';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
-import { parseRefusedForm } from '@/modules/finance/finance.enquiry';
+import { parseRefusedForm } from '@/modules/leads/leads.refused-form';
 
 let counter = 0;
 const mobile = () => `0413 ${String(200 + (counter += 1)).padStart(3, '0')} ${String(600 + counter).slice(-3)}`;

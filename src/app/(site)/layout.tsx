@@ -17,6 +17,9 @@ import { siteOrigin } from '@/modules/tenancy/tenancy.paths';
 import { cachePageUntil } from '@/lib/page-cache';
 import { instantOfWallTime, isValidTimeZone, wallTimeAt } from '@/lib/time-zone';
 import { APPLY_ON_CHANGE_SOURCE } from '@/lib/apply-on-change';
+import { cookies } from 'next/headers';
+import { RefusedFormProvider } from '@/modules/leads/components/refused-form-context';
+import { parseRefusedForm, REFUSED_LEAD_FORM_COOKIE } from '@/modules/leads/leads.refused-form';
 
 // Every site page depends on the request's Host header: never prerendered at build time (which
 // must not need the database), whatever a page under this layout reads first.
@@ -81,7 +84,7 @@ export default async function SiteLayout({ children }: { children: ReactNode }) 
         <VisitRecorder />
         <SiteHeader tenant={tenant} entries={buildNavEntries(tenant, navigation.header)} />
         <main id="main" tabIndex={-1} className="flex-1">
-          {children}
+          <RefusedFormProvider refused={parseRefusedForm((await cookies()).get(REFUSED_LEAD_FORM_COOKIE)?.value)}>{children}</RefusedFormProvider>
         </main>
         <SiteFooter tenant={tenant} entries={buildNavEntries(tenant, navigation.footer)} year={year} licences={licences} />
         <WidgetHost plan={widgets} />

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { financeDisclaimer, formatRepayment, repaymentEstimate, showsRepayments } from './finance.display';
-import { financeEnquiryFromForm, parseRefusedForm, refusedForm, refusedFormCookieValue, refusedFormPath } from './finance.enquiry';
+import { financeEnquiryFromForm, refusedFinanceForm as refusedForm, refusedFormPath } from './finance.enquiry';
+import { parseRefusedForm, refusedFormCookieValue } from '@/modules/leads/leads.refused-form';
 import { clampPurchasePrice, instantQuote, purchasePriceFloor } from './finance.calc';
 
 describe('repayment estimates beside prices', () => {
@@ -88,6 +89,6 @@ describe('the refused finance enquiry', () => {
     expect(value.length).toBeLessThanOrEqual(3_800);
     expect(parseRefusedForm(value)!.values.name).toBe('Fin9');
     expect(parseRefusedForm('%E0%A4%A')).toBeNull();
-    expect(parseRefusedForm('{"values":{"name":1},"errors":[]}')).toEqual({ values: {}, errors: {} });
+    expect(parseRefusedForm('{"values":{"name":1},"errors":[]}')).toEqual({ form: '', values: {}, errors: {} });
   });
 });

@@ -1,3 +1,4 @@
+import { refusedForm, type RefusedForm } from '@/modules/leads/leads.refused-form';
 import { clampLoanTermYears, clampPurchasePrice, FINANCE_MIN_AMOUNT, parseCreditHistory, type CreditHistory } from './finance.calc';
 
 /** The finance enquiry (SPEC §3 finance form) as a lead, from the plain form post. Client-safe. */
@@ -46,58 +47,17 @@ export function financeEnquiryFromForm(form: Record<string, string>, websiteSlug
 
 /**
  * A refused plain post (issue 31): the visitor gets the form back with what they typed and each
- * field's message. The typed details travel in a short-lived cookie on /finance (never in the
- * address, where they would reach logs and history); the form's SPEC §2 query parameters (term,
- * credit history, budget, car, who is helping, dealership) in the address, as any link gives them.
+ * field's message, in the cookie of leads.refused-form.ts on /finance; the form's SPEC §2 query
+ * parameters (term, credit history, budget, car, who is helping, dealership) in the address, as any
+ * link gives them.
  */
 export const REFUSED_FORM_COOKIE = 'finance_form';
-export const REFUSED_FORM_SECONDS = 600;
 export const REFUSED_FORM_PATH = '/finance';
 const KEPT_FIELDS = ['amount', 'term', 'selfAssessedCreditScore', 'name', 'last_name', 'email', 'phone', 'postcode', 'message', 'opt_in'] as const;
-/** Browsers keep about 4 KB a cookie: a longer message is cut to fit, never the rest. */
-const COOKIE_MAX = 3_800;
 
-export type RefusedForm = { values: Record<string, string>; errors: Record<string, string> };
-
-/** The lead's field name as the form names it (the form's 'name' is the lead's first_name too). */
-const formFieldOf = (leadField: string) => {
-  const name = leadField.replace(/^lead\./, '');
-  return name === 'first_name' ? 'name' : name;
-};
-
-export function refusedForm(form: Record<string, string>, fieldErrors: Record<string, string>): RefusedForm {
-  const values: Record<string, string> = {};
-  for (const key of KEPT_FIELDS) if (form[key]) values[key] = form[key].slice(0, key === 'message' ? 2_000 : 300);
-  const errors: Record<string, string> = {};
-  for (const [key, message] of Object.entries(fieldErrors)) {
-    const name = formFieldOf(key);
-    if (!(name in errors)) errors[name] = message;
-  }
-  return { values, errors };
-}
-
-export function refusedFormCookieValue(refused: RefusedForm): string {
-  const encode = (values: Record<string, string>) => encodeURIComponent(JSON.stringify({ ...refused, values }));
-  let message = refused.values.message ?? '';
-  let value = encode(refused.values);
-  while (value.length > COOKIE_MAX && message) {
-    message = message.slice(0, Math.floor(message.length / 2));
-    value = encode({ ...refused.values, message });
-  }
-  // Still too long (hostile input): the messages alone.
-  return value.length > COOKIE_MAX ? encode({}) : value;
-}
-
-export function parseRefusedForm(raw: string | undefined): RefusedForm | null {
-  if (!raw) return null;
-  try {
-    const parsed = JSON.parse(decodeURIComponent(raw)) as Partial<RefusedForm>;
-    const strings = (record: unknown) =>
-      Object.fromEntries(Object.entries(typeof record === 'object' && record !== null ? record : {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-    return { values: strings(parsed.values), errors: strings(parsed.errors) };
-  } catch {
-    return null;
-  }
+/** The finance form's refused post (leads.refused-form.ts), keeping the form's own fields. */
+export function refusedFinanceForm(form: Record<string, string>, fieldErrors: Record<string, string>): RefusedForm {
+  return refusedForm(form, fieldErrors, { kept: KEPT_FIELDS });
 }
 
 /** The address the refused post goes back to: /finance with the form's query parameters and the fields to check. */

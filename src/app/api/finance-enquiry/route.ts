@@ -1,5 +1,6 @@
 import { readFormFields } from '@/modules/dashboard/dashboard.http';
-import { financeEnquiryFromForm, refusedForm, refusedFormCookieValue, refusedFormPath, REFUSED_FORM_COOKIE, REFUSED_FORM_PATH, REFUSED_FORM_SECONDS } from '@/modules/finance/finance.enquiry';
+import { financeEnquiryFromForm, refusedFinanceForm, refusedFormPath, REFUSED_FORM_COOKIE, REFUSED_FORM_PATH } from '@/modules/finance/finance.enquiry';
+import { refusedFormCookieValue, REFUSED_FORM_SECONDS } from '@/modules/leads/leads.refused-form';
 import { createLead } from '@/modules/leads/leads.commands';
 import { ValidationError } from '@/modules/dashboard/dashboard.errors';
 import { leadRoute, parseWith, submitMeta } from '@/modules/leads/leads.http';
@@ -28,7 +29,7 @@ export const POST = leadRoute(async ({ request, tenant }) => {
     await createLead(tenant, parsed.lead, meta);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    const refused = refusedForm(form, error.fields ?? {});
+    const refused = refusedFinanceForm(form, error.fields ?? {});
     const kept = cookie(REFUSED_FORM_COOKIE, refusedFormCookieValue(refused), REFUSED_FORM_SECONDS, secureCookies(request), REFUSED_FORM_PATH);
     return seeOther(refusedFormPath(form, lead, refused), kept);
   }

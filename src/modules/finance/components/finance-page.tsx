@@ -20,7 +20,8 @@ import type { CarDetail } from '@/modules/stock/stock.types';
 import { clampLoanTermYears, clampPurchasePrice, CREDIT_HISTORIES, parseCreditHistory, purchasePriceFloor } from '../finance.calc';
 import { financeDisclaimer, offersInstantFinance, showsRepayments } from '../finance.display';
 import { FinanceEnquiryForm } from './finance-enquiry-form';
-import { parseRefusedForm, REFUSED_FORM_COOKIE, type RefusedForm } from '../finance.enquiry';
+import { REFUSED_FORM_COOKIE } from '../finance.enquiry';
+import { parseRefusedForm, type RefusedForm } from '@/modules/leads/leads.refused-form';
 import { cookies } from 'next/headers';
 import { FinanceDisclaimerDialog, InstantFinanceDialog, type InstantFinanceCar } from './finance-dialogs';
 
@@ -53,10 +54,10 @@ async function chosenCar(tenant: Tenant, raw: string): Promise<{ car: CarDetail;
  */
 async function refusedFormOf(invalid: string): Promise<RefusedForm> {
   const names = invalid.split(',').filter(Boolean).slice(0, 20);
-  if (names.length === 0) return { values: {}, errors: {} };
+  if (names.length === 0) return { form: '', values: {}, errors: {} };
   const kept = parseRefusedForm((await cookies()).get(REFUSED_FORM_COOKIE)?.value);
   if (kept && Object.keys(kept.errors).length > 0) return kept;
-  return { values: {}, errors: Object.fromEntries(names.map((name) => [name === 'first_name' ? 'name' : name, 'Please check this field.'])) };
+  return { form: '', values: {}, errors: Object.fromEntries(names.map((name) => [name === 'first_name' ? 'name' : name, 'Please check this field.'])) };
 }
 
 export async function FinancePage({ tenant, query }: { tenant: Tenant; query: FinanceQuery }) {
