@@ -17,7 +17,7 @@ import type { z } from 'zod';
 
 export const LEAD_API_MESSAGES = {
   unknownWebsite: 'Unknown website',
-  invalid: 'Please check the highlighted fields.',
+  invalid: LEAD_MESSAGES.checkFields,
   idempotencyKey: 'Idempotency-Key must be 1 to 200 visible characters',
   unavailable: 'We could not save your enquiry just now. Please try again in a minute.',
 } as const;

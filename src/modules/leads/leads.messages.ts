@@ -14,6 +14,7 @@ export const LEAD_MESSAGES = {
   state: 'Please choose an Australian state or territory.',
   leadFailed: 'An unexpected error occured',
   enquiryFailed: 'An error occurred when submitting this form',
+  checkFields: 'Please check the highlighted fields.',
   /** SPEC §8: logged when a valuation cannot be saved; the visitor still sees success. */
   valuationSaveFailed: 'Failed to save valuation data',
   tooLong: (max: number) => `Please use at most ${max} characters.`,

@@ -2,6 +2,9 @@
 
 import { useRouter } from 'next/navigation';
 import { useInputBeforeHydration } from '@/components/ui/use-input-before-hydration';
+import { PLAIN_FORM, PLAIN_FORM_ACTION, plainFormKinds } from '../leads.plain-form';
+import { REFUSED_FORM_ANCHOR } from '../leads.refused-form';
+import { useRefusedForm } from './refused-form-context';
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
@@ -91,9 +94,11 @@ export function LeadForm({
   const formId = `lead-${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const storedRaw = useSyncExternalStore(subscribeStorage, storedSnapshot, () => null);
   const stored = useMemo(() => parseStoredDetails(storedRaw), [storedRaw]);
-  const [edited, setEdited] = useState<Values>(() => ({ ...initialValues }));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [alert, setAlert] = useState<Alert | null>(null);
+  // Back from a post without JavaScript that the server refused: what was typed, each message.
+  const refused = useRefusedForm(category);
+  const [edited, setEdited] = useState<Values>(() => ({ ...initialValues, ...(refused ? refusedValues(refused.values, steps) : {}) }));
+  const [errors, setErrors] = useState<Record<string, string>>(() => refused?.errors ?? {});
+  const [alert, setAlert] = useState<Alert | null>(() => (refused ? { title: LEAD_MESSAGES.enquiryFailed, message: LEAD_MESSAGES.checkFields, tone: 'destructive' } : null));
   const [stepState, setStepState] = useState<StepState>(initialStepState);
   const [busy, setBusy] = useState(false);
   const [honeypot, setHoneypot] = useState('');
@@ -327,6 +332,7 @@ export function LeadForm({
       ref={formRef}
       noValidate
       method="post"
+      action={PLAIN_FORM_ACTION}
       onSubmit={onSubmit}
       aria-labelledby={headingVisible ? headingId : undefined}
       aria-busy={busy || undefined}
@@ -349,7 +355,7 @@ export function LeadForm({
       ) : null}
 
       {alert ? (
-        <div ref={alertRef} tabIndex={-1} className="mb-5 focus:outline-none">
+        <div ref={alertRef} id={refused ? REFUSED_FORM_ANCHOR : undefined} tabIndex={-1} className="mb-5 focus:outline-none">
           <FormAlert tone={alert.tone}>{alert.title ? `${alert.title}: ${alert.message}` : alert.message}</FormAlert>
         </div>
       ) : null}
@@ -374,6 +380,24 @@ export function LeadForm({
         <InstantEstimate valueOf={textOf} money={money} onEstimate={(value) => (estimate.current = value)} />
       ) : null}
       <Honeypot formId={formId} value={honeypot} onChange={setHoneypot} />
+      {/* Without JavaScript the browser posts the form itself (decision 060): every step at once, and what the script would add. */}
+      {multiStep && stepIndex === 0 ? (
+        <noscript>
+          {steps.slice(1).map((later) => (
+            <fieldset key={later.heading} className="mt-6">
+              <legend className="text-lg font-bold text-gray-900">{later.heading}</legend>
+              <div className="mt-3 grid gap-x-4 gap-y-5 sm:grid-cols-2">
+                {later.fields.map((field) => (
+                  <FieldControl key={field.name} formId={formId} field={field} value={valueOf(field.name)} error={errors[field.name]} />
+                ))}
+              </div>
+            </fieldset>
+          ))}
+        </noscript>
+      ) : null}
+      {Object.entries(plainFormHidden(steps, category, subcategory, carType, hidden)).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
 
       <div className="mt-6 flex flex-wrap items-center gap-3">
         {multiStep && stepState.history.length > 0 ? (
@@ -401,4 +425,28 @@ export function LeadForm({
       </div>
     </form>
   );
+}
+
+/** A refused post's values as the form's state: a ticked box came back as 'on'. */
+function refusedValues(values: Record<string, string>, steps: StepDef[]): Values {
+  const checkboxes = new Set(steps.flatMap((step) => step.fields).filter((field) => field.kind === 'checkbox').map((field) => field.name));
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, checkboxes.has(name) ? value === 'on' || value === 'true' : value]));
+}
+
+/** What the script-driven form adds to its fields, as hidden inputs of the plain post (leads.plain-form.ts). */
+function plainFormHidden(
+  steps: StepDef[],
+  category: string,
+  subcategory: string | null,
+  carType: string | null,
+  hidden: Record<string, string | number | boolean | null>,
+): Record<string, string> {
+  const fields = steps.flatMap((step) => step.fields);
+  const shown = new Set(fields.map((field) => field.name));
+  const out: Record<string, string> = { [PLAIN_FORM.kinds]: plainFormKinds(fields), [PLAIN_FORM.form]: category };
+  if (carType) out[PLAIN_FORM.carType] = carType;
+  if (!shown.has('category')) out.category = category;
+  if (subcategory) out.subcategory = subcategory;
+  for (const [name, value] of Object.entries(hidden)) if (value !== null && !shown.has(name)) out[name] = String(value);
+  return out;
 }
