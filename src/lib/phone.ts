@@ -27,6 +27,7 @@ export function parsePhone(national: string, country: PhoneCountry): PhoneNumber
 }
 
 export type PhoneRule = {
+  /** The website's country (from its locale): it also picks the postcode rule (src/lib/postcode.ts). */
   country: PhoneCountry;
   /** AU only: landlines are refused ('Must be an Australian mobile number.'). */
   mobileOnly: boolean;

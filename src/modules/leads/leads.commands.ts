@@ -9,6 +9,8 @@ import type { Tenant } from '../tenancy/tenancy.types';
 import { visibleCarsWhere } from '../stock/stock.queries';
 import { analyticsEvents } from '../widgets/widgets.schema';
 import { buildAdf } from './leads.adf';
+import { dateCheck, DATE_FIELD_NAMES } from './leads.checks';
+import { leadEmailSubject, leadEmailText } from './leads.email';
 import { wakeDeliveryWorker } from './leads.delivery';
 import { env } from '@/lib/env';
 import { checkedAddresses, RefusedAddressError, type Resolver } from '@/lib/outbound-address';
@@ -108,7 +110,10 @@ async function readContext(db: Db | Tx, tenant: Tenant, lead: LeadPayload, optio
   return row;
 }
 
-/** The references a lead names, checked against the website (422 naming each foreign one), and where its email goes. */
+/**
+ * The references a lead names, checked against the website (422 naming each foreign one), and where
+ * its email goes; with its dates, which are refused before today in the website's time zone.
+ */
 function checkRefs(tenant: Tenant, lead: LeadPayload, context: Context, current?: CurrentRefs): Refs {
   const errors: Record<string, string> = {};
   if (lead.website_slug && lead.website_slug !== tenant.slug) errors['lead.website_slug'] = 'is not this website';
@@ -122,6 +127,11 @@ function checkRefs(tenant: Tenant, lead: LeadPayload, context: Context, current?
   if (lead.dealership_slug && !bySlug) errors['lead.dealership_slug'] = 'is not a dealership of this website';
   if (lead.car_dealership_id !== undefined && !dealerships.some((d) => d.id === lead.car_dealership_id)) {
     errors['lead.car_dealership_id'] = 'is not a dealership of this website';
+  }
+  for (const name of DATE_FIELD_NAMES) {
+    const value = lead[name];
+    const message = value === undefined || value === null || value === '' ? null : dateCheck(tenant.config.timeZone)(String(value));
+    if (message) errors[`lead.${name}`] = message;
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
@@ -369,7 +379,7 @@ function deliveryRows(tenant: Tenant, row: LeadRow, refs: Refs, fileIds: string[
       websiteName: tenant.name,
       car,
     });
-    rows.push({ channel: 'email', payload: { kind: 'email', to: refs.leadEmail, subject: emailSubject(row, tenant, car), text: emailText(row, tenant, car), adf, attachmentIds: fileIds } });
+    rows.push({ channel: 'email', payload: { kind: 'email', to: refs.leadEmail, subject: leadEmailSubject(row, tenant, car), text: leadEmailText(row, tenant, car), adf, attachmentIds: fileIds } });
   }
   if (refs.dealership?.webhookUrl) {
     rows.push({ channel: 'webhook', payload: { kind: 'webhook', url: refs.dealership.webhookUrl, body: JSON.stringify({ lead: leadJson(row, tenant) }) } });
@@ -398,31 +408,6 @@ export async function partialDeliveryRows(db: Db | Tx, tenant: Tenant, row: Lead
 }
 
 export const PARTIAL_NOTE = 'This visitor started the form but has not finished it. If they finish, the complete lead follows.';
-
-function emailSubject(row: LeadRow, tenant: Tenant, car: CarRef | null): string {
-  const about = car ? ` about the ${car.year} ${car.make} ${car.model}` : '';
-  return `${row.category}${about} from ${row.name || 'a visitor'} (${tenant.name})`.replace(/[\r\n]+/g, ' ').slice(0, 250);
-}
-
-function emailText(row: LeadRow, tenant: Tenant, car: CarRef | null): string {
-  const lines: [string, string | null | undefined][] = [
-    ['Enquiry', [row.category, row.subcategory].filter(Boolean).join(' / ')],
-    ['Name', [row.name, row.lastName].filter(Boolean).join(' ')],
-    ['Email', row.email],
-    ['Phone', row.phone],
-    ['Postcode', row.postcode],
-    ['Vehicle', car ? `${car.year} ${car.make} ${car.model} (stock ${car.stocknum || '-'}${car.vin ? `, VIN ${car.vin}` : ''})` : null],
-    ['Message', row.message],
-    ['Page', row.url],
-    ['Website', tenant.name],
-    ['Lead id', row.id],
-  ];
-  const extra = Object.entries(row.attributes).map(([key, value]) => [key, Array.isArray(value) ? value.join(', ') : String(value ?? '')] as [string, string]);
-  return [...lines, ...extra]
-    .filter(([, value]) => value)
-    .map(([label, value]) => `${label}: ${value}`)
-    .join('\n');
-}
 
 /** A lead as the dashboard API and the webhook give it (SPEC §3 Lead payload names). */
 export function leadJson(row: LeadRow, tenant: Pick<Tenant, 'slug'>) {

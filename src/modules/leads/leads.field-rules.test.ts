@@ -17,6 +17,8 @@ import {
 
 const site: LeadSite = {
   websiteSlug: 'harbour-city-motors',
+  locale: 'en-AU',
+  timeZone: 'Australia/Sydney',
   dealershipSlug: 'harbour-city-mazda',
   phoneRule: { country: 'AU', mobileOnly: false, format: 'local', testNumber: null },
   messageRequired: true,

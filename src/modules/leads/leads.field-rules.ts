@@ -2,6 +2,7 @@ import { formatPhoneForSubmit } from '@/lib/phone';
 import type { FieldDef, LeadSite } from './leads.fields';
 import {
   choiceRule,
+  dateCheck,
   EMAIL_MAX,
   EMAIL_RULE,
   kmCheck,
@@ -11,7 +12,7 @@ import {
   NAME_RULE,
   phoneCheck,
   POSTCODE_MAX,
-  POSTCODE_RULE,
+  postcodeRule,
   REGO_MAX,
   REGO_RULE,
   stateCheck,
@@ -38,7 +39,7 @@ function checkFor(field: FieldDef, site: LeadSite): TextCheck {
     case 'email':
       return textCheck(EMAIL_MAX, EMAIL_RULE);
     case 'postcode':
-      return textCheck(POSTCODE_MAX, POSTCODE_RULE);
+      return textCheck(POSTCODE_MAX, postcodeRule(site.phoneRule.country));
     case 'phone':
       return phoneCheck(site.phoneRule);
     case 'state':
@@ -53,6 +54,8 @@ function checkFor(field: FieldDef, site: LeadSite): TextCheck {
       return textCheck(VIN_MAX, VIN_RULE);
     case 'km':
       return kmCheck;
+    case 'date':
+      return dateCheck(site.timeZone);
     default:
       return textCheck(TEXT_MAX);
   }

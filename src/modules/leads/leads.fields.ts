@@ -1,4 +1,5 @@
 import type { PhoneRule } from '@/lib/phone';
+import { POSTCODE_RULES } from '@/lib/postcode';
 
 /**
  * What a lead form is made of, as plain data: the server page describes the form (fields, steps,
@@ -34,6 +35,11 @@ export type FieldDef = {
   /** Full row on wide screens (messages, checkboxes); two to a row otherwise. */
   wide?: boolean;
   hint?: string;
+  /** The input's maxlength and pattern attributes (a postcode's, from the website's country). */
+  maxLength?: number;
+  pattern?: string;
+  /** A date input's earliest day (YYYY-MM-DD). */
+  min?: string;
 };
 
 export type StepDef = {
@@ -49,6 +55,10 @@ export type StepDef = {
 /** The website's side of every form: who the lead is for and the rules its fields follow. */
 export type LeadSite = {
   websiteSlug: string;
+  /** The website's locale: its spelling (src/lib/format.ts spell) and dates. */
+  locale: 'en-AU' | 'en-NZ' | 'en-US';
+  /** The website's time zone (a date field refuses days before today there). */
+  timeZone: string;
   dealershipSlug: string | null;
   phoneRule: PhoneRule;
   messageRequired: boolean;
@@ -82,15 +92,21 @@ export type AustralianState = (typeof AUSTRALIAN_STATES)[number];
 
 export const options = (values: readonly string[]): FieldOption[] => values.map((value) => ({ value, label: value }));
 
-/** The user details (userDetailsSchema): first name, last name (optional), email, phone, postcode. */
-export function contactFields({ postcode = true }: { postcode?: boolean } = {}): FieldDef[] {
+/**
+ * The user details (userDetailsSchema): first name, last name (optional), email, phone, postcode.
+ * The postcode follows the website's country (its phone rule's): label, maxlength and pattern.
+ */
+export function contactFields(site?: Pick<LeadSite, 'phoneRule'>, { postcode = true }: { postcode?: boolean } = {}): FieldDef[] {
   const fields: FieldDef[] = [
     { name: 'name', label: 'First Name', kind: 'first_name', required: true },
     { name: 'last_name', label: 'Last Name', kind: 'last_name' },
     { name: 'email', label: 'Email', kind: 'email', required: true },
     { name: 'phone', label: 'Phone', kind: 'phone', required: true },
   ];
-  if (postcode) fields.push({ name: 'postcode', label: 'Postcode', kind: 'postcode', required: true });
+  if (postcode) {
+    const rule = POSTCODE_RULES[site?.phoneRule.country ?? 'AU'];
+    fields.push({ name: 'postcode', label: rule.label, kind: 'postcode', required: true, maxLength: rule.maxLength, pattern: rule.pattern });
+  }
   return fields;
 }
 
@@ -107,6 +123,20 @@ export function locationField(locations: LeadLocation[], label = 'Location'): Fi
       kind: 'select',
       required: true,
       options: locations.map((location) => ({ value: String(location.id), label: location.name })),
+    },
+  ];
+}
+
+/** The preferred dealership select (website configuration leads.showDealershipSelect), when there is a choice. */
+export function dealershipField(dealerships: { slug: string; name: string }[]): FieldDef[] {
+  if (dealerships.length < 2) return [];
+  return [
+    {
+      name: 'dealership_slug',
+      label: 'Preferred dealership',
+      kind: 'select',
+      required: true,
+      options: dealerships.map((dealership) => ({ value: dealership.slug, label: dealership.name })),
     },
   ];
 }

@@ -21,4 +21,6 @@ export const LEAD_MESSAGES = {
   option: 'Please choose one of the options.',
   year: 'Please enter a 4-digit year.',
   km: 'Please enter whole kilometres, digits only.',
+  date: 'Please choose a real date.',
+  pastDate: 'Please choose today or a later date.',
 } as const;

@@ -97,8 +97,9 @@ export function FieldControl({ formId, field, value, error, onChange }: FieldCon
         type={input.type}
         autoComplete={input.autoComplete}
         inputMode={input.inputMode}
-        maxLength={field.kind === 'postcode' ? 4 : field.kind === 'year' ? 4 : field.kind === 'vin' ? 20 : undefined}
-        pattern={field.kind === 'postcode' ? '\\d{4}' : undefined}
+        maxLength={field.maxLength ?? (field.kind === 'year' ? 4 : field.kind === 'vin' ? 20 : undefined)}
+        pattern={field.pattern}
+        min={field.min}
         {...textValue}
         className={cn(inputClasses, border)}
       />

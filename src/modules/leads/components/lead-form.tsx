@@ -21,10 +21,13 @@ import {
   STORED_DETAIL_KEYS,
   successPath,
   type StepState,
+  type SuccessForm,
 } from '../leads.forms';
 import { FieldControl, fieldId, FormAlert, Honeypot, Spinner, StepProgress } from './form-controls';
 import { newIdempotencyKey, saveValuation, saveValuationData, sendLead, storeDetails } from './lead-client';
 import { numberFormat } from '@/lib/intl';
+import { spell } from '@/lib/format';
+import { todayIn } from '../leads.checks';
 import { InstantEstimate, LOOKUP_FIELDS, VehicleLookup } from '@/modules/vehicles/components/vehicle-lookup';
 import { estimateData, estimateForValues, estimateLeadFields } from '@/modules/vehicles/components/vehicle-client';
 import type { Estimate } from '@/modules/vehicles/vehicles.estimate';
@@ -46,6 +49,8 @@ export type LeadFormProps = {
   hidden?: Record<string, string | number | boolean | null>;
   /** The car's type, for the success page's category slug. */
   carType?: string | null;
+  /** The form the success page names (a test drive booking), when not the category's words. */
+  successForm?: SuccessForm;
   submitLabel?: string;
   /** Fields also saved as a valuation linked to the lead after the last step (trade-in, sell my car). */
   valuationFields?: string[];
@@ -80,6 +85,7 @@ export function LeadForm({
   subcategory = null,
   hidden = {},
   carType = null,
+  successForm,
   submitLabel = FORM_LABELS.submit,
   showHeading = true,
   initialValues,
@@ -177,7 +183,9 @@ export function LeadForm({
       sentSteps.set(index, snapshot);
       Object.assign(fields, payload);
     }
-    const chosenCategory = typeof fields.category === 'string' && fields.category ? fields.category : category;
+    // A shown select is sent as chosen, blank too (the API refuses a blank required select).
+    const chosenCategory = 'category' in fields ? (fields.category ?? '') : category;
+    const dealershipSlug = 'dealership_slug' in fields ? (fields.dealership_slug ?? '') : (hidden.dealership_slug ?? site.dealershipSlug);
     // Sent as chosen: the API normalises it ('Careers Enquiry' → 'General Enquiry' / 'Career
     // Enquiry', event 51) in one place.
     const firstName = valueOf('name');
@@ -195,7 +203,7 @@ export function LeadForm({
       category: chosenCategory,
       subcategory,
       website_slug: site.websiteSlug,
-      dealership_slug: hidden.dealership_slug ?? site.dealershipSlug,
+      ...(dealershipSlug === null ? {} : { dealership_slug: dealershipSlug }),
       source: 'Website',
       url: window.location.href,
       user_agent: navigator.userAgent,
@@ -291,6 +299,7 @@ export function LeadForm({
     router.push(
       successPath(successSlug(carType, normaliseCategory(String(lead.category)).category), {
         car_id: typeof hidden.car_id === 'number' || typeof hidden.car_id === 'string' ? hidden.car_id : null,
+        form: successForm,
       }),
     );
   }
@@ -314,6 +323,17 @@ export function LeadForm({
     step.lookup === 'vehicle'
       ? [...step.fields.filter((f) => LOOKUP_FIELDS.has(f.name)), LOOKUP_SLOT, ...step.fields.filter((f) => !LOOKUP_FIELDS.has(f.name))]
       : step.fields;
+  // What the visitor reads, in the website's spelling ('ZIP code', 'Inquiry' on en-US sites).
+  const say = (text: string) => spell(site, text);
+  const today = todayIn(site.timeZone);
+  const shown = (field: FieldDef): FieldDef => ({
+    ...field,
+    label: say(field.label),
+    hint: field.hint && say(field.hint),
+    options: field.options?.map((option) => ({ ...option, label: say(option.label) })),
+    // Past dates are refused: the date picker starts at today in the website's time zone.
+    ...(field.kind === 'date' ? { min: today } : {}),
+  });
   const headingId = `${formId}-heading`;
   const percent = progressPercent(stepIndex, steps.length);
   return (
@@ -335,9 +355,9 @@ export function LeadForm({
             tabIndex={-1}
             className="text-xl font-bold text-gray-900 focus:outline-none"
           >
-            {step.heading}
+            {say(step.heading)}
           </h2>
-          {step.description ? <p className="mt-1 text-gray-700">{step.description}</p> : null}
+          {step.description ? <p className="mt-1 text-gray-700">{say(step.description)}</p> : null}
         </div>
       ) : null}
 
@@ -355,7 +375,7 @@ export function LeadForm({
             <FieldControl
               key={field.name}
               formId={formId}
-              field={field}
+              field={shown(field)}
               value={valueOf(field.name)}
               error={errors[field.name]}
               onChange={onChange}
@@ -381,7 +401,7 @@ export function LeadForm({
               {FORM_LABELS.loading}
             </>
           ) : isLast ? (
-            submitLabel
+            say(submitLabel)
           ) : (
             FORM_LABELS.continue
           )}
