@@ -4,7 +4,7 @@ import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logger';
-import { normalizePhone, parsePhone, phoneError } from '@/lib/phone';
+import { mobilePhoneRule, normalizePhone, parsePhone, phoneError } from '@/lib/phone';
 import { consumeLimits, DAY_MS, HOUR_MS, peekLimits, RateLimitedError, throwIfRefused, type RateLimit } from '@/lib/rate-limit';
 import { DashboardError } from '../dashboard/dashboard.errors';
 import { leadDeliveries } from '../leads/leads.schema';
@@ -63,7 +63,7 @@ export function defaultSmsSender(): SmsSender {
 
 /** A mobile number of the website's own country, in E.164; null for anything else (the SMS-pumping guard). */
 export function codePhone(tenant: Tenant, raw: string): string | null {
-  const rule = { ...phoneRuleFor(tenant.config), mobileOnly: true, format: 'local' as const, testNumber: null };
+  const rule = mobilePhoneRule(phoneRuleFor(tenant.config));
   if (phoneError(raw, rule)) return null;
   const parsed = parsePhone(normalizePhone(raw, rule.country), rule.country);
   if (!parsed || parsed.country !== rule.country || !parsed.isValid()) return null;
@@ -74,7 +74,8 @@ export function codePhone(tenant: Tenant, raw: string): string | null {
 
 function requirePhone(tenant: Tenant, raw: string): string {
   const phone = codePhone(tenant, raw);
-  if (!phone) throw new CodeError(422, CODE_MESSAGES.phone, 'phone');
+  // The spec's message for the number ('Must be an Australian mobile number.'), else the general one.
+  if (!phone) throw new CodeError(422, phoneError(raw, mobilePhoneRule(phoneRuleFor(tenant.config))) ?? CODE_MESSAGES.phone, 'phone');
   return phone;
 }
 
