@@ -3,7 +3,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db';
 import { useTestDatabase } from '../support/database';
 import * as leadsRoute from '@/app/api/leads/route';
-import { leadDeliveries, leads } from '@/modules/leads/leads.schema';
+import * as leadRoute from '@/app/api/leads/[leadId]/route';
+import * as withFilesRoute from '@/app/api/leads/with-files/route';
+import * as dashboardLeads from '@/app/(dashboard)/dealerships/[id]/leads.json/route';
+import { callRoute } from '@/modules/dashboard/dashboard.test-support';
+import { leadDeliveries, leadFiles, leads } from '@/modules/leads/leads.schema';
 import { callLeadRoute, seedLeadWorld, validLead, type LeadWorld } from '@/modules/leads/leads.test-support';
 import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
 import { devHostForSlug } from '@/modules/tenancy/tenancy.host';
@@ -144,6 +148,44 @@ describe('lead API by the website country (issue 31)', () => {
       expect(usPast.status).toBe(422);
       const unreal = await post(validLead({ preferred_date: '2099-02-30' }));
       expect((await fields(unreal))['lead.preferred_date']).toBe('Please choose a real date.');
+    });
+  });
+
+  describe('files (trade-in photos, a CV)', () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6300010000050001', 'hex');
+    const multipart = (lead: unknown, files: [string, Buffer][]) => {
+      const form = new FormData();
+      form.set('lead', JSON.stringify(lead));
+      for (const [name, content] of files) form.append('files', new Blob([new Uint8Array(content)]), name);
+      return form;
+    };
+
+    it('the last step of a multi-step form sends its photos as a multipart PUT: kept, emailed and listed for the dealer', async () => {
+      const first = await post(validLead({ category: 'Trade-In Enquiry', lead_status: 'Incomplete', form_completed: false, step_number: 1 }));
+      expect(first.status).toBe(201);
+      const { id, token } = (await first.json()) as { id: string; token: string };
+      const last = await callLeadRoute(leadRoute.PUT, {
+        host: w.hostA,
+        method: 'PUT',
+        params: { leadId: id },
+        rawBody: multipart({ rego: 'ABC123', state: 'NSW', make: 'Mazda', model: 'CX-5', year: 2018, lead_status: 'Complete', form_completed: true, has_files: true }, [['front.png', png]]),
+        headers: { 'x-edit-token': token, 'x-dealer-client-address': '203.0.113.32' },
+      });
+      expect(last.status).toBe(200);
+      const [file] = await db.select().from(leadFiles).where(eq(leadFiles.leadId, id));
+      expect(file).toMatchObject({ fileName: 'front.png', contentType: 'image/png', size: png.length });
+      const [delivery] = await db.select().from(leadDeliveries).where(eq(leadDeliveries.leadId, id));
+      expect(delivery.payload.kind === 'email' && delivery.payload.attachmentIds).toEqual([file.id]);
+      const listed = await callRoute(dashboardLeads.GET, { id: String(w.a.dealershipId) }, { key: w.a.key, query: '?per_page=100' });
+      const body = JSON.stringify(await listed.json());
+      expect(body).toContain(file.id);
+    });
+
+    it('a file over 10 MB is a clear 422 naming it, not a bare 413', async () => {
+      const big = Buffer.concat([png, Buffer.alloc(10 * 1024 * 1024)]);
+      const response = await callLeadRoute(withFilesRoute.POST, { host: w.hostA, rawBody: multipart(validLead(), [['huge.png', big]]), headers: { 'x-dealer-client-address': '203.0.113.33' } });
+      expect(response.status).toBe(422);
+      expect((await fields(response))['files.0']).toBe('Each file must be smaller than 10 MB.');
     });
   });
 

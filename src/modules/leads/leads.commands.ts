@@ -226,7 +226,7 @@ export async function createLead(tenant: Tenant, lead: LeadPayload, meta: Submit
     createdAt: now,
     updatedAt: now,
   };
-  const fileRows = files.map((file) => ({ id: randomUUID(), fileName: file.fileName, contentType: file.contentType, size: file.content.length, sha256: createHash('sha256').update(file.content).digest('hex'), content: file.content }));
+  const fileRows = files.map((file) => fileRow(tenant, row.id, file));
   const limits = leadLimits(tenant.id, meta.ip, lead.phone);
 
   // Every insert after the lead's reads `stored_lead`, so none happens when the lead is refused
@@ -257,6 +257,12 @@ export async function createLead(tenant: Tenant, lead: LeadPayload, meta: Submit
   return { id: row.id, token: editToken.token, replayed: false };
 }
 
+/** A lead's file as stored (lead_files), checksummed. */
+function fileRow(tenant: Tenant, leadId: string, file: UploadedFile) {
+  const { fileName, contentType, content } = file;
+  return { id: randomUUID(), websiteId: tenant.id, leadId, fileName, contentType, size: content.length, sha256: createHash('sha256').update(content).digest('hex'), content };
+}
+
 /**
  * A repeated Idempotency-Key: the first lead's id, with a new edit token (only its hash was kept,
  * and the key proves the caller made the first request as much as the first token would).
@@ -271,9 +277,10 @@ async function replayLead(db: Db, tenant: Tenant, id: string): Promise<LeadResul
  * PUT /api/leads/{id}: a later step of a multi-step form; completes the lead when it says so.
  * Only with the lead's edit token (else 404, as for an unknown id), counted against the per-IP step
  * limit and, when it brings a new phone number, that number's lead limit. A completed lead is not
- * changed again: its final step repeated answers its id.
+ * changed again: its final step repeated answers its id. Files (a multipart step: trade-in photos)
+ * are kept with the lead and go with its email.
  */
-export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPayload, meta: SubmitMeta): Promise<LeadResult> {
+export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPayload, meta: SubmitMeta, files: UploadedFile[] = []): Promise<LeadResult> {
   const db = await getDb();
   await consumeLimits(db, leadStepLimits(tenant.id, meta.ip));
   // Before the transaction: the embedded database runs one statement at a time.
@@ -322,11 +329,13 @@ export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPaylo
         skippedSteps: lead.skipped_steps ?? current.skippedSteps,
         stepNumber: lead.step_number ?? current.stepNumber,
         attributes: { ...current.attributes, ...attributesOf(lead), ...verified },
+        hasFiles: current.hasFiles || files.length > 0,
         spam,
         spamReasons: spam && !current.spam ? ['honeypot'] : current.spamReasons,
         updatedAt: new Date(),
       })
       .where(and(eq(leads.websiteId, tenant.id), eq(leads.id, leadId)));
+    if (files.length > 0) await tx.insert(leadFiles).values(files.map((file) => fileRow(tenant, leadId, file)));
     if (spam) return;
     await tx.insert(analyticsEvents).values(eventRow(tenant, leadId, normalised.eventId, lead, normalised.category, normalised.subcategory));
     if (complete) {

@@ -63,6 +63,8 @@ function checkFor(field: FieldDef, site: LeadSite): TextCheck {
 
 export function fieldError(field: FieldDef, value: FieldValue | undefined, site: LeadSite): string | null {
   if (field.kind === 'checkbox') return field.required && value !== true ? LEAD_MESSAGES.required : null;
+  // Files are checked by filesError (leads.messages.ts) and sent as parts, not as a value.
+  if (field.kind === 'file') return null;
   const text = typeof value === 'string' ? value.trim() : '';
   if (!text) return field.required ? LEAD_MESSAGES.required : null;
   if (field.kind === 'year' && !/^\d{4}$/.test(text)) return LEAD_MESSAGES.year;
@@ -73,6 +75,7 @@ export function fieldError(field: FieldDef, value: FieldValue | undefined, site:
 /** The value as sent: trimmed text, the phone in its submit form, a year as an integer (SPEC §5). */
 export function submitValue(field: FieldDef, value: FieldValue | undefined, site: LeadSite): string | number | boolean | null {
   if (field.kind === 'checkbox') return value === true;
+  if (field.kind === 'file') return null;
   const text = typeof value === 'string' ? value.trim() : '';
   if (!text) return null;
   if (field.kind === 'phone') return formatPhoneForSubmit(text, site.phoneRule);

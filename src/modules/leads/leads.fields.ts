@@ -21,7 +21,9 @@ export type FieldKind =
   | 'rego'
   | 'vin'
   | 'km'
-  | 'checkbox';
+  | 'checkbox'
+  /** Files sent with the lead (photos, a CV): multipart to the lead API. */
+  | 'file';
 
 export type FieldOption = { value: string; label: string };
 
@@ -40,6 +42,9 @@ export type FieldDef = {
   pattern?: string;
   /** A date input's earliest day (YYYY-MM-DD). */
   min?: string;
+  /** A file input's accepted types and whether it takes several files. */
+  accept?: string;
+  multiple?: boolean;
 };
 
 export type StepDef = {
@@ -180,6 +185,27 @@ export function valuationVehicleFields(site: LeadSite): FieldDef[] {
     messageField(site, 'Anything else we should know?', false),
   ];
 }
+
+/** Photos of the visitor's vehicle (trade-in, sell my car): up to five, sent with the lead. */
+export const vehiclePhotosField: FieldDef = {
+  name: 'photos',
+  label: 'Photos of your vehicle',
+  kind: 'file',
+  accept: 'image/jpeg,image/png,image/webp,image/heic,.heic',
+  multiple: true,
+  wide: true,
+  hint: 'Up to 5 photos (JPEG, PNG, WebP or HEIC), 10 MB each.',
+};
+
+/** A CV for a careers enquiry. */
+export const cvField: FieldDef = {
+  name: 'cv',
+  label: 'Your CV',
+  kind: 'file',
+  accept: 'application/pdf,.pdf',
+  wide: true,
+  hint: 'A PDF of up to 10 MB.',
+};
 
 /** The valuation's own keys among those fields (the message stays on the lead). */
 export const VALUATION_FIELD_NAMES = ['rego', 'state', 'vin', 'make', 'model', 'year', 'km', 'condition'];

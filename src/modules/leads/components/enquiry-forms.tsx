@@ -12,6 +12,8 @@ import {
   type LeadSite,
   VALUATION_FIELD_NAMES,
   valuationVehicleFields,
+  vehiclePhotosField,
+  cvField,
 } from '../leads.fields';
 import { CATEGORIES, SUBCATEGORIES } from '../leads.forms';
 import { ENQUIRY_TYPES } from '../leads.validation';
@@ -134,6 +136,7 @@ export function CareersForm({ site, submitLabel, showHeading = true, position }:
     ...contactFields(site),
     { name: 'position', label: 'Position of interest', kind: 'text', wide: true },
     messageField(site, 'Tell us about yourself'),
+    cvField,
   ];
   return (
     <LeadForm
@@ -198,7 +201,7 @@ export function ValuationForm({
         {
           heading: 'Your Vehicle',
           description: 'Look your car up by its rego or VIN, or type its details. The more we know, the more accurate our valuation.',
-          fields: vehicle,
+          fields: [...vehicle, vehiclePhotosField],
           lookup: 'vehicle',
         },
       ]}

@@ -8,6 +8,7 @@ import type { FieldDef, LeadSite, StepDef } from '../leads.fields';
 import { fieldError, submitValue, type FieldValue } from '../leads.field-rules';
 import { normaliseCategory } from '../leads.rules';
 import { LEAD_MESSAGES } from '../leads.checks';
+import { filesError } from '../leads.messages';
 import { storedTrailFields } from './visit-recorder';
 import {
   advanceStep,
@@ -102,6 +103,8 @@ export function LeadForm({
   const [stepState, setStepState] = useState<StepState>(initialStepState);
   const [busy, setBusy] = useState(false);
   const [honeypot, setHoneypot] = useState('');
+  /** Files chosen in file fields (photos, a CV), sent as parts with their step. */
+  const [files, setFiles] = useState<Record<string, File[]>>({});
   const leadId = useRef<string | null>(null);
   const editToken = useRef<string | null>(null);
   /** The instant estimate of a vehicle step (issue 19), sent with the lead and stored with the valuation. */
@@ -158,6 +161,7 @@ export function LeadForm({
   function stepPayload(index: number): Record<string, unknown> {
     const payload: Record<string, unknown> = {};
     for (const field of steps[index]!.fields) {
+      if (field.kind === 'file') continue;
       let value = submitValue(field, valueOf(field.name), site);
       if (field.name === 'location_id' && typeof value === 'string') value = Number(value);
       payload[field.name] = value;
@@ -229,9 +233,11 @@ export function LeadForm({
     if (busy) return;
     const found: Record<string, string> = {};
     for (const field of step.fields) {
-      const message = fieldError(field, valueOf(field.name), site);
+      const message = field.kind === 'file' ? filesError(files[field.name] ?? []) : fieldError(field, valueOf(field.name), site);
       if (message) found[field.name] = message;
     }
+    const fileFields = step.fields.filter((field) => field.kind === 'file');
+    const stepFiles = fileFields.flatMap((field) => files[field.name] ?? []);
     setErrors(found);
     const firstInvalid = step.fields.find((field) => found[field.name]);
     if (firstInvalid) {
@@ -243,7 +249,7 @@ export function LeadForm({
     // A website that does not show the estimate still sends it to the dealer with the lead.
     if (isLast && hasVehicleStep && !estimate.current) estimate.current = await estimateForValues(textOf);
     const { lead, sentSteps } = buildLead(isLast);
-    if (!isLast && leadId.current && sentSteps.size === 0) {
+    if (!isLast && leadId.current && sentSteps.size === 0 && stepFiles.length === 0) {
       // Back and forward again over a saved, unchanged step: nothing to resend.
       setStepState((current) => advanceStep(current, steps.length));
       setTimeout(() => headingRef.current?.focus(), 0);
@@ -257,11 +263,16 @@ export function LeadForm({
       editToken: editToken.current,
       lead,
       idempotencyKey: newIdempotencyKey(),
+      files: stepFiles,
     });
 
     if (!result.ok) {
+      // The API names a refused file 'files' or 'files.N': the step's file field shows it.
+      const fieldOf = (name: string) => (/^files(\.\d+)?$/.test(name) && fileFields[0] ? fileFields[0].name : name);
       const known = Object.fromEntries(
-        Object.entries(result.fieldErrors).filter(([name]) => step.fields.some((field) => field.name === name)),
+        Object.entries(result.fieldErrors)
+          .map(([name, message]) => [fieldOf(name), message])
+          .filter(([name]) => step.fields.some((field) => field.name === name)),
       );
       setErrors(known);
       // 'Please check the highlighted fields' with none of this step's fields to highlight would
@@ -379,6 +390,10 @@ export function LeadForm({
               value={valueOf(field.name)}
               error={errors[field.name]}
               onChange={onChange}
+              onFiles={(name, chosen) => {
+                setFiles((current) => ({ ...current, [name]: chosen }));
+                onChange(name, chosen.map((file) => file.name).join(', '));
+              }}
             />
           ),
         )}
