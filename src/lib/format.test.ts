@@ -23,5 +23,13 @@ describe('locale formatting', () => {
     expect(spell(us, 'Colour and Enquiry Centre')).toBe('Color and Inquiry Center');
     expect(spell(au, 'Colour and Enquiry Centre')).toBe('Colour and Enquiry Centre');
     expect(spell(us, 'Enquire Now')).toBe('Inquire Now');
+    // Issue 31: what lone-star-auto showed in Australian words.
+    expect(spell(us, 'Postcode')).toBe('ZIP code');
+    expect(spell(us, 'Registration (Rego)')).toBe('License plate');
+    expect(spell(us, 'Look your car up by its rego or VIN')).toBe('Look your car up by its license plate or VIN');
+    expect(spell(us, 'Petrol')).toBe('Gas');
+    expect(spell(us, 'Service centre')).toBe('Service center');
+    expect(spell(us, 'General Enquiry')).toBe('General Inquiry');
+    expect(spell(au, 'Registration (Rego)')).toBe('Registration (Rego)');
   });
 });

@@ -36,13 +36,21 @@ export function formatDistance(config: LocaleConfig, km: number): string {
   return `${value.toFixed(digits)} ${config.distanceUnit === 'mi' ? 'mi' : 'km'}`;
 }
 
+/**
+ * Words of the interface as US visitors read them (issue 31), longest first where one contains
+ * another. Matched at the start of a word, so 'Enquiry' also changes 'Enquiry type'.
+ */
 const US_SPELLING: Record<string, string> = {
+  'Registration (Rego)': 'License plate',
+  'Registration state': 'State',
   Colour: 'Color',
   colour: 'color',
   Favourites: 'Favorites',
   favourites: 'favorites',
   Centre: 'Center',
   centre: 'center',
+  Enquiries: 'Inquiries',
+  enquiries: 'inquiries',
   Enquire: 'Inquire',
   enquire: 'inquire',
   Enquiry: 'Inquiry',
@@ -51,8 +59,21 @@ const US_SPELLING: Record<string, string> = {
   kilometres: 'miles',
   Licence: 'License',
   licence: 'license',
+  Postcode: 'ZIP code',
+  postcode: 'ZIP code',
+  Petrol: 'Gas',
+  petrol: 'gas',
+  Rego: 'License plate',
+  rego: 'license plate',
 };
-const US_PATTERN = new RegExp(`\\b(${Object.keys(US_SPELLING).join('|')})`, 'g');
+const escaped = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const US_PATTERN = new RegExp(
+  `\\b(${Object.keys(US_SPELLING)
+    .sort((a, b) => b.length - a.length)
+    .map(escaped)
+    .join('|')})`,
+  'g',
+);
 
 /** Interface words in the website's spelling: 'Colour' becomes 'Color' on en-US sites. */
 export function spell(config: Pick<WebsiteConfig, 'locale'>, text: string): string {

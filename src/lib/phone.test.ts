@@ -3,6 +3,7 @@ import { parsePhoneNumberFromString as parseWithMax } from 'libphonenumber-js/ma
 import { installedMaxMetadata, phoneMetadataFor } from '../../scripts/build-phone-metadata';
 import {
   enquiryPhone,
+  mobilePhoneRule,
   formatPhoneForSubmit,
   normalizePhone,
   parsePhone,
@@ -77,6 +78,15 @@ describe('phoneError', () => {
     expect(phoneError('0411 222 333', NZ)).toBe(PHONE_MESSAGES.newZealand);
     expect(phoneError('12345678901234', NZ)).toBe(PHONE_MESSAGES.newZealand); // 14 characters: the ordinary message
     expect(phoneError('021 123 4567 89', NZ)).toBe(PHONE_MESSAGES.newZealandTooLong); // 15 characters
+  });
+
+  it('mobile only in each country: the spec message for AU landlines, its NZ and US equivalents (issue 31)', () => {
+    expect(phoneError('02 9999 1234', mobilePhoneRule(AU))).toBe('Must be an Australian mobile number.');
+    expect(phoneError('09 300 1234', mobilePhoneRule(NZ))).toBe('Must be a New Zealand mobile number.');
+    expect(phoneError('021 123 4567', mobilePhoneRule(NZ))).toBeNull();
+    // US numbering does not tell mobiles from landlines: a valid number may take an SMS.
+    expect(phoneError('(202) 555-0123', mobilePhoneRule(US))).toBeNull();
+    expect(mobilePhoneRule({ ...AU, format: 'e164', testNumber: '0400 000 000' })).toEqual({ ...AU, mobileOnly: true });
   });
 
   it('US: a real number passes, an impossible one does not', () => {

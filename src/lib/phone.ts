@@ -12,6 +12,7 @@ import metadata from './phone-metadata.json';
 export const PHONE_MESSAGES = {
   australian: 'Invalid phone number. Must be an Australian number.',
   australianMobile: 'Must be an Australian mobile number.',
+  /** The spec's mobile-only message in the website's country (issue 31). */
   newZealandMobile: 'Must be a New Zealand mobile number.',
   usMobile: 'Must be a US mobile number.',
   us: 'Must be a US number.',
@@ -29,8 +30,9 @@ export function parsePhone(national: string, country: PhoneCountry): PhoneNumber
 }
 
 export type PhoneRule = {
+  /** The website's country (from its locale): it also picks the postcode rule (src/lib/postcode.ts). */
   country: PhoneCountry;
-  /** Landlines are refused ('Must be an Australian mobile number.', or the NZ or US one). */
+  /** Landlines are refused ('Must be an Australian mobile number.', or the NZ/US equivalent). */
   mobileOnly: boolean;
   /** 'e164': the number is sent as +614… / +1…, with the E.164 messages. */
   format: 'local' | 'e164';
@@ -111,10 +113,22 @@ export function phoneError(raw: string, rule: PhoneRule): string | null {
   const parsed = /^\+?\d{3,17}$/.test(national) ? parsePhone(national, rule.country) : undefined;
   const valid = parsed !== undefined && parsed.country === rule.country && parsed.isValid();
   if (!valid) return INVALID_MESSAGES[rule.country];
-  // US numbers are mostly FIXED_LINE_OR_MOBILE: a number plan cannot tell them apart.
-  const type = parsed.getType();
-  if (rule.mobileOnly && type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE') return MOBILE_MESSAGES[rule.country];
+  if (rule.mobileOnly && !isMobile(parsed)) return MOBILE_MESSAGES[rule.country];
   return null;
+}
+
+/** A mobile: US numbering does not tell mobiles from landlines, so a valid US number may be one. */
+function isMobile(parsed: PhoneNumber): boolean {
+  const type = parsed.getType();
+  return type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE';
+}
+
+/**
+ * The rule for a number that must take an SMS (a phone code, sign-in, the finance popup's 'Your
+ * Details'): the website's rule, mobile only, as typed (no test number: a code must really go out).
+ */
+export function mobilePhoneRule(rule: PhoneRule): PhoneRule {
+  return { ...rule, mobileOnly: true, format: 'local', testNumber: null };
 }
 
 /**

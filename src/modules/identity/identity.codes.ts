@@ -4,7 +4,7 @@ import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logger';
-import { normalizePhone, parsePhone, phoneError, type PhoneRule } from '@/lib/phone';
+import { mobilePhoneRule, normalizePhone, parsePhone, phoneError } from '@/lib/phone';
 import { consumeLimits, DAY_MS, HOUR_MS, peekLimits, RateLimitedError, throwIfRefused, type RateLimit } from '@/lib/rate-limit';
 import { DashboardError } from '../dashboard/dashboard.errors';
 import { leadDeliveries } from '../leads/leads.schema';
@@ -61,14 +61,9 @@ export function defaultSmsSender(): SmsSender {
   return twilio ? twilioSms(twilio) : outboxOnlySms;
 }
 
-/** The website's phone rule for codes: mobiles only, of its own country, no test number. */
-function codePhoneRule(tenant: Tenant): PhoneRule {
-  return { ...phoneRuleFor(tenant.config), mobileOnly: true, format: 'local', testNumber: null };
-}
-
 /** A mobile number of the website's own country, in E.164; null for anything else (the SMS-pumping guard). */
 export function codePhone(tenant: Tenant, raw: string): string | null {
-  const rule = codePhoneRule(tenant);
+  const rule = mobilePhoneRule(phoneRuleFor(tenant.config));
   if (phoneError(raw, rule)) return null;
   const parsed = parsePhone(normalizePhone(raw, rule.country), rule.country);
   if (!parsed || parsed.country !== rule.country || !parsed.isValid()) return null;
@@ -79,7 +74,7 @@ export function codePhone(tenant: Tenant, raw: string): string | null {
 
 /** Why codePhone refused a number: the phone rules' own message ('Must be an Australian mobile number.'). */
 export function codePhoneMessage(tenant: Tenant, raw: string): string {
-  return phoneError(raw, codePhoneRule(tenant)) ?? CODE_MESSAGES.phone;
+  return phoneError(raw, mobilePhoneRule(phoneRuleFor(tenant.config))) ?? CODE_MESSAGES.phone;
 }
 
 function requirePhone(tenant: Tenant, raw: string): string {

@@ -1,5 +1,7 @@
 import { isCleanText } from '@/lib/clean-text';
 import { phoneError, type PhoneRule } from '@/lib/phone';
+import { isPostcode, POSTCODE_RULES, type PostcodeCountry } from '@/lib/postcode';
+import { wallTimeAt } from '@/lib/time-zone';
 import { AUSTRALIAN_STATES } from './leads.fields';
 import { LEAD_MESSAGES } from './leads.messages';
 
@@ -29,7 +31,6 @@ const NAME_PATTERN = /^[\p{L}\p{M}]+(?: +[\p{L}\p{M}]+)*$/u;
 // The HTML living standard's e-mail pattern, with a dot required in the domain.
 const EMAIL_PATTERN =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-const POSTCODE_PATTERN = /^\d{4}$/;
 const REGO_PATTERN = /^[A-Za-z0-9 -]+$/;
 const VIN_PATTERN = /^[A-HJ-NPR-Za-hj-npr-z0-9]{11,17}$/;
 
@@ -59,8 +60,13 @@ const matching = (pattern: RegExp, message: string): TextRule => ({ accepts: (te
 
 export const NAME_RULE = matching(NAME_PATTERN, LEAD_MESSAGES.name);
 export const EMAIL_RULE = matching(EMAIL_PATTERN, LEAD_MESSAGES.email);
-/** Max length 4 is the input's maxlength; anything else that is not 4 digits gets the postcode message. */
-export const POSTCODE_RULE = matching(POSTCODE_PATTERN, LEAD_MESSAGES.postcode);
+/**
+ * The postcode of the website's country (src/lib/postcode.ts): 4 digits in AU and NZ, a ZIP or
+ * ZIP+4 in the US (kept as typed); the input's maxlength and pattern come from the same rule.
+ */
+export function postcodeRule(country: PostcodeCountry): TextRule {
+  return { accepts: (text) => isPostcode(country, text), message: POSTCODE_RULES[country].message };
+}
 export const REGO_RULE = matching(REGO_PATTERN, VALUATION_MESSAGES.rego);
 export const VIN_RULE = matching(VIN_PATTERN, VALUATION_MESSAGES.vin);
 export const choiceRule = (options: readonly string[]): TextRule => ({ accepts: (text) => options.includes(text), message: LEAD_MESSAGES.option });
@@ -80,4 +86,27 @@ export function phoneCheck(rule: PhoneRule): TextCheck {
 /** Kilometres as digits (commas and spaces removed before): whole, at most KM_MAX. */
 export function kmCheck(digits: string): string | null {
   return Number(digits) > KM_MAX ? VALUATION_MESSAGES.kmTooLarge : null;
+}
+
+/** The lead fields that are dates a visitor picks (YYYY-MM-DD, as a date input gives them). */
+export const DATE_FIELD_NAMES = ['preferred_date'] as const;
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** Today in the website's time zone, as YYYY-MM-DD (a date input's min). */
+export function todayIn(timeZone: string, now = Date.now()): string {
+  const { year, month, day } = wallTimeAt(now, timeZone);
+  return `${year}-${pad(month)}-${pad(day)}`;
+}
+
+/** A real calendar date, not before today in the website's time zone (issue 31: no past dates). */
+export function dateCheck(timeZone: string, now = Date.now()): TextCheck {
+  return (text) => {
+    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+    if (!match) return LEAD_MESSAGES.date;
+    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const date = new Date(Date.UTC(year, month - 1, day));
+    if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return LEAD_MESSAGES.date;
+    return text < todayIn(timeZone, now) ? LEAD_MESSAGES.pastDate : null;
+  };
 }

@@ -9,6 +9,8 @@ import type { Tenant } from '../tenancy/tenancy.types';
 import { visibleCarsWhere } from '../stock/stock.queries';
 import { analyticsEvents } from '../widgets/widgets.schema';
 import { buildAdf } from './leads.adf';
+import { dateCheck, DATE_FIELD_NAMES } from './leads.checks';
+import { leadEmailSubject, leadEmailText } from './leads.email';
 import { wakeDeliveryWorker } from './leads.delivery';
 import { env } from '@/lib/env';
 import { checkedAddresses, RefusedAddressError, type Resolver } from '@/lib/outbound-address';
@@ -108,7 +110,10 @@ async function readContext(db: Db | Tx, tenant: Tenant, lead: LeadPayload, optio
   return row;
 }
 
-/** The references a lead names, checked against the website (422 naming each foreign one), and where its email goes. */
+/**
+ * The references a lead names, checked against the website (422 naming each foreign one), and where
+ * its email goes; with its dates, which are refused before today in the website's time zone.
+ */
 function checkRefs(tenant: Tenant, lead: LeadPayload, context: Context, current?: CurrentRefs): Refs {
   const errors: Record<string, string> = {};
   if (lead.website_slug && lead.website_slug !== tenant.slug) errors['lead.website_slug'] = 'is not this website';
@@ -122,6 +127,11 @@ function checkRefs(tenant: Tenant, lead: LeadPayload, context: Context, current?
   if (lead.dealership_slug && !bySlug) errors['lead.dealership_slug'] = 'is not a dealership of this website';
   if (lead.car_dealership_id !== undefined && !dealerships.some((d) => d.id === lead.car_dealership_id)) {
     errors['lead.car_dealership_id'] = 'is not a dealership of this website';
+  }
+  for (const name of DATE_FIELD_NAMES) {
+    const value = lead[name];
+    const message = value === undefined || value === null || value === '' ? null : dateCheck(tenant.config.timeZone)(String(value));
+    if (message) errors[`lead.${name}`] = message;
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
@@ -216,7 +226,7 @@ export async function createLead(tenant: Tenant, lead: LeadPayload, meta: Submit
     createdAt: now,
     updatedAt: now,
   };
-  const fileRows = files.map((file) => ({ id: randomUUID(), fileName: file.fileName, contentType: file.contentType, size: file.content.length, sha256: createHash('sha256').update(file.content).digest('hex'), content: file.content }));
+  const fileRows = files.map((file) => fileRow(tenant, row.id, file));
   const limits = leadLimits(tenant.id, meta.ip, lead.phone);
 
   // Every insert after the lead's reads `stored_lead`, so none happens when the lead is refused
@@ -247,6 +257,12 @@ export async function createLead(tenant: Tenant, lead: LeadPayload, meta: Submit
   return { id: row.id, token: editToken.token, replayed: false };
 }
 
+/** A lead's file as stored (lead_files), checksummed. */
+function fileRow(tenant: Tenant, leadId: string, file: UploadedFile) {
+  const { fileName, contentType, content } = file;
+  return { id: randomUUID(), websiteId: tenant.id, leadId, fileName, contentType, size: content.length, sha256: createHash('sha256').update(content).digest('hex'), content };
+}
+
 /**
  * A repeated Idempotency-Key: the first lead's id, with a new edit token (only its hash was kept,
  * and the key proves the caller made the first request as much as the first token would).
@@ -261,9 +277,10 @@ async function replayLead(db: Db, tenant: Tenant, id: string): Promise<LeadResul
  * PUT /api/leads/{id}: a later step of a multi-step form; completes the lead when it says so.
  * Only with the lead's edit token (else 404, as for an unknown id), counted against the per-IP step
  * limit and, when it brings a new phone number, that number's lead limit. A completed lead is not
- * changed again: its final step repeated answers its id.
+ * changed again: its final step repeated answers its id. Files (a multipart step: trade-in photos)
+ * are kept with the lead and go with its email.
  */
-export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPayload, meta: SubmitMeta): Promise<LeadResult> {
+export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPayload, meta: SubmitMeta, files: UploadedFile[] = []): Promise<LeadResult> {
   const db = await getDb();
   await consumeLimits(db, leadStepLimits(tenant.id, meta.ip));
   // Before the transaction: the embedded database runs one statement at a time.
@@ -312,11 +329,13 @@ export async function updateLead(tenant: Tenant, leadId: string, lead: LeadPaylo
         skippedSteps: lead.skipped_steps ?? current.skippedSteps,
         stepNumber: lead.step_number ?? current.stepNumber,
         attributes: { ...current.attributes, ...attributesOf(lead), ...verified },
+        hasFiles: current.hasFiles || files.length > 0,
         spam,
         spamReasons: spam && !current.spam ? ['honeypot'] : current.spamReasons,
         updatedAt: new Date(),
       })
       .where(and(eq(leads.websiteId, tenant.id), eq(leads.id, leadId)));
+    if (files.length > 0) await tx.insert(leadFiles).values(files.map((file) => fileRow(tenant, leadId, file)));
     if (spam) return;
     await tx.insert(analyticsEvents).values(eventRow(tenant, leadId, normalised.eventId, lead, normalised.category, normalised.subcategory));
     if (complete) {
@@ -369,7 +388,7 @@ function deliveryRows(tenant: Tenant, row: LeadRow, refs: Refs, fileIds: string[
       websiteName: tenant.name,
       car,
     });
-    rows.push({ channel: 'email', payload: { kind: 'email', to: refs.leadEmail, subject: emailSubject(row, tenant, car), text: emailText(row, tenant, car), adf, attachmentIds: fileIds } });
+    rows.push({ channel: 'email', payload: { kind: 'email', to: refs.leadEmail, subject: leadEmailSubject(row, tenant, car), text: leadEmailText(row, tenant, car), adf, attachmentIds: fileIds } });
   }
   if (refs.dealership?.webhookUrl) {
     rows.push({ channel: 'webhook', payload: { kind: 'webhook', url: refs.dealership.webhookUrl, body: JSON.stringify({ lead: leadJson(row, tenant) }) } });
@@ -398,31 +417,6 @@ export async function partialDeliveryRows(db: Db | Tx, tenant: Tenant, row: Lead
 }
 
 export const PARTIAL_NOTE = 'This visitor started the form but has not finished it. If they finish, the complete lead follows.';
-
-function emailSubject(row: LeadRow, tenant: Tenant, car: CarRef | null): string {
-  const about = car ? ` about the ${car.year} ${car.make} ${car.model}` : '';
-  return `${row.category}${about} from ${row.name || 'a visitor'} (${tenant.name})`.replace(/[\r\n]+/g, ' ').slice(0, 250);
-}
-
-function emailText(row: LeadRow, tenant: Tenant, car: CarRef | null): string {
-  const lines: [string, string | null | undefined][] = [
-    ['Enquiry', [row.category, row.subcategory].filter(Boolean).join(' / ')],
-    ['Name', [row.name, row.lastName].filter(Boolean).join(' ')],
-    ['Email', row.email],
-    ['Phone', row.phone],
-    ['Postcode', row.postcode],
-    ['Vehicle', car ? `${car.year} ${car.make} ${car.model} (stock ${car.stocknum || '-'}${car.vin ? `, VIN ${car.vin}` : ''})` : null],
-    ['Message', row.message],
-    ['Page', row.url],
-    ['Website', tenant.name],
-    ['Lead id', row.id],
-  ];
-  const extra = Object.entries(row.attributes).map(([key, value]) => [key, Array.isArray(value) ? value.join(', ') : String(value ?? '')] as [string, string]);
-  return [...lines, ...extra]
-    .filter(([, value]) => value)
-    .map(([label, value]) => `${label}: ${value}`)
-    .join('\n');
-}
 
 /** A lead as the dashboard API and the webhook give it (SPEC §3 Lead payload names). */
 export function leadJson(row: LeadRow, tenant: Pick<Tenant, 'slug'>) {

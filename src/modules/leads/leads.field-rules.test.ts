@@ -17,6 +17,8 @@ import {
 
 const site: LeadSite = {
   websiteSlug: 'harbour-city-motors',
+  locale: 'en-AU',
+  timeZone: 'Australia/Sydney',
   dealershipSlug: 'harbour-city-mazda',
   phoneRule: { country: 'AU', mobileOnly: false, format: 'local', testNumber: null },
   messageRequired: true,
@@ -39,6 +41,33 @@ describe('form field checks (the API schemas, SPEC §5 messages)', () => {
     expect(fieldError(field('postcode'), '200', site)).toBe('Invalid postcode. Please enter a 4-digit number.');
     expect(fieldError(field('postcode'), '20000', site)).toBe('Invalid postcode. Please enter a 4-digit number.');
     expect(fieldError(field('postcode'), '2000', site)).toBeNull();
+  });
+
+  it('takes the postcode rule from the website country: label, input attributes and check (issue 31)', () => {
+    const au = contactFields(site).find((f) => f.name === 'postcode')!;
+    expect(au).toMatchObject({ label: 'Postcode', maxLength: 4, pattern: '\\d{4}' });
+    const nzSite: LeadSite = { ...site, locale: 'en-NZ', phoneRule: { ...site.phoneRule, country: 'NZ' } };
+    const nz = contactFields(nzSite).find((f) => f.name === 'postcode')!;
+    expect(nz).toMatchObject({ label: 'Postcode', maxLength: 4 });
+    expect(fieldError(nz, '6011', nzSite)).toBeNull();
+    expect(fieldError(nz, '60111', nzSite)).toBe('Invalid postcode. Please enter a 4-digit number.');
+    const usSite: LeadSite = { ...site, locale: 'en-US', phoneRule: { ...site.phoneRule, country: 'US' } };
+    const us = contactFields(usSite).find((f) => f.name === 'postcode')!;
+    expect(us).toMatchObject({ label: 'ZIP code', maxLength: 10 });
+    expect(new RegExp(`^(?:${us.pattern})$`).test('75201-1234')).toBe(true);
+    expect(fieldError(us, '75201', usSite)).toBeNull();
+    expect(fieldError(us, '75201-1234', usSite)).toBeNull();
+    expect(fieldError(us, '7520', usSite)).toBe('Invalid ZIP code. Please enter a 5-digit number.');
+  });
+
+  it('refuses a date before today in the website time zone (issue 31)', () => {
+    const date: FieldDef = { name: 'preferred_date', label: 'Preferred date', kind: 'date' };
+    const day = (offset: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: site.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(Date.now() + offset * 86_400_000));
+    expect(fieldError(date, day(-1), site)).toBe('Please choose today or a later date.');
+    expect(fieldError(date, day(0), site)).toBeNull();
+    expect(fieldError(date, '2099-02-30', site)).toBe('Please choose a real date.');
+    expect(fieldError(date, '', site)).toBeNull();
   });
 
   it('checks the phone by the site rule and sends it normalised', () => {

@@ -2,6 +2,7 @@ import { formatPhoneForSubmit } from '@/lib/phone';
 import type { FieldDef, LeadSite } from './leads.fields';
 import {
   choiceRule,
+  dateCheck,
   EMAIL_MAX,
   EMAIL_RULE,
   kmCheck,
@@ -11,7 +12,7 @@ import {
   NAME_RULE,
   phoneCheck,
   POSTCODE_MAX,
-  POSTCODE_RULE,
+  postcodeRule,
   REGO_MAX,
   REGO_RULE,
   stateCheck,
@@ -38,7 +39,7 @@ function checkFor(field: FieldDef, site: LeadSite): TextCheck {
     case 'email':
       return textCheck(EMAIL_MAX, EMAIL_RULE);
     case 'postcode':
-      return textCheck(POSTCODE_MAX, POSTCODE_RULE);
+      return textCheck(POSTCODE_MAX, postcodeRule(site.phoneRule.country));
     case 'phone':
       return phoneCheck(site.phoneRule);
     case 'state':
@@ -53,6 +54,8 @@ function checkFor(field: FieldDef, site: LeadSite): TextCheck {
       return textCheck(VIN_MAX, VIN_RULE);
     case 'km':
       return kmCheck;
+    case 'date':
+      return dateCheck(site.timeZone);
     default:
       return textCheck(TEXT_MAX);
   }
@@ -60,6 +63,8 @@ function checkFor(field: FieldDef, site: LeadSite): TextCheck {
 
 export function fieldError(field: FieldDef, value: FieldValue | undefined, site: LeadSite): string | null {
   if (field.kind === 'checkbox') return field.required && value !== true ? LEAD_MESSAGES.required : null;
+  // Files are checked by filesError (leads.messages.ts) and sent as parts, not as a value.
+  if (field.kind === 'file') return null;
   const text = typeof value === 'string' ? value.trim() : '';
   if (!text) return field.required ? LEAD_MESSAGES.required : null;
   if (field.kind === 'year' && !/^\d{4}$/.test(text)) return LEAD_MESSAGES.year;
@@ -70,6 +75,7 @@ export function fieldError(field: FieldDef, value: FieldValue | undefined, site:
 /** The value as sent: trimmed text, the phone in its submit form, a year as an integer (SPEC §5). */
 export function submitValue(field: FieldDef, value: FieldValue | undefined, site: LeadSite): string | number | boolean | null {
   if (field.kind === 'checkbox') return value === true;
+  if (field.kind === 'file') return null;
   const text = typeof value === 'string' ? value.trim() : '';
   if (!text) return null;
   if (field.kind === 'phone') return formatPhoneForSubmit(text, site.phoneRule);

@@ -1,4 +1,5 @@
 import type { PhoneRule } from '@/lib/phone';
+import { POSTCODE_RULES } from '@/lib/postcode';
 
 /**
  * What a lead form is made of, as plain data: the server page describes the form (fields, steps,
@@ -20,7 +21,9 @@ export type FieldKind =
   | 'rego'
   | 'vin'
   | 'km'
-  | 'checkbox';
+  | 'checkbox'
+  /** Files sent with the lead (photos, a CV): multipart to the lead API. */
+  | 'file';
 
 export type FieldOption = { value: string; label: string };
 
@@ -34,6 +37,14 @@ export type FieldDef = {
   /** Full row on wide screens (messages, checkboxes); two to a row otherwise. */
   wide?: boolean;
   hint?: string;
+  /** The input's maxlength and pattern attributes (a postcode's, from the website's country). */
+  maxLength?: number;
+  pattern?: string;
+  /** A date input's earliest day (YYYY-MM-DD). */
+  min?: string;
+  /** A file input's accepted types and whether it takes several files. */
+  accept?: string;
+  multiple?: boolean;
 };
 
 export type StepDef = {
@@ -49,6 +60,10 @@ export type StepDef = {
 /** The website's side of every form: who the lead is for and the rules its fields follow. */
 export type LeadSite = {
   websiteSlug: string;
+  /** The website's locale: its spelling (src/lib/format.ts spell) and dates. */
+  locale: 'en-AU' | 'en-NZ' | 'en-US';
+  /** The website's time zone (a date field refuses days before today there). */
+  timeZone: string;
   dealershipSlug: string | null;
   phoneRule: PhoneRule;
   messageRequired: boolean;
@@ -83,15 +98,21 @@ export type AustralianState = (typeof AUSTRALIAN_STATES)[number];
 
 export const options = (values: readonly string[]): FieldOption[] => values.map((value) => ({ value, label: value }));
 
-/** The user details (userDetailsSchema): first name, last name (optional), email, phone, postcode. */
-export function contactFields({ postcode = true }: { postcode?: boolean } = {}): FieldDef[] {
+/**
+ * The user details (userDetailsSchema): first name, last name (optional), email, phone, postcode.
+ * The postcode follows the website's country (its phone rule's): label, maxlength and pattern.
+ */
+export function contactFields(site?: Pick<LeadSite, 'phoneRule'>, { postcode = true }: { postcode?: boolean } = {}): FieldDef[] {
   const fields: FieldDef[] = [
     { name: 'name', label: 'First Name', kind: 'first_name', required: true },
     { name: 'last_name', label: 'Last Name', kind: 'last_name' },
     { name: 'email', label: 'Email', kind: 'email', required: true },
     { name: 'phone', label: 'Phone', kind: 'phone', required: true },
   ];
-  if (postcode) fields.push({ name: 'postcode', label: 'Postcode', kind: 'postcode', required: true });
+  if (postcode) {
+    const rule = POSTCODE_RULES[site?.phoneRule.country ?? 'AU'];
+    fields.push({ name: 'postcode', label: rule.label, kind: 'postcode', required: true, maxLength: rule.maxLength, pattern: rule.pattern });
+  }
   return fields;
 }
 
@@ -108,6 +129,20 @@ export function locationField(locations: LeadLocation[], label = 'Location'): Fi
       kind: 'select',
       required: true,
       options: locations.map((location) => ({ value: String(location.id), label: location.name })),
+    },
+  ];
+}
+
+/** The preferred dealership select (website configuration leads.showDealershipSelect), when there is a choice. */
+export function dealershipField(dealerships: { slug: string; name: string }[]): FieldDef[] {
+  if (dealerships.length < 2) return [];
+  return [
+    {
+      name: 'dealership_slug',
+      label: 'Preferred dealership',
+      kind: 'select',
+      required: true,
+      options: dealerships.map((dealership) => ({ value: dealership.slug, label: dealership.name })),
     },
   ];
 }
@@ -151,6 +186,27 @@ export function valuationVehicleFields(site: LeadSite): FieldDef[] {
     messageField(site, 'Anything else we should know?', false),
   ];
 }
+
+/** Photos of the visitor's vehicle (trade-in, sell my car): up to five, sent with the lead. */
+export const vehiclePhotosField: FieldDef = {
+  name: 'photos',
+  label: 'Photos of your vehicle',
+  kind: 'file',
+  accept: 'image/jpeg,image/png,image/webp,image/heic,.heic',
+  multiple: true,
+  wide: true,
+  hint: 'Up to 5 photos (JPEG, PNG, WebP or HEIC), 10 MB each.',
+};
+
+/** A CV for a careers enquiry. */
+export const cvField: FieldDef = {
+  name: 'cv',
+  label: 'Your CV',
+  kind: 'file',
+  accept: 'application/pdf,.pdf',
+  wide: true,
+  hint: 'A PDF of up to 10 MB.',
+};
 
 /** The valuation's own keys among those fields (the message stays on the lead). */
 export const VALUATION_FIELD_NAMES = ['rego', 'state', 'vin', 'make', 'model', 'year', 'km', 'condition'];

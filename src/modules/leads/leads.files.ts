@@ -1,6 +1,7 @@
 import 'server-only';
-import { BadRequestError, PayloadTooLargeError, ValidationError } from '../dashboard/dashboard.errors';
+import { BadRequestError, ValidationError } from '../dashboard/dashboard.errors';
 import type { UploadedFile } from './leads.commands';
+import { FILE_MESSAGES, MAX_FILE_BYTES, MAX_FILES } from './leads.messages';
 
 /**
  * Files of POST /api/leads/with-files. The type is read from the file's first bytes, never taken
@@ -8,17 +9,9 @@ import type { UploadedFile } from './leads.commands';
  * dealer as email attachments), so nothing uploaded can run in the site's origin.
  */
 
-export const MAX_FILES = 5;
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+export { FILE_MESSAGES, MAX_FILE_BYTES, MAX_FILES } from './leads.messages';
+/** The whole multipart body: five files of 10 MB do not all fit, which the answer says (413). */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
-
-export const FILE_MESSAGES = {
-  tooMany: `Please attach at most ${MAX_FILES} files.`,
-  tooLarge: `Each file must be smaller than ${MAX_FILE_BYTES / 1024 / 1024} MB.`,
-  type: 'Only photos (JPEG, PNG, WebP, HEIC) and PDF documents can be attached.',
-  empty: 'The file is empty.',
-  multipart: 'Send the lead as multipart/form-data with a "lead" field.',
-} as const;
 
 /** The content type of a file from its signature, or null when it is not an accepted kind. */
 export function sniffContentType(bytes: Uint8Array): string | null {
@@ -63,7 +56,7 @@ export async function parseLeadUpload(body: Buffer, contentType: string | null):
   if (uploads.length > MAX_FILES) throw new ValidationError({ files: FILE_MESSAGES.tooMany });
   const files: UploadedFile[] = [];
   for (const [index, file] of uploads.entries()) {
-    if (file.size > MAX_FILE_BYTES) throw new PayloadTooLargeError();
+    if (file.size > MAX_FILE_BYTES) throw new ValidationError({ [`files.${index}`]: FILE_MESSAGES.tooLarge });
     const content = Buffer.from(await file.arrayBuffer());
     if (content.length === 0) throw new ValidationError({ [`files.${index}`]: FILE_MESSAGES.empty });
     const type = sniffContentType(content);

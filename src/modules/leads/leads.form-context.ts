@@ -4,6 +4,7 @@ import { getDb } from '@/db';
 import { locations } from '@/modules/locations/locations.schema';
 import { cars } from '@/modules/stock/stock.schema';
 import { visibleCarsWhere } from '@/modules/stock/stock.queries';
+import { carDisplayName } from '@/modules/stock/search/search.labels';
 import { dealerships } from '@/modules/tenancy/tenancy.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import type { LeadCar, LeadLocation, LeadSite } from './leads.fields';
@@ -22,6 +23,8 @@ export async function getLeadSite(tenant: Tenant): Promise<LeadSite> {
   const { leads } = tenant.config;
   return {
     websiteSlug: tenant.slug,
+    locale: tenant.config.locale,
+    timeZone: tenant.config.timeZone,
     dealershipSlug: dealership?.slug ?? null,
     phoneRule: phoneRuleFor(tenant.config),
     messageRequired: leads.messageRequired,
@@ -82,5 +85,15 @@ export async function getLeadCarById(tenant: Tenant, id: number): Promise<LeadCa
     .innerJoin(dealerships, and(eq(dealerships.websiteId, cars.websiteId), eq(dealerships.id, cars.dealershipId)))
     .where(and(eq(cars.id, id), visibleCarsWhere(tenant, new Date())))
     .limit(1);
-  return row ?? null;
+  return row ? { ...row, name: carDisplayName(row.name) } : null;
+}
+
+/** The website's dealerships a visitor can prefer (the enquiry form's dealership select), by name. */
+export async function listLeadDealerships(tenant: Tenant): Promise<{ slug: string; name: string }[]> {
+  const db = await getDb();
+  return db
+    .select({ slug: dealerships.slug, name: dealerships.name })
+    .from(dealerships)
+    .where(eq(dealerships.websiteId, tenant.id))
+    .orderBy(asc(dealerships.name), asc(dealerships.id));
 }

@@ -7,6 +7,7 @@ import {
   parseStoredDetails,
   progressPercent,
   successCategoryLabel,
+  successLabel,
   successPath,
   successSlug,
   vehicleCategory,
@@ -40,6 +41,10 @@ describe('success page address', () => {
     expect(successCategoryLabel(undefined)).toBe('enquiry');
     expect(successCategoryLabel('a'.repeat(61))).toBe('enquiry');
     expect(successCategoryLabel('a'.repeat(60))).toBe('a'.repeat(60));
+    // Issue 31: a test drive of a used car keeps the spec's slug but says it is a test drive.
+    expect(successLabel('used-vehicle-enquiry', 'test-drive')).toBe('test drive booking');
+    expect(successLabel('used-vehicle-enquiry', undefined)).toBe('used vehicle enquiry');
+    expect(successLabel('used-vehicle-enquiry', 'toString')).toBe('used vehicle enquiry');
   });
 });
 

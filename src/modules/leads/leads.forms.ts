@@ -117,6 +117,19 @@ export function parseStoredDetails(raw: string | null): StoredUserDetails {
   return details;
 }
 
+/**
+ * Forms whose success page names them rather than the category (/success?category=…&form=…): a
+ * test drive of a used car keeps the spec's category slug (used-vehicle-enquiry) but the visitor
+ * reads that their test drive booking was received.
+ */
+export const SUCCESS_FORMS = { 'test-drive': 'test drive booking' } as const;
+export type SuccessForm = keyof typeof SUCCESS_FORMS;
+
+/** What the success page says was received: the form's name, else the category's words. */
+export function successLabel(slug: string | null | undefined, form: string | null | undefined): string {
+  return form && Object.hasOwn(SUCCESS_FORMS, form) ? SUCCESS_FORMS[form as SuccessForm] : successCategoryLabel(slug);
+}
+
 /** 'used-vehicle-enquiry' → 'used vehicle enquiry'; anything that is not a slug reads 'enquiry'. */
 export function successCategoryLabel(slug: string | null | undefined): string {
   if (!slug || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug) || slug.length > 60) return 'enquiry';

@@ -9,10 +9,13 @@ import { submitValue } from './leads.field-rules';
  * what the script would have sent, through the same submitValue. Client-safe.
  */
 export const PLAIN_FORM_ACTION = '/api/leads/form';
-/** The form's own fields: how to read the others, its car type (for the success page), and which form it is (the refused post finds it again by that). */
-export const PLAIN_FORM = { kinds: '_kinds', carType: '_car_type', form: '_form' } as const;
-/** Kinds whose submit value differs from the trimmed text. */
-const CONVERTED_KINDS: ReadonlySet<FieldKind> = new Set(['checkbox', 'phone', 'km', 'year']);
+/** The form's own fields: how to read the others, its car type and name (for the success page), and which form it is (the refused post finds it again by that). */
+export const PLAIN_FORM = { kinds: '_kinds', carType: '_car_type', form: '_form', successForm: '_success_form' } as const;
+/**
+ * Kinds whose submit value differs from the trimmed text. A file field posts only its name in a
+ * plain form (files go with the script-driven form, multipart): it is left out.
+ */
+const CONVERTED_KINDS: ReadonlySet<FieldKind> = new Set(['checkbox', 'phone', 'km', 'year', 'file']);
 const ID_FIELDS = new Set(['car_id', 'location_id']);
 const HONEYPOT = 'favourite_color';
 
@@ -44,6 +47,7 @@ export function leadFromPlainForm(form: Record<string, string>, site: LeadSite, 
       continue;
     }
     const kind = kinds.get(name) ?? 'text';
+    if (kind === 'file') continue;
     lead[name] = submitValue({ name, label: name, kind }, kind === 'checkbox' ? raw === 'on' || raw === 'true' : raw, site);
   }
   // An unticked box is not posted at all.

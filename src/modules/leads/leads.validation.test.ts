@@ -91,7 +91,25 @@ describe('tenant phone rule', () => {
     expect(messageOf(au.safeParse({ ...details, phone: '02 9999 1234' }))).toBe(PHONE_MESSAGES.australianMobile);
     expect(au.parse({ ...details, phone: '+61 411 222 333' }).phone).toBe('0411222333');
     const us = userDetailsSchema(phoneRuleFor(parseWebsiteConfig({ locale: 'en-US', leads: { phoneFormat: 'e164' } })));
-    expect(us.parse({ ...details, phone: '(123) 456-7890' }).phone).toBe('+11234567890');
+    expect(us.parse({ ...details, postcode: '75201', phone: '(123) 456-7890' }).phone).toBe('+11234567890');
+  });
+
+  it('the postcode follows the website country: AU and NZ 4 digits, US a ZIP or ZIP+4 kept as typed (issue 31)', () => {
+    const details = { name: 'Jane', email: 'jane@example.com' };
+    const schemaFor = (locale: 'en-AU' | 'en-NZ' | 'en-US', phone: string) => (postcode: string) =>
+      userDetailsSchema(phoneRuleFor(parseWebsiteConfig({ locale, leads: { testPhoneNumber: null } }))).safeParse({ ...details, phone, postcode });
+    const au = schemaFor('en-AU', '0411 222 333');
+    const nz = schemaFor('en-NZ', '021 123 4567');
+    const us = schemaFor('en-US', '(214) 555-0134');
+    expect(au('2000').success).toBe(true);
+    expect(messageOf(au('75201'))).toBe('Invalid postcode. Please enter a 4-digit number.');
+    expect(nz('6011').success).toBe(true);
+    expect(messageOf(nz('60111'))).toBe('Invalid postcode. Please enter a 4-digit number.');
+    expect(us('75201').data?.postcode).toBe('75201');
+    expect(us('75201-1234').data?.postcode).toBe('75201-1234');
+    for (const bad of ['7520', '2000', '752011', '75201-12', '75201 1234']) {
+      expect(messageOf(us(bad))).toBe('Invalid ZIP code. Please enter a 5-digit number.');
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PHONE_RULE, formatPhoneForSubmit, phoneError, type PhoneCountry, type PhoneRule } from '@/lib/phone';
+import type { PostcodeCountry } from '@/lib/postcode';
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { cleanUntypedText, isCleanText } from '@/lib/clean-text';
 import {
@@ -14,7 +15,7 @@ import {
   NAME_RULE,
   PHONE_MAX,
   POSTCODE_MAX,
-  POSTCODE_RULE,
+  postcodeRule,
   REGO_MAX,
   REGO_RULE,
   TEXT_MAX,
@@ -78,7 +79,10 @@ export function optional<T extends z.ZodType>(schema: T) {
 export const requiredTextSchema = requiredString(TEXT_MAX);
 export const nameSchema = ruledString(NAME_MAX, NAME_RULE);
 export const emailSchema = ruledString(EMAIL_MAX, EMAIL_RULE);
-export const postcodeSchema = ruledString(POSTCODE_MAX, POSTCODE_RULE);
+/** The postcode of a country (a US ZIP or ZIP+4, kept as typed). */
+export const postcodeSchemaFor = (country: PostcodeCountry) => ruledString(POSTCODE_MAX, postcodeRule(country));
+/** An Australian postcode (the finance partner's customers). */
+export const postcodeSchema = postcodeSchemaFor('AU');
 export const stateSchema = z.enum(AUSTRALIAN_STATES, { error: (issue) => (issue.input == null || issue.input === '' ? LEAD_MESSAGES.required : LEAD_MESSAGES.state) });
 /** Finance phone code (SPEC §5). */
 export const codeSchema = z
@@ -124,7 +128,8 @@ function isRealDate(year: number, month: number, day: number): boolean {
 
 // ---- Tenant rules ---------------------------------------------------------------------------
 
-const COUNTRY_BY_LOCALE: Record<WebsiteConfig['locale'], PhoneCountry> = { 'en-AU': 'AU', 'en-NZ': 'NZ', 'en-US': 'US' };
+/** The website's country (its phone and postcode rules) from its locale. */
+export const COUNTRY_BY_LOCALE: Record<WebsiteConfig['locale'], PhoneCountry> = { 'en-AU': 'AU', 'en-NZ': 'NZ', 'en-US': 'US' };
 
 /** The phone rule of a website: country from its locale; mobile-only, E.164 and test number from config. */
 export function phoneRuleFor(config: Pick<WebsiteConfig, 'locale' | 'leads'>): PhoneRule {
@@ -170,7 +175,7 @@ export function userDetailsSchema(rule: PhoneRule = DEFAULT_PHONE_RULE) {
     last_name: optional(nameSchema),
     email: emailSchema,
     phone: phoneSchema(rule),
-    postcode: postcodeSchema,
+    postcode: postcodeSchemaFor(rule.country),
   });
 }
 
@@ -262,8 +267,31 @@ const attributeValue = z.union([
  * rule when present; every other field (lead form defaults such as 'Vehicle Make', the enquiry
  * fields such as Rego) is kept in attributes when it is short plain text, a number or a boolean.
  * A complete lead needs a name and an email or phone; a partial save ('Incomplete') may omit them.
+ * `rule` is the website's phone rule; its country, the website's, also picks the postcode rule.
  */
 export function leadPayloadSchema(rule: PhoneRule = DEFAULT_PHONE_RULE, mode: 'create' | 'update' = 'create') {
+  return z.preprocess(blankSelectCheck, leadObjectSchema(rule, mode));
+}
+
+/**
+ * The selects a form shows (enquiry type, location, preferred dealership) are required (SPEC §5):
+ * a form sends a shown select's key, blank ('' or null) when the visitor left it so; a complete
+ * lead with one blank is refused, naming it. A form that shows no such select leaves its key out.
+ */
+export const SELECT_FIELD_NAMES = ['category', 'location_id', 'dealership_slug'] as const;
+
+function blankSelectCheck(input: unknown, context: z.RefinementCtx): unknown {
+  if (!isPlainObject(input) || input.lead_status === 'Incomplete' || input.form_completed === false) return input;
+  for (const name of SELECT_FIELD_NAMES) {
+    const value = input[name];
+    if (name in input && (value === null || (typeof value === 'string' && value.trim() === ''))) {
+      context.addIssue({ code: 'custom', message: LEAD_MESSAGES.required, path: [name] });
+    }
+  }
+  return input;
+}
+
+function leadObjectSchema(rule: PhoneRule, mode: 'create' | 'update') {
   return z
     .object({
       name: optional(nameSchema),
@@ -272,7 +300,7 @@ export function leadPayloadSchema(rule: PhoneRule = DEFAULT_PHONE_RULE, mode: 'c
       middle_name: optional(nameSchema),
       email: optional(emailSchema),
       phone: optional(phoneSchema(rule)),
-      postcode: optional(postcodeSchema),
+      postcode: optional(postcodeSchemaFor(rule.country)),
       state: optional(stateSchema),
       message: optionalMessageSchema,
       category: optional(shortText),
@@ -323,7 +351,7 @@ const KNOWN_LEAD_KEYS = new Set([
   'form_completed', 'skipped_steps', 'step_number', HONEYPOT_FIELD, 'fill_ms',
 ]);
 
-export type LeadPayload = z.output<ReturnType<typeof leadPayloadSchema>>;
+export type LeadPayload = z.output<ReturnType<typeof leadObjectSchema>>;
 
 function buildLeadRequestSchema(rule: PhoneRule, mode: 'create' | 'update') {
   return z.object({ lead: leadPayloadSchema(rule, mode) }, { error: (issue) => (issue.input == null ? LEAD_MESSAGES.required : 'must be an object') });
@@ -346,6 +374,22 @@ export function leadName(lead: { name?: string; first_name?: string }): string {
   const name = lead.name?.trim();
   if (name && name !== 'undefined undefined') return name;
   return lead.first_name?.trim() ?? '';
+}
+
+/**
+ * A lead's name as people read it, the one place that builds it (dealer emails, subjects): the
+ * name (leadName) with the last name after it unless the name already ends with it. The forms send
+ * name 'Jo Citizen' with last_name 'Citizen'; the spec's enquiry payload sends name 'Jo'.
+ */
+export function leadDisplayName(lead: { name?: string | null; first_name?: string | null; firstName?: string | null; last_name?: string | null; lastName?: string | null }): string {
+  const base = leadName({ name: lead.name ?? undefined, first_name: (lead.first_name ?? lead.firstName) ?? undefined });
+  const last = (lead.last_name ?? lead.lastName ?? '').trim();
+  if (!last) return base;
+  if (!base) return last;
+  const words = base.toLowerCase().split(/\s+/);
+  const lastWords = last.toLowerCase().split(/\s+/);
+  const endsWithLast = lastWords.every((word, i) => words[words.length - lastWords.length + i] === word);
+  return endsWithLast ? base : `${base} ${last}`;
 }
 
 /** Field errors of a failed parse: the first message per field path ('lead.email' → 'invalid email address'). */

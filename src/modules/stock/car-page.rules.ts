@@ -1,5 +1,5 @@
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
-import { formatMoney } from '@/lib/format';
+import { formatMoney, spell } from '@/lib/format';
 import type { CarDetail } from './stock.types';
 
 /**
@@ -245,7 +245,7 @@ export function carActions(
   const hrefs = actionHrefs(car, config);
   const actions: CarAction[] = [];
   const add = (kind: CarActionKind, label: string, href: string | null, when = true) => {
-    if (when && href) actions.push({ kind, label, href });
+    if (when && href) actions.push({ kind, label: spell(config, label), href });
   };
   const reserve = canReserve(car, config);
   const tradeIn = isTradeInEligible(car, config, context.year);

@@ -9,6 +9,7 @@ import { generationsReadWith } from '@/modules/tenancy/tenancy.memo';
 import { carGenerations, carImages, carPaymentProcessors, cars } from './stock.schema';
 import { isValidCarSlug, matchesDefaultFilters } from './stock.rules';
 import { scopeForTenant, scopeWhere } from './search/search.scope';
+import { carDisplayName } from './search/search.labels';
 import type { CarDetail, CarImage, CarSummary } from './stock.types';
 
 /**
@@ -104,12 +105,14 @@ export type SummaryRow = Awaited<ReturnType<typeof selectSummaries>>[number];
 
 export function toSummary(row: SummaryRow): CarSummary {
   const { createdAtTimestamp, soldDateTimestamp, imageUrl, locationName, locationSlug, locationCity, ...car } = row;
+  const name = carDisplayName(car.name);
   return {
     ...car,
+    name,
     // bigint arrives as a string from node-postgres.
     createdAtTimestamp: Number(createdAtTimestamp),
     soldDateTimestamp: soldDateTimestamp == null ? null : Number(soldDateTimestamp),
-    image: imageUrl ? { url: imageUrl, thumbnailUrl: null, width: null, height: null, alt: car.name } : null,
+    image: imageUrl ? { url: imageUrl, thumbnailUrl: null, width: null, height: null, alt: name } : null,
     location:
       locationName != null ? { name: locationName, slug: locationSlug ?? '', city: locationCity ?? '' } : null,
   };
@@ -304,5 +307,5 @@ export const getSoldCarBySlug = cache(async (tenant: Tenant, slug: string): Prom
     .limit(1);
   if (!row || !matchesDefaultFilters(row, tenant.config)) return null;
   const { photosCount: _photos, city: _city, ...car } = row;
-  return car;
+  return { ...car, name: carDisplayName(car.name) };
 });

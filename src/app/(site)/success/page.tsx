@@ -10,6 +10,7 @@ export const metadata: Metadata = { title: 'Thank you', robots: { index: false }
 
 export default async function SuccessPage({ searchParams }: Props) {
   const tenant = await requireTenant();
-  const { category } = await searchParams;
-  return <SuccessView tenant={tenant} category={Array.isArray(category) ? category[0] : category} />;
+  const { category, form } = await searchParams;
+  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+  return <SuccessView tenant={tenant} category={first(category)} form={first(form)} />;
 }

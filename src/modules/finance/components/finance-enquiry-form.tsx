@@ -19,7 +19,7 @@ export function financeFields(site: LeadSite): FieldDef[] {
     { name: 'amount', label: 'Vehicle price or budget ($)', kind: 'text', hint: 'Digits only, e.g. 30000' },
     { name: 'term', label: 'Loan term', kind: 'select', options: years.map((y) => ({ value: y, label: `${y} year${y === '1' ? '' : 's'}` })) },
     { name: 'selfAssessedCreditScore', label: 'Credit history', kind: 'select', options: CREDIT_HISTORIES.map((c) => ({ value: c, label: CREDIT_LABELS[c] })) },
-    ...contactFields(),
+    ...contactFields(site),
     messageField(site, 'Comments', false),
     optInField,
   ];

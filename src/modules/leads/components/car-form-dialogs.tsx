@@ -3,6 +3,7 @@
 import dynamic from 'next/dynamic';
 import { useState, type ReactNode } from 'react';
 import { DeferredDialog, triggerAnchor, type TriggerLink } from '@/components/ui/deferred-dialog';
+import { spell } from '@/lib/format';
 import type { CarFormProps } from './car-forms';
 
 /**
@@ -31,7 +32,7 @@ function FormDialog({ title, description, link, children }: { title: string; des
 
 export function EnquiryDialog({ link, submitLabel, ...props }: DialogProps & { submitLabel: string }) {
   return (
-    <FormDialog title="Enquire Now" description={props.car.name} link={link}>
+    <FormDialog title={spell(props.site, 'Enquire Now')} description={props.car.name} link={link}>
       <EnquiryForm {...props} submitLabel={submitLabel} showHeading={false} />
     </FormDialog>
   );

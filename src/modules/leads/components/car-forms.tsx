@@ -20,7 +20,8 @@ export function carLeadDefaults(car: LeadCar): Record<string, string | number | 
     car_id: car.id,
     car_dealership_id: car.dealershipId,
     dealership_slug: car.dealershipSlug,
-    location_id: car.locationId,
+    // Left out when the car has no location: a blank location_id means a select left empty.
+    ...(car.locationId === null ? {} : { location_id: car.locationId }),
     stock_number: car.stocknum,
     'Vehicle Make': car.make,
     'Vehicle Model': car.model,
@@ -37,7 +38,7 @@ export function EnquiryForm({ site, car, submitLabel, showHeading = true }: CarF
         {
           heading: 'Enquire Now',
           description: `Ask us about the ${car.name}.`,
-          fields: [...contactFields(), messageField(site), optInField],
+          fields: [...contactFields(site), messageField(site), optInField],
         },
       ]}
       category={vehicleCategory(car.carType)}
@@ -71,7 +72,7 @@ export function TestDriveForm({ site, car, showHeading = true }: Omit<CarFormPro
         {
           heading: 'Your Details',
           description: car ? `Book a test drive of the ${car.name}.` : 'Book a test drive with our team.',
-          fields: contactFields(),
+          fields: contactFields(site),
         },
         {
           heading: 'Choose a Time',
@@ -82,6 +83,7 @@ export function TestDriveForm({ site, car, showHeading = true }: Omit<CarFormPro
       category={CATEGORIES.testDrive}
       hidden={car ? carLeadDefaults(car) : {}}
       carType={car?.carType ?? null}
+      successForm="test-drive"
       submitLabel="Book Test Drive"
       showHeading={showHeading}
     />
@@ -96,7 +98,7 @@ export function RequestPhotosForm({ site, car, showHeading = true }: CarFormProp
         {
           heading: 'Request Photos',
           description: `We will send you more photos of the ${car.name}.`,
-          fields: [...contactFields(), messageField(site, 'Anything you would like to see?', false)],
+          fields: [...contactFields(site), messageField(site, 'Anything you would like to see?', false)],
         },
       ]}
       category={vehicleCategory(car.carType)}

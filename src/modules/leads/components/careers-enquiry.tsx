@@ -10,7 +10,7 @@ export async function CareersEnquirySection({ tenant }: { tenant: Tenant }) {
     <section aria-label="Careers enquiry" className="border-t border-gray-200 bg-gray-50">
       <Container size="narrow" className="py-10 md:py-14">
         <div className="rounded-site border border-gray-200 bg-white p-5 shadow-sm sm:p-8">
-          <CareersForm site={site} submitLabel="Submit" />
+          <CareersForm site={site} submitLabel={tenant.config.leads.enquirySubmitLabel} />
         </div>
       </Container>
     </section>

@@ -1,5 +1,6 @@
 import {
   contactFields,
+  dealershipField,
   locationField,
   messageField,
   optInField,
@@ -11,6 +12,8 @@ import {
   type LeadSite,
   VALUATION_FIELD_NAMES,
   valuationVehicleFields,
+  vehiclePhotosField,
+  cvField,
 } from '../leads.fields';
 import { CATEGORIES, SUBCATEGORIES } from '../leads.forms';
 import { ENQUIRY_TYPES } from '../leads.validation';
@@ -53,7 +56,10 @@ export function GeneralContactForm({
   defaultCategory = CATEGORIES.general,
   showCategorySelect = true,
   fixedLocationId = null,
+  dealerships = [],
 }: SiteFormProps & {
+  /** The dealerships to prefer (a select when there are two or more; website configuration leads.showDealershipSelect). */
+  dealerships?: { slug: string; name: string }[];
   /** Preselected enquiry type (e.g. 'Service Enquiry' on a service location's contact page). */
   defaultCategory?: string;
   /** Website configuration leads.showCategorySelect; without it every lead is defaultCategory. */
@@ -62,11 +68,12 @@ export function GeneralContactForm({
   fixedLocationId?: number | null;
 }) {
   const fields: FieldDef[] = [
-    ...contactFields(),
+    ...contactFields(site),
     ...(showCategorySelect
       ? [{ name: 'category', label: 'Enquiry type', kind: 'select', required: true, options: options(ENQUIRY_TYPES) } as const]
       : []),
     ...(fixedLocationId ? [] : locationField(locations)),
+    ...dealershipField(dealerships),
     ...sourceField(sourceOptions),
     messageField(site),
     optInField,
@@ -86,7 +93,7 @@ export function GeneralContactForm({
 
 export function ServiceForm({ site, locations, submitLabel, showHeading = true }: SiteFormProps) {
   const fields: FieldDef[] = [
-    ...contactFields(),
+    ...contactFields(site),
     ...vehicleFields,
     { name: 'odometer', label: 'Odometer (km)', kind: 'km' },
     { name: 'preferred_date', label: 'Preferred date', kind: 'date' },
@@ -107,7 +114,7 @@ export function ServiceForm({ site, locations, submitLabel, showHeading = true }
 
 export function PartsForm({ site, locations, submitLabel, showHeading = true }: SiteFormProps) {
   const fields: FieldDef[] = [
-    ...contactFields(),
+    ...contactFields(site),
     ...vehicleFields,
     ...locationField(locations, 'Parts department'),
     messageField(site, 'Which parts or accessories are you after?'),
@@ -126,9 +133,10 @@ export function PartsForm({ site, locations, submitLabel, showHeading = true }: 
 
 export function CareersForm({ site, submitLabel, showHeading = true, position }: Omit<SiteFormProps, 'locations' | 'sourceOptions'> & { position?: string }) {
   const fields: FieldDef[] = [
-    ...contactFields(),
+    ...contactFields(site),
     { name: 'position', label: 'Position of interest', kind: 'text', wide: true },
     messageField(site, 'Tell us about yourself'),
+    cvField,
   ];
   return (
     <LeadForm
@@ -143,7 +151,7 @@ export function CareersForm({ site, submitLabel, showHeading = true, position }:
 }
 
 export function PhotographyForm({ site, locations, sourceOptions, submitLabel, showHeading = true }: SiteFormProps) {
-  const fields: FieldDef[] = [...contactFields(), ...locationField(locations), ...sourceField(sourceOptions), messageField(site)];
+  const fields: FieldDef[] = [...contactFields(site), ...locationField(locations), ...sourceField(sourceOptions), messageField(site)];
   return (
     <LeadForm
       site={site}
@@ -188,12 +196,12 @@ export function ValuationForm({
               ? `Get a valuation for your trade-in towards the ${car.name}.`
               : 'Get a valuation for your trade-in.'
             : 'Tell us who you are and we will make you an offer.',
-          fields: contactFields(),
+          fields: contactFields(site),
         },
         {
           heading: 'Your Vehicle',
           description: 'Look your car up by its rego or VIN, or type its details. The more we know, the more accurate our valuation.',
-          fields: vehicle,
+          fields: [...vehicle, vehiclePhotosField],
           lookup: 'vehicle',
         },
       ]}

@@ -30,13 +30,15 @@ type FieldControlProps = {
   error: string | undefined;
   /** Without it the field is uncontrolled (value is its default): a plain form a server page renders. */
   onChange?: (name: string, value: FieldValue) => void;
+  /** A file field's chosen files. */
+  onFiles?: (name: string, files: File[]) => void;
 };
 
 export function fieldId(formId: string, name: string): string {
   return `${formId}-${name.replace(/[^a-zA-Z0-9_-]/g, '-')}`;
 }
 
-export function FieldControl({ formId, field, value, error, onChange }: FieldControlProps) {
+export function FieldControl({ formId, field, value, error, onChange, onFiles }: FieldControlProps) {
   const id = fieldId(formId, field.name);
   const errorId = `${id}-error`;
   const hintId = field.hint ? `${id}-hint` : null;
@@ -76,7 +78,18 @@ export function FieldControl({ formId, field, value, error, onChange }: FieldCon
   }
 
   let control;
-  if (field.kind === 'textarea') {
+  if (field.kind === 'file') {
+    control = (
+      <input
+        {...shared}
+        type="file"
+        accept={field.accept}
+        multiple={field.multiple}
+        onChange={(event) => onFiles?.(field.name, Array.from(event.target.files ?? []))}
+        className={cn(inputClasses, border, 'file:mr-3 file:rounded-site file:border-0 file:bg-gray-100 file:px-3 file:py-1.5 file:font-medium')}
+      />
+    );
+  } else if (field.kind === 'textarea') {
     control = <textarea {...shared} {...textValue} rows={4} className={cn(inputClasses, border)} />;
   } else if (field.kind === 'select' || field.kind === 'state') {
     control = (
@@ -97,8 +110,9 @@ export function FieldControl({ formId, field, value, error, onChange }: FieldCon
         type={input.type}
         autoComplete={input.autoComplete}
         inputMode={input.inputMode}
-        maxLength={field.kind === 'postcode' ? 4 : field.kind === 'year' ? 4 : field.kind === 'vin' ? 20 : undefined}
-        pattern={field.kind === 'postcode' ? '\\d{4}' : undefined}
+        maxLength={field.maxLength ?? (field.kind === 'year' ? 4 : field.kind === 'vin' ? 20 : undefined)}
+        pattern={field.pattern}
+        min={field.min}
         {...textValue}
         className={cn(inputClasses, border)}
       />

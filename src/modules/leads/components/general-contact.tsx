@@ -1,5 +1,5 @@
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { getLeadSite, listLeadLocations } from '../leads.form-context';
+import { getLeadSite, listLeadDealerships, listLeadLocations } from '../leads.form-context';
 import { CATEGORIES } from '../leads.forms';
 import { GeneralContactForm } from './enquiry-forms';
 
@@ -18,8 +18,12 @@ export async function GeneralContactSection({
   defaultCategory?: string;
   showHeading?: boolean;
 }) {
-  const [site, locations] = await Promise.all([getLeadSite(tenant), listLeadLocations(tenant)]);
   const { leads } = tenant.config;
+  const [site, locations, dealerships] = await Promise.all([
+    getLeadSite(tenant),
+    listLeadLocations(tenant),
+    leads.showDealershipSelect ? listLeadDealerships(tenant) : [],
+  ]);
   return (
     <GeneralContactForm
       site={site}
@@ -29,6 +33,7 @@ export async function GeneralContactSection({
       showHeading={showHeading}
       defaultCategory={defaultCategory}
       showCategorySelect={leads.showCategorySelect}
+      dealerships={dealerships}
       fixedLocationId={locations.some((location) => location.id === locationId) ? locationId : null}
     />
   );

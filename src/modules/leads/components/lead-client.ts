@@ -18,6 +18,8 @@ export type LeadRequest = {
   lead: Record<string, unknown>;
   /** One per submit attempt: a repeated request answers with the first lead's id. */
   idempotencyKey: string;
+  /** Files go as multipart: POST /api/leads/with-files, or a multipart PUT. */
+  files?: File[];
 };
 
 function newIdempotencyKey(): string {
@@ -37,30 +39,38 @@ function readFieldErrors(body: Record<string, unknown>): Record<string, string> 
   return errors;
 }
 
-export async function sendLead({ method, leadId, editToken, lead, idempotencyKey }: LeadRequest): Promise<LeadResult> {
-  const url = method === 'PUT' && leadId ? `/api/leads/${encodeURIComponent(leadId)}` : '/api/leads';
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', 'Idempotency-Key': idempotencyKey };
+export async function sendLead({ method, leadId, editToken, lead, idempotencyKey, files = [] }: LeadRequest): Promise<LeadResult> {
+  const put = method === 'PUT' && leadId;
+  const url = put ? `/api/leads/${encodeURIComponent(leadId)}` : files.length > 0 ? '/api/leads/with-files' : '/api/leads';
+  const headers: Record<string, string> = { Accept: 'application/json', 'Idempotency-Key': idempotencyKey };
   if (method === 'PUT' && editToken) headers[EDIT_TOKEN_HEADER] = editToken;
+  let body: BodyInit;
+  if (files.length > 0) {
+    // The browser sets the multipart boundary itself.
+    const form = new FormData();
+    form.append('lead', JSON.stringify({ ...lead, has_files: true }));
+    for (const file of files) form.append('files', file, file.name);
+    body = form;
+  } else {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify({ lead });
+  }
   let response: Response;
   try {
-    response = await fetch(url, {
-      method,
-      headers,
-      body: JSON.stringify({ lead }),
-    });
+    response = await fetch(url, { method, headers, body });
   } catch {
     return { ok: false, error: LEAD_MESSAGES.leadFailed, fieldErrors: {} };
   }
-  let body: Record<string, unknown> = {};
+  let answer: Record<string, unknown> = {};
   try {
-    body = (await response.json()) as Record<string, unknown>;
+    answer = (await response.json()) as Record<string, unknown>;
   } catch {
     // A body that is not JSON is an unexpected error like any other.
   }
-  const id = body.id ?? body.lead_id;
-  if (response.ok && (typeof id === 'string' || typeof id === 'number')) return { ok: true, id: String(id), token: typeof body.token === 'string' ? body.token : null };
-  const error = typeof body.error === 'string' && body.error ? body.error : LEAD_MESSAGES.leadFailed;
-  return { ok: false, error, fieldErrors: readFieldErrors(body) };
+  const id = answer.id ?? answer.lead_id;
+  if (response.ok && (typeof id === 'string' || typeof id === 'number')) return { ok: true, id: String(id), token: typeof answer.token === 'string' ? answer.token : null };
+  const error = typeof answer.error === 'string' && answer.error ? answer.error : LEAD_MESSAGES.leadFailed;
+  return { ok: false, error, fieldErrors: readFieldErrors(answer) };
 }
 
 export { newIdempotencyKey };

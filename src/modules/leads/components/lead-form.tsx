@@ -12,6 +12,7 @@ import type { FieldDef, LeadSite, StepDef } from '../leads.fields';
 import { fieldError, submitValue, type FieldValue } from '../leads.field-rules';
 import { normaliseCategory } from '../leads.rules';
 import { LEAD_MESSAGES } from '../leads.checks';
+import { filesError } from '../leads.messages';
 import { storedTrailFields } from './visit-recorder';
 import {
   advanceStep,
@@ -25,10 +26,13 @@ import {
   STORED_DETAIL_KEYS,
   successPath,
   type StepState,
+  type SuccessForm,
 } from '../leads.forms';
 import { FieldControl, fieldId, FormAlert, Honeypot, Spinner, StepProgress } from './form-controls';
 import { newIdempotencyKey, saveValuation, saveValuationData, sendLead, storeDetails } from './lead-client';
 import { numberFormat } from '@/lib/intl';
+import { spell } from '@/lib/format';
+import { todayIn } from '../leads.checks';
 import { InstantEstimate, LOOKUP_FIELDS, VehicleLookup } from '@/modules/vehicles/components/vehicle-lookup';
 import { estimateData, estimateForValues, estimateLeadFields } from '@/modules/vehicles/components/vehicle-client';
 import type { Estimate } from '@/modules/vehicles/vehicles.estimate';
@@ -50,6 +54,8 @@ export type LeadFormProps = {
   hidden?: Record<string, string | number | boolean | null>;
   /** The car's type, for the success page's category slug. */
   carType?: string | null;
+  /** The form the success page names (a test drive booking), when not the category's words. */
+  successForm?: SuccessForm;
   submitLabel?: string;
   /** Fields also saved as a valuation linked to the lead after the last step (trade-in, sell my car). */
   valuationFields?: string[];
@@ -84,6 +90,7 @@ export function LeadForm({
   subcategory = null,
   hidden = {},
   carType = null,
+  successForm,
   submitLabel = FORM_LABELS.submit,
   showHeading = true,
   initialValues,
@@ -102,6 +109,8 @@ export function LeadForm({
   const [stepState, setStepState] = useState<StepState>(initialStepState);
   const [busy, setBusy] = useState(false);
   const [honeypot, setHoneypot] = useState('');
+  /** Files chosen in file fields (photos, a CV), sent as parts with their step. */
+  const [files, setFiles] = useState<Record<string, File[]>>({});
   const leadId = useRef<string | null>(null);
   const editToken = useRef<string | null>(null);
   /** The instant estimate of a vehicle step (issue 19), sent with the lead and stored with the valuation. */
@@ -163,6 +172,7 @@ export function LeadForm({
   function stepPayload(index: number): Record<string, unknown> {
     const payload: Record<string, unknown> = {};
     for (const field of steps[index]!.fields) {
+      if (field.kind === 'file') continue;
       let value = submitValue(field, valueOf(field.name), site);
       if (field.name === 'location_id' && typeof value === 'string') value = Number(value);
       payload[field.name] = value;
@@ -188,7 +198,9 @@ export function LeadForm({
       sentSteps.set(index, snapshot);
       Object.assign(fields, payload);
     }
-    const chosenCategory = typeof fields.category === 'string' && fields.category ? fields.category : category;
+    // A shown select is sent as chosen, blank too (the API refuses a blank required select).
+    const chosenCategory = 'category' in fields ? (fields.category ?? '') : category;
+    const dealershipSlug = 'dealership_slug' in fields ? (fields.dealership_slug ?? '') : (hidden.dealership_slug ?? site.dealershipSlug);
     // Sent as chosen: the API normalises it ('Careers Enquiry' → 'General Enquiry' / 'Career
     // Enquiry', event 51) in one place.
     const firstName = valueOf('name');
@@ -206,7 +218,7 @@ export function LeadForm({
       category: chosenCategory,
       subcategory,
       website_slug: site.websiteSlug,
-      dealership_slug: hidden.dealership_slug ?? site.dealershipSlug,
+      ...(dealershipSlug === null ? {} : { dealership_slug: dealershipSlug }),
       source: 'Website',
       url: window.location.href,
       user_agent: navigator.userAgent,
@@ -232,9 +244,11 @@ export function LeadForm({
     if (busy) return;
     const found: Record<string, string> = {};
     for (const field of step.fields) {
-      const message = fieldError(field, valueOf(field.name), site);
+      const message = field.kind === 'file' ? filesError(files[field.name] ?? []) : fieldError(field, valueOf(field.name), site);
       if (message) found[field.name] = message;
     }
+    const fileFields = step.fields.filter((field) => field.kind === 'file');
+    const stepFiles = fileFields.flatMap((field) => files[field.name] ?? []);
     setErrors(found);
     const firstInvalid = step.fields.find((field) => found[field.name]);
     if (firstInvalid) {
@@ -246,7 +260,7 @@ export function LeadForm({
     // A website that does not show the estimate still sends it to the dealer with the lead.
     if (isLast && hasVehicleStep && !estimate.current) estimate.current = await estimateForValues(textOf);
     const { lead, sentSteps } = buildLead(isLast);
-    if (!isLast && leadId.current && sentSteps.size === 0) {
+    if (!isLast && leadId.current && sentSteps.size === 0 && stepFiles.length === 0) {
       // Back and forward again over a saved, unchanged step: nothing to resend.
       setStepState((current) => advanceStep(current, steps.length));
       setTimeout(() => headingRef.current?.focus(), 0);
@@ -260,11 +274,16 @@ export function LeadForm({
       editToken: editToken.current,
       lead,
       idempotencyKey: newIdempotencyKey(),
+      files: stepFiles,
     });
 
     if (!result.ok) {
+      // The API names a refused file 'files' or 'files.N': the step's file field shows it.
+      const fieldOf = (name: string) => (/^files(\.\d+)?$/.test(name) && fileFields[0] ? fileFields[0].name : name);
       const known = Object.fromEntries(
-        Object.entries(result.fieldErrors).filter(([name]) => step.fields.some((field) => field.name === name)),
+        Object.entries(result.fieldErrors)
+          .map(([name, message]) => [fieldOf(name), message])
+          .filter(([name]) => step.fields.some((field) => field.name === name)),
       );
       setErrors(known);
       // 'Please check the highlighted fields' with none of this step's fields to highlight would
@@ -302,6 +321,7 @@ export function LeadForm({
     router.push(
       successPath(successSlug(carType, normaliseCategory(String(lead.category)).category), {
         car_id: typeof hidden.car_id === 'number' || typeof hidden.car_id === 'string' ? hidden.car_id : null,
+        form: successForm,
       }),
     );
   }
@@ -325,6 +345,17 @@ export function LeadForm({
     step.lookup === 'vehicle'
       ? [...step.fields.filter((f) => LOOKUP_FIELDS.has(f.name)), LOOKUP_SLOT, ...step.fields.filter((f) => !LOOKUP_FIELDS.has(f.name))]
       : step.fields;
+  // What the visitor reads, in the website's spelling ('ZIP code', 'Inquiry' on en-US sites).
+  const say = (text: string) => spell(site, text);
+  const today = todayIn(site.timeZone);
+  const shown = (field: FieldDef): FieldDef => ({
+    ...field,
+    label: say(field.label),
+    hint: field.hint && say(field.hint),
+    options: field.options?.map((option) => ({ ...option, label: say(option.label) })),
+    // Past dates are refused: the date picker starts at today in the website's time zone.
+    ...(field.kind === 'date' ? { min: today } : {}),
+  });
   const headingId = `${formId}-heading`;
   const percent = progressPercent(stepIndex, steps.length);
   return (
@@ -348,9 +379,9 @@ export function LeadForm({
             tabIndex={-1}
             className="text-xl font-bold text-gray-900 focus:outline-none"
           >
-            {step.heading}
+            {say(step.heading)}
           </h2>
-          {step.description ? <p className="mt-1 text-gray-700">{step.description}</p> : null}
+          {step.description ? <p className="mt-1 text-gray-700">{say(step.description)}</p> : null}
         </div>
       ) : null}
 
@@ -368,10 +399,14 @@ export function LeadForm({
             <FieldControl
               key={field.name}
               formId={formId}
-              field={field}
+              field={shown(field)}
               value={valueOf(field.name)}
               error={errors[field.name]}
               onChange={onChange}
+              onFiles={(name, chosen) => {
+                setFiles((current) => ({ ...current, [name]: chosen }));
+                onChange(name, chosen.map((file) => file.name).join(', '));
+              }}
             />
           ),
         )}
@@ -388,14 +423,14 @@ export function LeadForm({
               <legend className="text-lg font-bold text-gray-900">{later.heading}</legend>
               <div className="mt-3 grid gap-x-4 gap-y-5 sm:grid-cols-2">
                 {later.fields.map((field) => (
-                  <FieldControl key={field.name} formId={formId} field={field} value={valueOf(field.name)} error={errors[field.name]} />
+                  <FieldControl key={field.name} formId={formId} field={shown(field)} value={valueOf(field.name)} error={errors[field.name]} />
                 ))}
               </div>
             </fieldset>
           ))}
         </noscript>
       ) : null}
-      {Object.entries(plainFormHidden(steps, category, subcategory, carType, hidden)).map(([name, value]) => (
+      {Object.entries(plainFormHidden(steps, category, subcategory, carType, successForm, hidden)).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
 
@@ -412,7 +447,7 @@ export function LeadForm({
               {FORM_LABELS.loading}
             </>
           ) : isLast ? (
-            submitLabel
+            say(submitLabel)
           ) : (
             FORM_LABELS.continue
           )}
@@ -439,12 +474,14 @@ function plainFormHidden(
   category: string,
   subcategory: string | null,
   carType: string | null,
+  successForm: SuccessForm | undefined,
   hidden: Record<string, string | number | boolean | null>,
 ): Record<string, string> {
   const fields = steps.flatMap((step) => step.fields);
   const shown = new Set(fields.map((field) => field.name));
   const out: Record<string, string> = { [PLAIN_FORM.kinds]: plainFormKinds(fields), [PLAIN_FORM.form]: category };
   if (carType) out[PLAIN_FORM.carType] = carType;
+  if (successForm) out[PLAIN_FORM.successForm] = successForm;
   if (!shown.has('category')) out.category = category;
   if (subcategory) out.subcategory = subcategory;
   for (const [name, value] of Object.entries(hidden)) if (value !== null && !shown.has(name)) out[name] = String(value);

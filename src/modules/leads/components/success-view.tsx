@@ -4,11 +4,11 @@ import { PageHeader } from '@/components/ui/page-header';
 import { spell } from '@/lib/format';
 import { searchPath } from '@/modules/tenancy/tenancy.paths';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { successCategoryLabel } from '../leads.forms';
+import { successLabel } from '../leads.forms';
 
 /** The thank-you page after a lead: names what was received and offers the way on. */
-export function SuccessView({ tenant, category }: { tenant: Tenant; category: string | undefined }) {
-  const label = successCategoryLabel(category);
+export function SuccessView({ tenant, category, form }: { tenant: Tenant; category: string | undefined; form?: string }) {
+  const label = successLabel(category, form);
   return (
     <>
       <PageHeader

@@ -4,7 +4,7 @@ import { useId, useRef, useState, useTransition, type FormEvent } from 'react';
 import { useRouter } from 'next/navigation';
 import { Button } from '@/components/ui/button';
 import { SearchIcon } from '@/components/ui/icons';
-import { checkPostcode, POSTCODE_LENGTH, type PostcodeCountry } from '../locations.validation';
+import { checkPostcode, POSTCODE_RULES, type PostcodeCountry } from '../locations.validation';
 
 type Props = {
   /** The page the form submits to (GET ?postcode=). */
@@ -55,8 +55,8 @@ export function PostcodeFinder({ action, country, postcode, error, label }: Prop
           defaultValue={postcode}
           inputMode="numeric"
           autoComplete="postal-code"
-          maxLength={POSTCODE_LENGTH[country]}
-          pattern={`\\d{${POSTCODE_LENGTH[country]}}`}
+          maxLength={POSTCODE_RULES[country].maxLength}
+          pattern={POSTCODE_RULES[country].pattern}
           aria-invalid={message ? true : undefined}
           aria-describedby={message ? `${id}-error` : undefined}
           className="min-h-11 w-36 rounded-site border border-gray-400 px-3 text-lg tracking-widest text-gray-900 aria-invalid:border-red-700"

@@ -122,7 +122,7 @@ function Specifications({ tenant, car }: { tenant: Tenant; car: CarDetail }) {
     ['Year', car.year],
     ['Odometer', formatOdometer(config, car.km)],
     ['Body', car.simpleBody],
-    ['Fuel', car.simpleFuel],
+    ['Fuel', car.simpleFuel && spell(config, car.simpleFuel)],
     ['Transmission', car.simpleTransmission],
     ['Drive', car.simpleDrive],
     ['Colour', car.colour],
@@ -294,7 +294,7 @@ export async function CarPage({
           </div>
           {subtitle ? <p className="mt-1 text-lg text-slate-700">{subtitle}</p> : null}
           <p className="mt-2 text-slate-700">
-            {[String(car.year), car.km > 0 ? formatOdometer(config, car.km) : null, car.simpleTransmission, car.simpleFuel]
+            {[String(car.year), car.km > 0 ? formatOdometer(config, car.km) : null, car.simpleTransmission, car.simpleFuel && spell(config, car.simpleFuel)]
               .filter(Boolean)
               .join(' · ')}
           </p>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebsiteConfig, SORT_OPTIONS } from '@/modules/tenancy/tenancy.config';
-import { facetLabel, facetValueLabel, headingFromSlug, makeDisplayName, sortLabel } from './search.labels';
+import { carDisplayName, facetLabel, facetValueLabel, headingFromSlug, makeDisplayName, sortLabel } from './search.labels';
 import { FACETS } from './search.types';
 
 const au = parseWebsiteConfig({});
@@ -35,6 +35,16 @@ describe('search labels', () => {
     expect(facetValueLabel('certified', 'false', au)).toBe('Not certified');
     expect(facetValueLabel('colour', '<b>Red</b>', au)).toBe('<b>Red</b>');
     expect(makeDisplayName('Toyota')).toBe('Toyota');
+    expect(facetValueLabel('simple_fuel', 'Petrol', us)).toBe('Gas');
+    expect(facetValueLabel('simple_fuel', 'Petrol', au)).toBe('Petrol');
+  });
+
+  it('shows Škoda and Chery by their display names in car titles too (SPEC §3, issue 31)', () => {
+    expect(carDisplayName('2021 ŠKODA Octavia 110TSI Style')).toBe('2021 Škoda Octavia 110TSI Style');
+    expect(carDisplayName('2020 Skoda Kamiq')).toBe('2020 Škoda Kamiq');
+    expect(carDisplayName('2022 CHERY NZ Tiggo 7 Pro')).toBe('2022 Chery Tiggo 7 Pro');
+    expect(carDisplayName('2019 Toyota Corolla Ascent Sport')).toBe('2019 Toyota Corolla Ascent Sport');
+    expect(carDisplayName('Skodaville Special')).toBe('Skodaville Special');
   });
 
   it('turns a default slug into a heading', () => {

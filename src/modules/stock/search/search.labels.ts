@@ -68,12 +68,24 @@ export function facetValueLabel(
   if (facet === 'make_model') return value.slice(value.indexOf(MAKE_MODEL_SEPARATOR) + 1);
   if (facet === 'make') return makeDisplayName(value);
   if (facet === 'certified') return value === 'true' ? 'Certified' : 'Not certified';
+  // Fuel in the website's words: 'Petrol' is 'Gas' on en-US sites.
+  if (facet === 'simple_fuel') return spell(config, value);
   return value;
 }
 
-/** Display names of makes (SPEC §3): ŠKODA shows as Škoda. */
+/** Display names of makes (SPEC §3), by the make in lowercase: skoda shows as Škoda, chery nz as Chery. */
+const MAKE_DISPLAY_NAMES: Record<string, string> = { škoda: 'Škoda', skoda: 'Škoda', 'chery nz': 'Chery' };
+
+/** A make as shown: 'ŠKODA' → 'Škoda'; other makes as written. */
 export function makeDisplayName(make: string): string {
-  return make === 'ŠKODA' ? 'Škoda' : make;
+  return MAKE_DISPLAY_NAMES[make.toLowerCase()] ?? make;
+}
+
+const MAKE_IN_TEXT = new RegExp(`(?<!\\p{L})(${Object.keys(MAKE_DISPLAY_NAMES).join('|')})(?!\\p{L})`, 'giu');
+
+/** A car's title as shown: the makes in it by their display names ('2021 ŠKODA Octavia' → '2021 Škoda Octavia'). */
+export function carDisplayName(name: string): string {
+  return name.replace(MAKE_IN_TEXT, (make) => makeDisplayName(make));
 }
 
 /** 'new-used-and-demo-trucks' → 'New, used and demo trucks'. */

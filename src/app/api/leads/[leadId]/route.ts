@@ -1,5 +1,6 @@
 import { NotFoundError } from '@/modules/dashboard/dashboard.errors';
-import { jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { jsonResponse, readBodyBytes, readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { MAX_UPLOAD_BYTES, parseLeadUpload } from '@/modules/leads/leads.files';
 import { updateLead } from '@/modules/leads/leads.commands';
 import { leadRoute, parseWith, submitMeta } from '@/modules/leads/leads.http';
 import { leadIdSchema, leadRequestSchema, phoneRuleFor } from '@/modules/leads/leads.validation';
@@ -8,12 +9,19 @@ export const dynamic = 'force-dynamic';
 
 const MAX_LEAD_BODY_BYTES = 64 * 1024;
 
-/** PUT /api/leads/{lead_id} {lead:{…}}: a later step of a multi-step form → {id}. Another website's lead is 404. */
+/**
+ * PUT /api/leads/{lead_id} {lead:{…}}: a later step of a multi-step form → {id}. Another website's
+ * lead is 404. A step with files (trade-in photos) is multipart, as POST /api/leads/with-files.
+ */
 export const PUT = leadRoute<{ leadId: string }>(async ({ request, tenant, params }) => {
   const leadId = leadIdSchema.safeParse(params.leadId);
   if (!leadId.success) throw new NotFoundError();
   const meta = submitMeta(request);
-  const { lead } = parseWith(leadRequestSchema(phoneRuleFor(tenant.config), 'update'), await readJsonBody(request, MAX_LEAD_BODY_BYTES));
-  const result = await updateLead(tenant, leadId.data.toLowerCase(), lead, meta);
+  const contentType = request.headers.get('content-type');
+  const { lead: body, files } = /^multipart\/form-data/i.test(contentType ?? '')
+    ? await parseLeadUpload(await readBodyBytes(request, MAX_UPLOAD_BYTES), contentType)
+    : { lead: ((await readJsonBody(request, MAX_LEAD_BODY_BYTES)) as { lead?: unknown } | null)?.lead, files: [] };
+  const { lead } = parseWith(leadRequestSchema(phoneRuleFor(tenant.config), 'update'), { lead: body });
+  const result = await updateLead(tenant, leadId.data.toLowerCase(), lead, meta, files);
   return jsonResponse({ id: result.id }, { headers: { 'Cache-Control': 'no-store' } });
-});
+}, ['json', 'multipart']);
