@@ -156,3 +156,57 @@ for (const mode of MODES.filter((m) => m !== 'no JavaScript')) {
     await page.context().close();
   });
 }
+
+const CONTACT_DETAILS: Record<string, { phone: string; postcode: string }> = {
+  'harbour-city-motors': { phone: '0412 345 678', postcode: '2000' },
+  'kiwi-motors': { phone: '021 123 4567', postcode: '1010' },
+  'lone-star-auto': { phone: '(512) 555-0134', postcode: '78701' },
+};
+
+/** Fills the contact form as a visitor would: their details, a message, and the first choice of every select. */
+async function fillContactForm(form: ReturnType<Page['locator']>, slug: string, firstName: string) {
+  const { phone, postcode } = CONTACT_DETAILS[slug]!;
+  await form.getByLabel(/^First Name/).fill(firstName);
+  await form.getByLabel(/^Last Name/).fill('Citizen');
+  await form.getByLabel(/^Email/).fill(`first.tap.${slug}.${Date.now()}@example.com`);
+  await form.getByLabel(/^Phone/).fill(phone);
+  await form.getByLabel(/^(Postcode|ZIP code)/).fill(postcode);
+  for (const select of await form.locator('select').all()) {
+    const value = await select.evaluate((element) => [...(element as HTMLSelectElement).options].find((option) => option.value)?.value ?? '');
+    await select.selectOption(value);
+  }
+  await form.locator('textarea').first().fill('Are you open on Saturday?');
+}
+
+for (const slug of ['harbour-city-motors', 'kiwi-motors', 'lone-star-auto']) {
+  for (const mode of MODES) {
+    test(`${slug}, ${mode}: the contact form sends and lands on the success page`, async ({ browser }) => {
+      const page = await openPage(browser, mode);
+      await open(page, mode, siteUrl(slug, '/contact'));
+      const form = page.locator('#contact-form form');
+      await fillContactForm(form, slug, 'Jo');
+      await form.getByRole('button', { name: /Enquire Now|Inquire Now|Message Now|Submit/ }).click();
+      await page.waitForURL(/\/success\?category=general-enquiry/);
+      await page.context().close();
+    });
+  }
+
+  test(`${slug}, no JavaScript: a refused contact form comes back with what was typed and each message, then sends`, async ({ browser }) => {
+    const page = await openPage(browser, 'no JavaScript');
+    await open(page, 'no JavaScript', siteUrl(slug, '/contact'));
+    let form = page.locator('#contact-form form');
+    await fillContactForm(form, slug, 'Jo9');
+    await form.getByRole('button', { name: /Enquire Now|Inquire Now|Message Now|Submit/ }).click();
+    await page.waitForURL((url) => url.pathname === '/contact' && url.hash === '#form-errors');
+    form = page.locator('#contact-form form');
+    await expect(form.getByLabel(/^First Name/)).toHaveValue('Jo9');
+    await expect(form.getByLabel(/^Last Name/)).toHaveValue('Citizen');
+    await expect(form.locator('textarea').first()).toHaveValue('Are you open on Saturday?');
+    await expect(form).toContainText('Please use alphabetical characters only.');
+    await expect(form.locator('#form-errors')).toContainText('Please check the highlighted fields.');
+    await form.getByLabel(/^First Name/).fill('Jo');
+    await form.getByRole('button', { name: /Enquire Now|Inquire Now|Message Now|Submit/ }).click();
+    await page.waitForURL(/\/success\?category=general-enquiry/);
+    await page.context().close();
+  });
+}
