@@ -210,3 +210,52 @@ for (const slug of ['harbour-city-motors', 'kiwi-motors', 'lone-star-auto']) {
     await page.context().close();
   });
 }
+
+/** A car of the website for sale now (in stock, not reserved), from the search API. */
+async function carForSale(page: Page, slug: string): Promise<{ slug: string; path: string }> {
+  const response = await page.request.post(serverUrl('/api/search'), { headers: { host: `${slug}.localhost` }, data: { limit: 40 } });
+  const hits = ((await response.json()).hits ?? []) as { slug: string; status: string; reserved: boolean; url?: string }[];
+  const hit = hits.find((h) => h.status === 'in_stock' && !h.reserved)!;
+  expect(hit, `a car for sale on ${slug}`).toBeTruthy();
+  return { slug: hit.slug, path: hit.url ? new URL(hit.url, 'http://x').pathname : `/cars/${hit.slug}` };
+}
+
+for (const slug of ['harbour-city-motors', 'kiwi-motors', 'lone-star-auto']) {
+  for (const mode of MODES) {
+    test(`${slug}, ${mode}: a car's enquiry opens from its page, keeps what was typed and sends`, async ({ browser }) => {
+      const page = await openPage(browser, mode);
+      const car = await carForSale(page, slug);
+      await open(page, mode, siteUrl(slug, car.path));
+      await page.getByRole('list', { name: 'Actions' }).getByRole('link', { name: /^(Enquire|Inquire) Now/ }).first().click();
+      // Before hydration the link opens the form's own page; after it, the dialog.
+      const form = page.locator('[role="dialog"] form, main form[action="/api/leads/form"]').first();
+      await expect(form).toBeVisible();
+      await form.getByLabel(/^First Name/).pressSequentially('Jo', { delay: 20 });
+      await settle(page, mode);
+      await expect(form.getByLabel(/^First Name/)).toHaveValue('Jo');
+      await fillContactForm(form, slug, 'Jo');
+      await form.getByRole('button', { name: /Enquire Now|Inquire Now|Message Now|Send|Submit/ }).click();
+      await page.waitForURL(/\/success\?category=(new|used|demo)-vehicle-enquiry/);
+      await page.context().close();
+    });
+  }
+}
+
+for (const mode of MODES) {
+  test(`harbour-city-motors, ${mode}: Get Finance on a car page reaches the finance form for that car`, async ({ browser }) => {
+    const page = await openPage(browser, mode);
+    const car = await carForSale(page, 'harbour-city-motors');
+    await open(page, mode, siteUrl('harbour-city-motors', car.path));
+    const name = (await page.getByRole('heading', { level: 1 }).textContent())!.trim();
+    await page.getByRole('list', { name: 'Actions' }).getByRole('link', { name: 'Get Finance' }).click();
+    // Hydrated: the popup's first step. Before that (or without scripts): the finance page of the car.
+    const popup = page.getByRole('dialog');
+    await expect(popup.getByRole('heading', { name: 'Quick Estimate' }).or(page.getByRole('complementary', { name: 'Your car' }))).toBeVisible();
+    if (await popup.count()) await expect(popup).toContainText(name);
+    else {
+      expect(new URL(page.url()).pathname).toBe('/finance');
+      await expect(page.getByRole('complementary', { name: 'Your car' })).toContainText(name);
+    }
+    await page.context().close();
+  });
+}
