@@ -146,7 +146,10 @@ test.describe('AU: harbour-city-motors', () => {
     await expect(resend).toHaveText(/^Resend Code \((30|29|28) s\)$/);
     await expect(resend).toBeDisabled();
     await expect(resend).toHaveText(/^Resend Code \(2\d s\)$/);
-    await page.screenshot({ path: 'test-results/finance-popup-resend.png' });
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `test-results/finance-popup-resend-${width}.png` });
+    }
     await expect(dialog.getByText('Too many verification attempts')).toHaveCount(0);
 
     // The sign-in page: the same button from the same component.
