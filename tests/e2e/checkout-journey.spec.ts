@@ -77,7 +77,7 @@ test('buy online: choices saved as one partial lead, the deposit paid, one lead 
     await page.keyboard.press('ArrowDown');
     await expect(page.getByLabel('Finance')).toBeChecked();
     const estimate = page.locator('[data-checkout="finance-estimate"]');
-    await expect(estimate).toContainText(/Estimated repayments from \$[\d,]+\/week \(\$[\d,]+\/month\) · comparison rate \d+\.\d{2}% p\.a\.\*/);
+    await expect(estimate).toContainText(/Estimated repayments from \$[\d,]+\.\d\d\/week \(\$[\d,]+\.\d\d\/month\) at \d+\.\d{2}% p\.a\. · comparison rate \d+\.\d{2}% p\.a\.\*/);
     await expect(estimate).toContainText('WARNING: This comparison rate is true only for the examples given');
     await expectAccessible(page, 'finance step');
     const saved = page.waitForResponse((r) => r.url().endsWith('/api/leads') && r.request().method() === 'POST');

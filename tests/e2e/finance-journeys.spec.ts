@@ -146,7 +146,10 @@ test.describe('AU: harbour-city-motors', () => {
     await expect(resend).toHaveText(/^Resend Code \((30|29|28) s\)$/);
     await expect(resend).toBeDisabled();
     await expect(resend).toHaveText(/^Resend Code \(2\d s\)$/);
-    await page.screenshot({ path: 'test-results/finance-popup-resend.png' });
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `test-results/finance-popup-resend-${width}.png` });
+    }
     await expect(dialog.getByText('Too many verification attempts')).toHaveCount(0);
 
     // The sign-in page: the same button from the same component.
@@ -261,3 +264,18 @@ for (const { site, country, message } of [
     }
   });
 }
+
+test('/finance keeps within the JavaScript budget of 170 KB with the form’s checks (decision 033)', async ({ browser }) => {
+  const fresh = await browser.newContext();
+  const page = await fresh.newPage();
+  const sizes: Promise<number>[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') sizes.push(response.request().sizes().then((s) => s.responseBodySize + s.responseHeadersSize));
+  });
+  await page.goto(siteUrl(AU, '/finance'));
+  await page.waitForLoadState('networkidle');
+  const bytes = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
+  console.log(`JavaScript: /finance ${(bytes / 1024).toFixed(1)} KB`);
+  expect(bytes).toBeLessThanOrEqual(170 * 1024);
+  await fresh.close();
+});

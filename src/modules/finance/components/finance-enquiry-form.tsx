@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { contactFields, messageField, optInField, type FieldDef, type LeadSite } from '@/modules/leads/leads.fields';
-import { fieldError, type FieldValue } from '@/modules/leads/leads.field-rules';
+import type { FieldValue } from '@/modules/leads/leads.field-rules';
 import { FieldControl, fieldId, FormAlert, Honeypot } from '@/modules/leads/components/form-controls';
 import { CREDIT_HISTORIES, LOAN_TERM_MAX_YEARS, LOAN_TERM_MIN_YEARS } from '../finance.calc';
 import { CREDIT_LABELS, FINANCE_CATEGORY } from '../finance.enquiry';
@@ -11,6 +11,20 @@ import { CREDIT_LABELS, FINANCE_CATEGORY } from '../finance.enquiry';
 /** The plain form's endpoint: it stores the lead and answers with the success page or the form again. */
 export const FINANCE_ENQUIRY_ACTION = '/api/finance-enquiry';
 const FORM_ID = 'finance-enquiry';
+
+/**
+ * The lead forms' checks (and the phone rules' metadata with them) load when the visitor first
+ * reaches the form, not with the page: the page's JavaScript stays within decision 033's budget.
+ */
+let checks: Promise<typeof import('@/modules/leads/leads.field-rules')> | null = null;
+function loadChecks() {
+  // A failed load (offline) is tried again on the next submit.
+  checks ??= import('@/modules/leads/leads.field-rules').catch((error: unknown) => {
+    checks = null;
+    throw error;
+  });
+  return checks;
+}
 
 const years = Array.from({ length: LOAN_TERM_MAX_YEARS - LOAN_TERM_MIN_YEARS + 1 }, (_, i) => String(LOAN_TERM_MIN_YEARS + i));
 
@@ -54,8 +68,16 @@ export function FinanceEnquiryForm({
     if (formRef.current) formRef.current.noValidate = true;
   }, []);
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const data = new FormData(event.currentTarget);
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    let fieldError: Awaited<ReturnType<typeof loadChecks>>['fieldError'];
+    try {
+      ({ fieldError } = await loadChecks());
+    } catch {
+      return form.submit(); // the checks did not load: the server checks the same rules
+    }
     const valueOf = (field: FieldDef): FieldValue => (field.kind === 'checkbox' ? data.get(field.name) !== null : String(data.get(field.name) ?? ''));
     const found: Record<string, string> = {};
     for (const field of fields) {
@@ -64,13 +86,12 @@ export function FinanceEnquiryForm({
     }
     setErrors(found);
     const first = fields.find((field) => found[field.name]);
-    if (!first) return; // the browser posts the form
-    event.preventDefault();
+    if (!first) return form.submit();
     setTimeout(() => document.getElementById(fieldId(FORM_ID, first.name))?.focus(), 0);
   }
 
   return (
-    <form ref={formRef} method="post" action={FINANCE_ENQUIRY_ACTION} onSubmit={onSubmit} aria-labelledby="finance-enquiry-heading" className="relative">
+    <form ref={formRef} method="post" action={FINANCE_ENQUIRY_ACTION} onSubmit={(event) => void onSubmit(event)} onFocusCapture={() => void loadChecks().catch(() => undefined)} aria-labelledby="finance-enquiry-heading" className="relative">
       <h2 id="finance-enquiry-heading" className="text-xl font-bold text-gray-900">
         Finance enquiry
       </h2>
