@@ -9,7 +9,6 @@ import { POST as quoteRoute } from '@/app/api/youx/quote/route';
 import { POST as customerRoute } from '@/app/api/youx/create-customer/route';
 import { POST as carClarityRoute } from '@/app/api/carClarityCustomer/route';
 import { sendPhoneCode, verifyPhoneCode } from '@/modules/identity/identity.codes';
-import { verifications } from '@/modules/identity/identity.schema';
 import { financeApplications } from '@/modules/finance/finance.schema';
 import { instantQuote, financeSettings } from '@/modules/finance/finance.calc';
 import { FINANCE_MESSAGES } from '@/modules/finance/finance.enquiry';

@@ -5,7 +5,7 @@ import { getDb } from '@/db';
 import { consumeLimits, HOUR_MS } from '@/lib/rate-limit';
 import { logger } from '@/lib/logger';
 import { DashboardError, NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
-import { codePhone, usePhoneVerification } from '../identity/identity.codes';
+import { codePhone, spendPhoneVerification } from '../identity/identity.codes';
 import { getLeadCarById } from '../leads/leads.form-context';
 import { parseWith } from '../leads/leads.http';
 import type { Tenant } from '../tenancy/tenancy.types';
@@ -72,7 +72,7 @@ export async function createFinanceCustomer(tenant: Tenant, body: unknown, { ip,
   const dealershipSlug = car?.dealershipSlug ?? additionalData?.dealership_slug ?? null;
   const { partner, partnerCode } = partnerFor(tenant, dealershipSlug, only);
   // Last before storing: a refused body does not use up the visitor's verification.
-  if (!(await usePhoneVerification(tenant, phone, verificationToken))) throw new DashboardError(403, FINANCE_MESSAGES.unverified, { 'data.phoneNumber': 'is not verified' });
+  if (!(await spendPhoneVerification(tenant, phone, verificationToken))) throw new DashboardError(403, FINANCE_MESSAGES.unverified, { 'data.phoneNumber': 'is not verified' });
   // The figures the visitor was shown, as the dealer's record of them (the partner quotes again itself).
   const quote = instantQuote({ purchasePrice: data.purchasePrice, loanTermYears: data.loanTerm, credit: data.selfAssessedCreditScore, settings: financeSettingsOf(tenant.config) });
   const id = randomUUID();

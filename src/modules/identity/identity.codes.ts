@@ -172,7 +172,7 @@ export async function sendPhoneCode(tenant: Tenant, input: SendInput, ip: string
 /**
  * Checks a code: the latest sent to this phone, unexpired, unused, under 5 wrong tries. Records a
  * 'verify' row, which holds the hash of the one-time verification token answered (see
- * usePhoneVerification).
+ * spendPhoneVerification).
  */
 export async function verifyPhoneCode(tenant: Tenant, input: { phone: string; code: string }, now = Date.now()): Promise<{ phone: string; metadata: Record<string, unknown>; verificationToken: string }> {
   requirePhoneCodes(tenant);
@@ -211,7 +211,7 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  * minutes of the check: true once, false ever after (and for a token of another phone, another
  * website, or none). One statement, so two requests with one token cannot both use it.
  */
-export async function usePhoneVerification(tenant: Tenant, phone: string, token: string | null, now = Date.now()): Promise<boolean> {
+export async function spendPhoneVerification(tenant: Tenant, phone: string, token: string | null, now = Date.now()): Promise<boolean> {
   if (!token || token.length > 200) return false;
   const db = await getDb();
   const used = await db

@@ -49,7 +49,7 @@ export function clearedCookies(request: Request): string[] {
 }
 
 /**
- * The one-time token a code check answers (usePhoneVerification): httpOnly, sent to the APIs only,
+ * The one-time token a code check answers (spendPhoneVerification): httpOnly, sent to the APIs only,
  * for as long as a verification stands (15 minutes). The finance application reads it from here.
  */
 export const PHONE_VERIFICATION_COOKIE = 'dp_phone_verification';
