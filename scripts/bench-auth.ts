@@ -64,7 +64,7 @@ await handle.close();
 // 2. Serve the production build.
 const { buildIfNeeded } = (await import(path.join(ROOT, 'scripts', 'lib.mjs'))) as { buildIfNeeded: (dir: string) => Promise<void> };
 await buildIfNeeded('.next');
-const server = startServer(port, { NEXT_DIST_DIR: '.next', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LEAD_WORKER: '0' }, path.join(os.tmpdir(), `bench-auth-${port}.log`));
+const server = startServer(port, { NEXT_DIST_DIR: '.next', DATABASE_URL: databaseUrl, DEMO_MODE: '1', LOG_LEVEL: 'warn', LEAD_WORKER: '0' }, path.join(os.tmpdir(), `bench-auth-${port}.log`));
 let result: Result;
 let wrong = 0;
 try {

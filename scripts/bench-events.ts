@@ -100,7 +100,7 @@ async function measure() {
   const child: ChildProcess = fork(new URL(import.meta.url).pathname, ['--serve'], {
     cwd: ROOT,
     execArgv: ['--import', 'tsx', '--conditions=react-server'],
-    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    env: { ...process.env, DEMO_MODE: '1', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const next = <T>(type: string) =>

@@ -62,7 +62,7 @@ try {
 } finally {
   if (!fs.readFileSync(tsconfig).equals(tsconfigBefore)) fs.writeFileSync(tsconfig, tsconfigBefore);
 }
-const server = startServer(port, { NEXT_DIST_DIR: distDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', TRUSTED_PROXY_HOPS: '1' }, path.join(os.tmpdir(), `bench-leads-${port}.log`));
+const server = startServer(port, { NEXT_DIST_DIR: distDir, DATABASE_URL: databaseUrl, DEMO_MODE: '1', LOG_LEVEL: 'warn', TRUSTED_PROXY_HOPS: '1' }, path.join(os.tmpdir(), `bench-leads-${port}.log`));
 const url = `http://127.0.0.1:${port}/api/leads`;
 let result: Result;
 try {

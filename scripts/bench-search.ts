@@ -110,7 +110,7 @@ async function measureSearchPage(slug: string, label: string, databaseEnv: { DAT
   const url = `http://127.0.0.1:${PORT}${SEARCH_PATH}`;
   const logFile = path.join(DATA_ROOT, `server-${databaseEnv.DATABASE_URL ? 'postgres' : 'pglite'}.log`);
   log(`\nSearch page on ${label}: ${url} (Host: ${host}); server output in ${path.relative(ROOT, logFile)}.`);
-  const server = startServer(PORT, { DATA_DIR: DATA_ROOT, MEDIA_DIR, DEMO_MODE: '0', PORT: String(PORT), ...databaseEnv }, logFile);
+  const server = startServer(PORT, { DATA_DIR: DATA_ROOT, MEDIA_DIR, DEMO_MODE: '1', PORT: String(PORT), ...databaseEnv }, logFile);
   try {
     await waitForServer(url, host, server);
     const { status, body } = await get(url, host);

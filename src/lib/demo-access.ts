@@ -14,6 +14,15 @@ export function demoPagesVisibleTo(address: string | null, settings = env()): bo
   return settings.demoModeForEveryone || isLoopbackAddress(address);
 }
 
+/**
+ * Whether `{website-slug}.localhost` names a website: only in demo mode. Such a host reaches any
+ * website of the platform without a domain of its own, which a laptop's demo wants and a deployment
+ * must not offer (a client can send any Host). Outside demo mode a website answers on its domains only.
+ */
+export function devHostsAnswer(settings = env()): boolean {
+  return settings.demoMode;
+}
+
 export function isLoopbackAddress(address: string | null): boolean {
   const normalised = normaliseAddress(address);
   if (!normalised) return false;

@@ -10,7 +10,8 @@ import { DashboardError } from '@/modules/dashboard/dashboard.errors';
  * the first hit of a key opens a window of the limit's duration, each hit adds a point, and past
  * `max` points the request is refused until the window ends (429 with Retry-After).
  *
- * Keys are `{kind}:{websiteId}:{subject}`, the subject being a client address (client-address.ts,
+ * Keys are `{kind}:{websiteId}:{subject}` (`{kind}:platform:{subject}` for a limit that counts every
+ * website together, as the SMS limits do: decision 056), the subject being a client address (client-address.ts,
  * never a header the client sets), a phone number, a key id… Over a limit, the answer names what
  * to do next in the limit's own words.
  *

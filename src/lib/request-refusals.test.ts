@@ -11,6 +11,13 @@ describe('requests answered before Next', () => {
     for (const method of ['TRACE', 'TRACK', 'CONNECT', 'trace']) expect(refusal(request(method, '/'))?.status, method).toBe(405);
   });
 
+  it('refuses a Host header that is not name[:port] with 400, before any website is looked up', () => {
+    for (const host of ['harbour-city-motors.localhost:80@evil.example', 'harbour-city-motors.localhost:80/x', 'a.localhost:x', 'a b', '[::1]junk', 'x..y']) {
+      expect(refusal(request('GET', '/', { host })), host).toEqual({ status: 400, message: 'Bad request: the Host header is not a host name' });
+    }
+    for (const host of ['harbour-city-motors.localhost', 'Harbour-City-Motors.localhost:3000', 'www.example.com.', '[::1]:3000', '127.0.0.1:80']) expect(refusal(request('GET', '/', { host })), host).toBeNull();
+  });
+
   it('refuses paths whose percent-encoding is not UTF-8 with 400, and lets a stray % through to the 404 page', () => {
     for (const url of ['/cars/%ff', '/search/%c0%ae', '/media/%E0%A4%A', '/api/leads/%E0%A4%A', '/%C0%80', '/x/%ED%A0%80']) {
       expect(refusal(request(url.startsWith('/api') ? 'PUT' : 'GET', url))?.status, url).toBe(400);

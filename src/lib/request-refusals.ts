@@ -10,12 +10,16 @@ import { normalizeHost } from '@/modules/tenancy/tenancy.host';
  *   it with a 500); in an API or media path it is a 400.
  * - An absolute-form request line naming another host (GET http://evil.example/about-us): 400,
  *   where Next redirected to that host; naming the Host header's own host, it is read as the path.
+ * - A Host header that is not `name[:port]` (userinfo, a path, a second host, junk): 400, before
+ *   anything reads a website or builds a URL from it.
  * - A page (anything outside the APIs) asked with POST, PUT, DELETE or PATCH: 405 with Allow
  *   (pages answered 200). Server actions (Next-Action header) are Next's to answer.
  * Mutates request.url for the absolute form it accepts and for a page path's stray '%'.
  */
 
 export type Refusal = { status: number; message: string; headers?: Record<string, string> };
+
+export const BAD_HOST = 'Bad request: the Host header is not a host name';
 
 const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 /** A '%' that does not start an escape (%XX). */
@@ -27,6 +31,8 @@ const API_PREFIXES = ['/api/', '/websites/', '/manufacturers/', '/dealerships/']
 export function refusal(request: http.IncomingMessage): Refusal | null {
   const method = (request.method ?? 'GET').toUpperCase();
   if (REFUSED_METHODS.has(method)) return { status: 405, message: 'Method not allowed', headers: { Allow: 'GET, HEAD, POST, PUT, DELETE' } };
+  const hostHeader = request.headers.host;
+  if (hostHeader !== undefined && hostHeader !== '' && normalizeHost(hostHeader) === null) return { status: 400, message: BAD_HOST };
   let url = request.url ?? '/';
   if (!url.startsWith('/')) {
     let target: URL;

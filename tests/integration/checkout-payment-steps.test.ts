@@ -8,7 +8,7 @@ import * as returnRoute from '@/app/api/checkout/reservations/[reservationId]/re
 import * as notificationsRoute from '@/app/api/checkout/notifications/[provider]/route';
 import { callLeadRoute } from '@/modules/leads/leads.test-support';
 import { cars } from '@/modules/stock/stock.schema';
-import { websites } from '@/modules/tenancy/tenancy.schema';
+import { websiteDomains, websites } from '@/modules/tenancy/tenancy.schema';
 import { setProviderOverride } from '@/modules/checkout/adapters';
 import { ipgNotificationHash, stGeorgeProvider } from '@/modules/checkout/adapters/stgeorge';
 import { tillProvider, tillSignature } from '@/modules/checkout/adapters/till';
@@ -64,9 +64,13 @@ const ipgFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
   return new Response(JSON.stringify({ transactionStatus: 'APPROVED', ipgTransactionId: '84538652787' }), { headers: { 'content-type': 'application/json' } });
 }) as typeof fetch;
 
+/** Starts a reservation of the car; with an Idempotency-Key, the body is the same for every start with that key. */
+const bodiesByKey = new Map<string, Record<string, unknown>>();
 async function start(host: string, carId: number, headers: Record<string, string> = {}) {
   ip += 1;
-  const response = await callLeadRoute(startRoute.POST, { host, body: startBody(carId), headers: { 'x-dealer-client-address': `10.41.0.${ip}`, ...headers } });
+  const key = headers['idempotency-key'];
+  const body = key ? (bodiesByKey.get(key) ?? bodiesByKey.set(key, startBody(carId)).get(key)!) : startBody(carId);
+  const response = await callLeadRoute(startRoute.POST, { host, body, headers: { 'x-dealer-client-address': `10.41.0.${ip}`, ...headers } });
   const text = await response.text();
   return { status: response.status, body: JSON.parse(text) as StartAnswer, text };
 }
@@ -160,6 +164,29 @@ describe('Till (a redirect to the hosted payment page)', () => {
     expect((await status(w.hostA, id, started.body.token)).body.reservation.status).toBe('completed');
     expect(await carReserved(w.carA)).toBe(true);
     expect(till.requests.some((r) => r.path.endsWith('/capture') && r.body.referenceUuid === ref && r.body.merchantTransactionId === `${id}-capture`)).toBe(true);
+  });
+
+  it('builds the return URLs from the website’s own domain, never from the Host: junk in it is 400, its port and case are not carried', async () => {
+    const preauthorizes = () => till.requests.filter((r) => r.path.endsWith('/preauthorize')).length;
+    const before = preauthorizes();
+    // The URL a server builds from such a Host cannot be a Request's (it has credentials): only the header carries it.
+    const evil = new Request('http://server.invalid/api/checkout/reservations', {
+      method: 'POST',
+      headers: { host: `${w.hostA}:80@evil.example`, 'content-type': 'application/json', 'x-dealer-client-address': '10.41.9.1' },
+      body: JSON.stringify(startBody(w.carA)),
+    });
+    expect((await startRoute.POST(evil, { params: Promise.resolve({}) })).status).toBe(400);
+    expect(preauthorizes()).toBe(before);
+
+    await db.insert(websiteDomains).values({ websiteId: w.a.websiteId, host: 'alpha.example' });
+    try {
+      const started = await start('ALPHA.example:8443', w.carA);
+      expect(started.status).toBe(201);
+      const back = `http://alpha.example/api/checkout/reservations/${started.body.reservation.id}/return`;
+      expect(till.requests.findLast((r) => r.path.endsWith('/preauthorize'))!.body).toMatchObject({ successUrl: `${back}?outcome=success`, cancelUrl: `${back}?outcome=cancel`, errorUrl: `${back}?outcome=error` });
+    } finally {
+      await db.delete(websiteDomains).where(eq(websiteDomains.host, 'alpha.example'));
+    }
   });
 
   it('a cancel on Till’s page: back to /checkout with that word; the callback’s error fails the reservation and frees the car', async () => {

@@ -35,8 +35,12 @@ async function webhook(payload: string, signature = stripeHelpers.webhooks.gener
   return notificationsRoute.POST(request, { params: Promise.resolve({ provider: 'stripe' }) });
 }
 
+/** Starts a reservation of the car; with an Idempotency-Key, the body is the same for every start with that key. */
+const bodiesByKey = new Map<string, Record<string, unknown>>();
 async function start(carId: number, headers: Record<string, string> = {}) {
-  const response = await callLeadRoute(startRoute.POST, { host: w.hostA, body: startBody(carId), headers: { 'x-dealer-client-address': `10.7.0.${Math.floor(Math.random() * 250)}`, ...headers } });
+  const key = headers['idempotency-key'];
+  const body = key ? (bodiesByKey.get(key) ?? bodiesByKey.set(key, startBody(carId)).get(key)!) : startBody(carId);
+  const response = await callLeadRoute(startRoute.POST, { host: w.hostA, body, headers: { 'x-dealer-client-address': `10.7.0.${Math.floor(Math.random() * 250)}`, ...headers } });
   return { status: response.status, body: (await response.json()) as { reservation: { id: string; status: string }; token: string; payment: { kind: string; publishable_key: string; client_secret: string; return_url: string } } };
 }
 

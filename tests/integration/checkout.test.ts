@@ -175,29 +175,57 @@ describe('reserving with the sandbox provider', () => {
     expect(answer).toMatchObject({ eligible: true, amount: 500, currency: 'AUD', provider: 'sandbox', hold_minutes: 15 });
   });
 
-  it('a repeated Idempotency-Key answers the first reservation and its payment step, until it is paid', async () => {
+  it('a repeated Idempotency-Key answers the same request of the same visitor with the same reservation and token, and refuses any other request with 422', async () => {
     const body = startBody(w.carA);
-    const first = await start(w.hostA, body, { 'idempotency-key': 'reserve-once' });
-    const second = await start(w.hostA, body, { 'idempotency-key': 'reserve-once' });
+    const key = { 'idempotency-key': 'reserve-once' };
+    const first = await start(w.hostA, body, key);
+    const second = await start(w.hostA, body, key);
     expect(first.status).toBe(201);
     expect(second.status).toBe(200);
     const id = first.body.reservation.id;
     expect(second.body.reservation.id).toBe(id);
+    expect(second.body.token).toBe(first.body.token);
     expect(first.body.payment).toMatchObject({ kind: 'card-form', card_url: `/api/checkout/reservations/${id}/sandbox/card` });
     expect(second.body.payment).toEqual(first.body.payment);
-    expect((await status(w.hostA, id, first.body.token)).status).toBe(404);
-    expect((await status(w.hostA, id, second.body.token)).status).toBe(200);
+    // The repeat voided nothing: the first answer's token still opens the reservation.
+    expect((await status(w.hostA, id, first.body.token)).status).toBe(200);
 
-    // The key names this reservation: another car (or kind) with it is refused, and nothing is held.
-    const other = await start(w.hostA, startBody(w.corollaA), { 'idempotency-key': 'reserve-once' });
-    expect(other).toMatchObject({ status: 422, body: { fields: { car_id: 'differs from the reservation this Idempotency-Key started' } } });
+    // The key with any other request: another visitor, another car, another lead token. 422, and nothing of the reservation.
+    const refusals: [string, unknown, Record<string, string>][] = [
+      ['another visitor', startBody(w.carA), key],
+      ['another car', { ...body, car_id: w.corollaA }, key],
+      ['another kind', { ...body, kind: 'buy_online' }, key],
+      ['another lead token', body, { ...key, 'x-edit-token': 'someone-elses-lead-token' }],
+    ];
+    for (const [what, other, headers] of refusals) {
+      const answer = await start(w.hostA, other, headers);
+      expect(answer.status, what).toBe(422);
+      expect(answer.body, what).toEqual({ error: 'Please check the highlighted fields.', fields: { 'Idempotency-Key': 'was used for another request: a new request needs a new key' } });
+    }
     expect(await carReserved(w.corollaA)).toBe(false);
+    expect((await status(w.hostA, id, first.body.token)).status).toBe(200);
 
     // Paid: the step is not kept, and a repeat has nothing to pay.
-    expect((await pay(w.hostA, id, second.body.token)).body.reservation.status).toBe('completed');
+    expect((await pay(w.hostA, id, first.body.token)).body.reservation.status).toBe('completed');
     expect((await reservationRow(id)).paymentStep).toBeNull();
-    const third = await start(w.hostA, body, { 'idempotency-key': 'reserve-once' });
-    expect(third).toMatchObject({ status: 200, body: { reservation: { id, status: 'completed' }, payment: null } });
+    const third = await start(w.hostA, body, key);
+    expect(third).toMatchObject({ status: 200, body: { reservation: { id, status: 'completed' }, payment: null, token: first.body.token } });
+  });
+
+  it('50 concurrent starts with one Idempotency-Key, from two visitors: one reservation, answered only to the request that made it', async () => {
+    const bodies = [startBody(w.carA), startBody(w.carA)];
+    const key = { 'idempotency-key': 'reserve-concurrently' };
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => start(w.hostA, bodies[i % 2], key)));
+    const given = answers.map((a, i) => ({ ...a, visitor: i % 2 })).filter((a) => a.status === 200 || a.status === 201);
+    expect(given.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(new Set(given.map((a) => a.body.reservation.id)).size).toBe(1);
+    expect(new Set(given.map((a) => a.body.token)).size).toBe(1);
+    expect(new Set(given.map((a) => a.visitor)).size).toBe(1);
+    for (const answer of answers.filter((a) => a.status !== 200 && a.status !== 201)) {
+      expect([409, 422]).toContain(answer.status);
+      expect(answer.body.reservation).toBeUndefined();
+      expect(answer.body.token).toBeUndefined();
+    }
   });
 });
 

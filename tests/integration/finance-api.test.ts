@@ -9,7 +9,6 @@ import { POST as quoteRoute } from '@/app/api/youx/quote/route';
 import { POST as customerRoute } from '@/app/api/youx/create-customer/route';
 import { POST as carClarityRoute } from '@/app/api/carClarityCustomer/route';
 import { sendPhoneCode, verifyPhoneCode } from '@/modules/identity/identity.codes';
-import { verifications } from '@/modules/identity/identity.schema';
 import { financeApplications } from '@/modules/finance/finance.schema';
 import { instantQuote, financeSettings } from '@/modules/finance/finance.calc';
 import { FINANCE_MESSAGES } from '@/modules/finance/finance.enquiry';
@@ -39,14 +38,22 @@ describe('finance quote and hand-over', () => {
   const call = (handler: typeof quoteRoute, body: unknown, options: { host?: string; headers?: Record<string, string> } = {}) =>
     callLeadRoute(handler, { host: options.host ?? w.hostA, body, headers: { [CLIENT_ADDRESS_HEADER]: `198.19.0.${counter % 250}`, ...options.headers } });
 
-  async function verify(phone: string, tenant = w.a.tenant): Promise<void> {
+  /** Verifies the phone by a code on the website: the cookie (name=token) the code check answers. */
+  let clock = Date.now();
+  async function verify(phone: string, tenant = w.a.tenant): Promise<{ cookie: string }> {
     let code = '';
-    await sendPhoneCode(tenant, { phone }, '198.19.1.1', async (message) => {
+    // Each code 31 s after the last: past the resend gate, which counts every website together.
+    clock += 31_000;
+    await sendPhoneCode(tenant, { phone }, `198.19.1.${counter % 250}`, async (message) => {
       code = message.body.slice(0, 6);
       return 'test';
-    });
-    await verifyPhoneCode(tenant, { phone, code });
+    }, clock);
+    const { verificationToken } = await verifyPhoneCode(tenant, { phone, code }, clock);
+    return { cookie: `dp_phone_verification=${verificationToken}` };
   }
+  /** Moves a phone's latest code check on website A back in time. */
+  const checkedAgo = (phone: string, ms: number) =>
+    db.execute(sql`update verifications set created_at = now() - ${`${ms} milliseconds`}::interval where website_id = ${w.a.websiteId} and phone = ${e164(phone)} and verification_type = 'verify'`);
 
   const customer = (phone: string, extra: Record<string, unknown> = {}) => ({
     data: { selfAssessedCreditScore: 'GREAT', purchasePrice: 32000, loanTerm: 5, phoneNumber: phone, firstName: 'Ava', lastName: 'Lee', email: 'ava.lee@example.com', subscribe: false, postCode: '2000', ...extra },
@@ -78,43 +85,49 @@ describe('finance quote and hand-over', () => {
     }
   });
 
-  it('hands over only a phone verified by a code on this website in the last 15 minutes', async () => {
+  it('hands over only a phone verified by a code on this website in the last 15 minutes, once per code check', async () => {
     const phone = mobile();
     const refused = await call(customerRoute, customer(phone));
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: string }).error).toBe(FINANCE_MESSAGES.unverified);
 
     // Verified 16 minutes ago: too old.
-    await db.insert(verifications).values({ websiteId: w.a.websiteId, phone: e164(phone), verificationType: 'verify', createdAt: new Date(Date.now() - 16 * 60 * 1000) });
-    expect((await call(customerRoute, customer(phone))).status).toBe(403);
+    const old = await verify(phone);
+    await checkedAgo(phone, 16 * 60 * 1000);
+    expect((await call(customerRoute, customer(phone), { headers: old })).status).toBe(403);
 
     // Verified on another website: not here.
-    await verify(phone, w.b.tenant);
-    expect((await call(customerRoute, customer(phone))).status).toBe(403);
+    const elsewhere = await verify(phone, w.b.tenant);
+    expect((await call(customerRoute, customer(phone), { headers: elsewhere })).status).toBe(403);
 
-    await verify(phone);
-    const accepted = await call(customerRoute, customer(phone));
+    const verified = await verify(phone);
+    const accepted = await call(customerRoute, customer(phone), { headers: verified });
     expect(accepted.status).toBe(200);
     const { redirectUrl } = (await accepted.json()) as { redirectUrl: string };
     expect(redirectUrl).toMatch(/^\/success\?category=finance-enquiry&application=[0-9a-f-]{36}$/);
     const [row] = await db.select().from(financeApplications).where(eq(financeApplications.phone, e164(phone)));
     expect(row).toMatchObject({ websiteId: w.a.websiteId, carId: w.carA, partner: 'local', status: 'created', redirectUrl });
     expect(row.quote).toMatchObject({ advertisedRate: 7.49 });
+    // The code check is used up: not a second application, with its cookie or without.
+    expect((await call(customerRoute, customer(phone), { headers: verified })).status).toBe(403);
+    expect((await call(customerRoute, customer(phone))).status).toBe(403);
 
     // Verified 14 minutes ago: still fresh.
     const earlier = mobile();
-    await db.insert(verifications).values({ websiteId: w.a.websiteId, phone: e164(earlier), verificationType: 'verify', createdAt: new Date(Date.now() - 14 * 60 * 1000) });
-    expect((await call(customerRoute, customer(earlier))).status).toBe(200);
+    const fresh = await verify(earlier);
+    await checkedAgo(earlier, 14 * 60 * 1000);
+    expect((await call(customerRoute, customer(earlier), { headers: fresh })).status).toBe(200);
   });
 
   it('refuses another website’s car, and hands over once per Idempotency-Key', async () => {
     const phone = mobile();
-    await verify(phone);
-    const foreign = await call(customerRoute, { ...customer(phone), additionalData: { car_id: w.carB } });
+    const verified = await verify(phone);
+    const foreign = await call(customerRoute, { ...customer(phone), additionalData: { car_id: w.carB } }, { headers: verified });
     expect(foreign.status).toBe(422);
     expect(((await foreign.json()) as { fields: Record<string, string> }).fields).toHaveProperty('additionalData.car_id');
 
-    const headers = { 'idempotency-key': 'finance-key-0001' };
+    // The refused body did not use up the code check.
+    const headers = { ...verified, 'idempotency-key': 'finance-key-0001' };
     const first = await call(customerRoute, customer(phone), { headers });
     const again = await call(customerRoute, customer(phone), { headers });
     expect(first.status).toBe(200);
@@ -143,8 +156,7 @@ describe('finance quote and hand-over', () => {
 
   it('takes CarClarity hand-overs at /api/carClarityCustomer (the local partner where CarClarity has no keys)', async () => {
     const phone = mobile();
-    await verify(phone);
-    const response = await call(carClarityRoute, customer(phone));
+    const response = await call(carClarityRoute, customer(phone), { headers: await verify(phone) });
     expect(response.status).toBe(200);
     const [row] = await db.select().from(financeApplications).where(eq(financeApplications.phone, e164(phone)));
     expect(row.status).toBe('created');
@@ -179,8 +191,7 @@ describe('finance quote and hand-over', () => {
       expect(requests.at(-1)).toMatchObject({ url: '/quote', auth: 'Bearer test-youx-key', body: { purchasePrice: 32000, loanTerm: 5, selfAssessedCreditScore: 'GREAT' } });
 
       const phone = mobile();
-      await verify(phone);
-      const created = await call(customerRoute, customer(phone), { headers: { ...ip(2).headers, 'idempotency-key': 'youx-ok-1' } });
+      const created = await call(customerRoute, customer(phone), { headers: { ...ip(2).headers, ...(await verify(phone)), 'idempotency-key': 'youx-ok-1' } });
       expect(await created.json()).toEqual({ redirectUrl: 'https://apply.youxpowered.com.au/continue/yx-1' });
       expect(requests.at(-1)).toMatchObject({ url: '/customers', auth: 'Bearer test-youx-key', body: { dealerCode: 'ALPHA01', customer: { phoneNumber: e164(phone), email: 'ava.lee@example.com' }, loan: { purchasePrice: 32000, loanTerm: 5 } } });
       const [ok] = await db.select().from(financeApplications).where(and(eq(financeApplications.websiteId, w.a.websiteId), eq(financeApplications.idempotencyKey, 'youx-ok-1')));
@@ -191,7 +202,7 @@ describe('finance quote and hand-over', () => {
       expect(failedQuote.status).toBe(502);
       expect(await failedQuote.json()).toEqual({ error: FINANCE_MESSAGES.quoteFailed });
 
-      const headers = { ...ip(4).headers, 'idempotency-key': 'youx-down-1' };
+      const headers = { ...ip(4).headers, ...(await verify(phone)), 'idempotency-key': 'youx-down-1' };
       const failed = await call(customerRoute, customer(phone), { headers });
       expect(failed.status).toBe(502);
       expect(await failed.json()).toEqual({ error: 'Failed to create customer with YouX' });
@@ -206,7 +217,7 @@ describe('finance quote and hand-over', () => {
 
       // The hosted application page: no API call, YouX's page for the dealer with the amount.
       await setPartner({ partner: 'youx', partnerCode: 'ALPHA01', hostedApplication: true });
-      const hosted = await call(customerRoute, customer(phone), ip(5));
+      const hosted = await call(customerRoute, customer(phone), { headers: { ...ip(5).headers, ...(await verify(phone)) } });
       expect(await hosted.json()).toEqual({ redirectUrl: 'https://apply.youxpowered.com.au/ALPHA01?amount=32000' });
       expect(requests.length).toBe(calls);
     } finally {

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
 
 const PORT = Number(process.env.SECURITY_PORT ?? 3260);
 const KEY_A = process.env.SECURITY_KEY_A ?? '';
@@ -317,6 +318,179 @@ async function requestLines() {
   if (/pglite|postgres/i.test(health.body)) fail(`/api/health names the database: ${health.body}`);
 }
 
+// ---- issue 33: abuse limits across the platform --------------------------------------------
+
+/** The demo websites that use phone codes with Australian mobiles (instant finance, AUD). */
+const AUD_SITES = ['harbour-city-motors', 'southern-cross-skoda', 'outback-trucks', 'coastline-motorcycles', 'wanderer-rv', 'gold-coast-used-cars'].map((slug) => `${slug}.localhost`);
+/** The demo website with neither sign-in nor instant finance: it must send no SMS at all. */
+const NO_CODES = 'lone-star-auto.localhost';
+const TOO_MANY_CODES = 'Too many verification attempts. Please try again later.';
+let phoneCounter = 0;
+/** A fresh Australian mobile number, local form, and its E.164. */
+function probeMobile(): { local: string; e164: string } {
+  const digits = String(20_000_000 + (phoneCounter += 1) * 7 + (process.pid % 1000) * 10_000).slice(-8);
+  return { local: `04${digits}`, e164: `+614${digits}` };
+}
+const errorOf = (answer: Answer) => {
+  try {
+    return (JSON.parse(answer.body) as { error?: string }).error ?? null;
+  } catch {
+    return null;
+  }
+};
+
+async function smsLimitsAcrossWebsites() {
+  family('SMS limits across websites');
+  // One phone asks every Australian website at once: one code in all, the rest refused with the message.
+  const phone = probeMobile();
+  const answers = await Promise.all(AUD_SITES.map((host) => send({ method: 'POST', host, path: '/api/phone-codes', headers: jsonHeaders, body: json({ phone: phone.local }) })));
+  const sent = answers.filter((a) => a.status === 200).length;
+  if (sent !== 1) fail(`one phone on ${AUD_SITES.length} websites at once: ${sent} codes sent, expected 1`);
+  for (const answer of answers.filter((a) => a.status !== 200)) {
+    if (answer.status !== 429 || errorOf(answer) !== TOO_MANY_CODES) fail(`a refused code: ${answer.status} ${answer.body.slice(0, 80)}`);
+    if (!/^\d+$/.test(String(answer.headers['retry-after'] ?? ''))) fail('a refused code without Retry-After');
+  }
+  // One client address: 10 codes an hour in all, whichever websites it asks (2 on each of 5), then none anywhere.
+  const client = '198.51.100.90';
+  const statuses: number[] = [];
+  for (let i = 0; i < 10; i += 1) statuses.push((await send({ method: 'POST', host: AUD_SITES[i % 5], path: '/api/phone-codes', headers: jsonHeaders, body: json({ phone: probeMobile().local }), client })).status);
+  if (statuses.some((status) => status !== 200)) fail(`10 codes from one address over 5 websites: ${statuses.join(',')}`);
+  for (const host of AUD_SITES) {
+    const answer = await send({ method: 'POST', host, path: '/api/phone-codes', headers: jsonHeaders, body: json({ phone: probeMobile().local }), client });
+    if (answer.status !== 429 || errorOf(answer) !== TOO_MANY_CODES) fail(`code 11+ from one address on ${host}: ${answer.status}`);
+  }
+  // A website with neither sign-in nor instant finance sends nothing and has no code routes.
+  for (const [requestPath, body] of [
+    ['/api/phone-codes', { phone: '(512) 555-0123' }],
+    ['/api/phone-codes/verify', { phone: '(512) 555-0123', code: '123456' }],
+    ['/api/rate-limit', { phone: '(512) 555-0123' }],
+  ] as const) {
+    const answer = await send({ method: 'POST', host: NO_CODES, path: requestPath, headers: jsonHeaders, body: json(body) });
+    if (answer.status !== 404) fail(`${requestPath} on ${NO_CODES}: ${answer.status}, expected 404`);
+  }
+}
+
+/** The code the demo outbox (loopback only) shows for this number on this website. */
+async function codeFromOutbox(host: string, e164: string): Promise<string | null> {
+  const page = await send({ host, path: '/dev/outbox', client: '127.0.0.1' });
+  const match = new RegExp(`data-sms-to="${e164.replace('+', '\\+')}"[^>]*>\\s*(\\d{6}) is your`).exec(page.body);
+  return match?.[1] ?? null;
+}
+
+async function oneTimeVerification() {
+  family('phone verification used once');
+  const phone = probeMobile();
+  const client = freshClient();
+  const sent = await send({ method: 'POST', path: '/api/phone-codes', headers: jsonHeaders, body: json({ phone: phone.local, first_name: 'Probe' }), client });
+  const code = sent.status === 200 ? await codeFromOutbox(A, phone.e164) : null;
+  if (!code) return fail(`no code to verify with (${sent.status})`);
+  const verified = await send({ method: 'POST', path: '/api/phone-codes/verify', headers: jsonHeaders, body: json({ phone: phone.local, code }), client });
+  const cookie = (verified.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).find((c) => c.startsWith('dp_phone_verification='));
+  if (verified.status !== 200 || !cookie) return fail(`verify: ${verified.status}, cookie ${cookie ?? 'none'}`);
+  const application = json({
+    data: { selfAssessedCreditScore: 'GREAT', purchasePrice: 30000, loanTerm: 5, phoneNumber: phone.local, firstName: 'Probe', lastName: 'Visitor', email: 'probe@example.com', subscribe: false, postCode: '2000' },
+    additionalData: { category: 'Finance Enquiry', lead_attributes: {} },
+  });
+  const apply = (headers: Record<string, string>, host = A) => send({ method: 'POST', host, path: '/api/youx/create-customer', headers: { ...jsonHeaders, ...headers }, body: application, client });
+  // Another client, without the cookie, cannot use the verification; nor can another website.
+  for (const [what, answer] of [
+    ['without the cookie', await apply({})],
+    ['with a forged cookie', await apply({ cookie: 'dp_phone_verification=forged' })],
+    ['on another website', await apply({ cookie }, AUD_SITES[1])],
+  ] as const) {
+    if (answer.status !== 403) fail(`finance application ${what}: ${answer.status}, expected 403`);
+  }
+  const first = await apply({ cookie });
+  if (first.status !== 200 || !/redirectUrl/.test(first.body)) fail(`the verified application: ${first.status} ${first.body.slice(0, 80)}`);
+  const second = await apply({ cookie });
+  if (second.status !== 403) fail(`a second application on one verification: ${second.status}, expected 403`);
+}
+
+async function reservationIdempotency() {
+  family('reservation Idempotency-Key');
+  const client = freshClient();
+  const search = await send({ method: 'POST', path: '/api/search', headers: jsonHeaders, body: json({ limit: 40 }) });
+  const hits = (JSON.parse(search.body || '{}').hits ?? []) as { id: number }[];
+  let carId: number | null = null;
+  for (const hit of hits) {
+    const quote = await send({ path: `/api/checkout/quote?car_id=${hit.id}`, client });
+    if (quote.status === 200 && JSON.parse(quote.body).eligible === true) {
+      carId = hit.id;
+      break;
+    }
+  }
+  if (carId === null) return fail('no reservable car on website A to probe with');
+  const visitor = (name: string, phone: string) => ({ car_id: carId, visitor: { name, last_name: 'Probe', email: `${name.toLowerCase()}@example.com`, phone, postcode: '2000' }, terms_accepted: true });
+  const mine = json(visitor('Alice', probeMobile().local));
+  const key = { ...jsonHeaders, 'idempotency-key': `probe-${process.pid}-${Date.now()}` };
+  const start = (body: string, headers: Record<string, string> = key) => send({ method: 'POST', path: '/api/checkout/reservations', headers, body, client });
+  const first = await start(mine);
+  if (first.status !== 201) return fail(`the first start: ${first.status} ${first.body.slice(0, 120)}`);
+  const { reservation, token } = JSON.parse(first.body) as { reservation: { id: string }; token: string };
+  const again = await start(mine);
+  const repeated = again.status === 200 ? (JSON.parse(again.body) as { reservation: { id: string }; token: string }) : null;
+  if (!repeated || repeated.reservation.id !== reservation.id || repeated.token !== token) fail(`the same request again: ${again.status}, not the same reservation and token`);
+  for (const [what, answer] of [
+    ['another visitor', await start(json(visitor('Mallory', probeMobile().local)))],
+    ['another lead token', await start(mine, { ...key, 'x-edit-token': 'not-alices' })],
+  ] as const) {
+    if (answer.status !== 422) fail(`the key with ${what}: ${answer.status}, expected 422`);
+    if (answer.body.includes(reservation.id) || answer.body.includes(token)) fail(`the key with ${what}: the answer names the reservation`);
+  }
+  const status = await send({ path: `/api/checkout/reservations/${reservation.id}`, headers: { 'x-reservation-token': token }, client });
+  if (status.status !== 200) fail(`the first token after the repeats: ${status.status}, expected 200 (not voided)`);
+}
+
+async function csvFeeds() {
+  family('CSV feeds: formula cells');
+  const hostile = { make: '@SUM(1+1)', model: '=HYPERLINK("http://evil.example","x")', badge: '+cmd', colour: '-2+3' };
+  const put = await send({
+    method: 'PUT',
+    path: '/websites/1/cars/probe-formula.json',
+    headers: { ...jsonHeaders, authorization: basic(KEY_A) },
+    body: json({ ...hostile, year: 2021, km: 10_000, price: 25_990, car_type: 'used', images: ['/media/probe-formula.jpg'] }),
+  });
+  if (put.status !== 200 && put.status !== 201) fail(`the Dashboard API did not take the hostile car: ${put.status} ${put.body.slice(0, 120)}`);
+  let seen = false;
+  for (const host of [...AUD_SITES, B, NO_CODES]) {
+    const feed = await send({ host, path: '/feeds/meta-vehicles.csv' });
+    if (feed.status !== 200) continue;
+    const rows = parseCsv(feed.body) as string[][];
+    for (const cell of rows.flat()) {
+      if (/^[=+@\t\r]/.test(cell) || (/^-/.test(cell) && !/^-\d+(\.\d+)?$/.test(cell))) fail(`${host}: a cell starts a formula: ${cell.slice(0, 60)}`);
+    }
+    if (host === A) seen = rows.some((row) => row.includes(`'${hostile.make}`) && row.includes(`'${hostile.model}`));
+  }
+  if (!seen) fail('the hostile car is not in website A’s CSV feed, neutralised');
+}
+
+async function junkHosts() {
+  family('junk hosts and return URLs');
+  for (const host of [`${A}:80@evil.example`, `${A}:${PORT}@evil.example`, `${A}:80/x`, `${A}:x`, `${A}@evil.example`]) {
+    for (const [method, requestPath, body] of [
+      ['GET', '/', undefined],
+      ['GET', '/feeds/meta-vehicles.csv', undefined],
+      ['POST', '/api/checkout/reservations', json({ car_id: 1 })],
+      ['POST', '/api/phone-codes', json({ phone: probeMobile().local })],
+    ] as const) {
+      const answer = await send({ method, host, path: requestPath, headers: body ? jsonHeaders : {}, body });
+      if (answer.status !== 400) fail(`${method} ${requestPath} with Host ${host}: ${answer.status}, expected 400`);
+      if (answer.body.includes('evil.example')) fail(`${method} ${requestPath} with Host ${host}: the answer names evil.example`);
+    }
+  }
+}
+
+async function vinDecodes() {
+  family('VIN decodes');
+  // Offline decodes from many clients on one website: all answered from the vPIC data, none refused
+  // for the website's provider quota (only a paid lookup counts against it).
+  const clients = Array.from({ length: 40 }, () => freshClient());
+  await all(clients, async (client) => {
+    const answer = await send({ method: 'POST', host: AUD_SITES[2], path: '/api/nevdis', headers: jsonHeaders, body: json({ vin: '1HGCM82633A004352' }), client });
+    if (answer.status !== 200 || !/"make":"Honda"/.test(answer.body)) fail(`an offline VIN decode: ${answer.status} ${answer.body.slice(0, 80)}`);
+  });
+}
+
 /** A client that sends half its headers and stops: the server must close it, not hold it a minute. */
 function slowClient(limitMs: number): Promise<number | null> {
   return new Promise((resolve) => {
@@ -369,6 +543,12 @@ await forgedHeaders();
 await demoOutbox();
 await requestLines();
 await socialImages();
+await smsLimitsAcrossWebsites();
+await oneTimeVerification();
+await reservationIdempotency();
+await csvFeeds();
+await junkHosts();
+await vinDecodes();
 family('slow requests').requests += 1;
 const closedAfter = await slow;
 if (closedAfter === null) fail(`a request with half its headers was held open ${SLOW_LIMIT_MS / 1000} s`);

@@ -1,5 +1,5 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { getDb, type Db, type Tx } from '@/db';
 import { rowsOf } from '@/db/rows';
@@ -9,7 +9,8 @@ import { consumeLimits, HOUR_MS, waitPhrase, type RateLimit } from '@/lib/rate-l
 import { DashboardError, NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
 import { parseWith } from '../leads/leads.http';
 import { wakeDeliveryWorker } from '../leads/leads.delivery';
-import { editTokenMatches, newEditToken } from '../leads/leads.tokens';
+import { editTokenMatches, hashEditToken, newEditToken } from '../leads/leads.tokens';
+import { platformSecret } from '../identity/identity.sessions';
 import { phoneRuleFor } from '../leads/leads.validation';
 import { canBuyOnline, canReserve } from '../stock/car-page.rules';
 import { visibleCarsWhere } from '../stock/stock.queries';
@@ -23,7 +24,7 @@ import type { PaymentStep } from './payment-step';
 import { checkChoices, openPartialLead } from './checkout.journey';
 import { reservationLeadRows } from './checkout.notifications';
 import { reservationEvents, reservations, type ProviderName, type ReservationStatus } from './checkout.schema';
-import { authenticateRequestSchema, cardRequestSchema, CHECKOUT_MESSAGES, DEFAULT_REFUND_TERMS, startRequestSchema } from './checkout.validation';
+import { authenticateRequestSchema, cardRequestSchema, CHECKOUT_MESSAGES, DEFAULT_REFUND_TERMS, startRequestSchema, type StartRequest } from './checkout.validation';
 
 /**
  * Reservations (issue 16, decision 034). A reservation is a state machine kept in PostgreSQL:
@@ -242,6 +243,31 @@ export function returnUrl(origin: string, reservationId: string): string {
   return `${origin}/api/checkout/reservations/${reservationId}/return`;
 }
 
+/** A value as JSON with its object keys sorted, so one request always gives one string. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The token of a start made with an Idempotency-Key, bound to the whole request: a keyed hash
+ * (the platform's secret) of the reservation, the key, the request as checked and the visitor's
+ * lead token. The same visitor repeating the same request is given the same token again (nothing
+ * is voided); any other request with the key computes another token, which the stored hash refuses
+ * (decision 056). The token itself is never stored, only its SHA-256, as for every token.
+ */
+async function boundToken(reservationId: string, idempotencyKey: string, request: StartRequest, leadToken: string | null): Promise<{ token: string; hash: string }> {
+  const bound = canonicalJson({ reservationId, idempotencyKey, request, leadToken });
+  const token = createHmac('sha256', await platformSecret()).update(`reservation-token\n${bound}`).digest('base64url');
+  return { token, hash: hashEditToken(token) };
+}
+
+export const IDEMPOTENCY_MISMATCH = { 'Idempotency-Key': 'was used for another request: a new request needs a new key' } as const;
+
 /**
  * POST /api/checkout/reservations: checks the visitor's details (the lead form's rules) and the
  * terms, counts the start against the client's limit, re-checks the car's eligibility (the car
@@ -252,7 +278,7 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
   const db = await getDb();
   if (meta.idempotencyKey) {
     const [seen] = await db.select().from(reservations).where(and(eq(reservations.websiteId, tenant.id), eq(reservations.idempotencyKey, meta.idempotencyKey)));
-    if (seen) return replay(db, tenant, seen, request);
+    if (seen) return replay(tenant, seen, meta.idempotencyKey, request, meta.leadToken ?? null);
   }
   await checkChoices(tenant, request.choices, meta.leadToken ?? null);
   await consumeLimits(db, startLimits(tenant.id, meta.ip));
@@ -264,7 +290,7 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
   if (!provider) throw new ReservationRefusedError(CHECKOUT_MESSAGES.unavailable, [], 503);
 
   const id = randomUUID();
-  const token = newEditToken();
+  const token = meta.idempotencyKey ? await boundToken(id, meta.idempotencyKey, request, meta.leadToken ?? null) : newEditToken();
   const now = new Date();
   let released: Released[] = [];
   let refusal: string | null = null;
@@ -296,7 +322,7 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
   } catch (error) {
     // The same Idempotency-Key committed by a concurrent request (a unique violation): answer that one.
     const [seen] = meta.idempotencyKey ? await db.select().from(reservations).where(and(eq(reservations.websiteId, tenant.id), eq(reservations.idempotencyKey, meta.idempotencyKey))) : [];
-    if (seen) return replay(db, tenant, seen, request);
+    if (seen) return replay(tenant, seen, meta.idempotencyKey!, request, meta.leadToken ?? null);
     throw error;
   }
   void voidReleased(released);
@@ -335,17 +361,16 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
 }
 
 /**
- * A repeated Idempotency-Key: the first reservation, with a new token (the old one is void), and
- * the payment step its provider gave, as stored, while the payment is pending (null once it is
- * not, or while the first request is still asking the provider). The provider is not asked again:
- * Till refuses a repeated id, and Stripe's or IPG's answer would be the same. The key names one
- * reservation: repeated for another car, it is refused.
+ * A repeated Idempotency-Key: for the same request from the same visitor (the bound token matches
+ * the stored hash), the first reservation with the same token, and the payment step its provider
+ * gave, as stored, while the payment is pending (null once it is not, or while the first request
+ * is still asking the provider). The provider is not asked again: Till refuses a repeated id, and
+ * Stripe's or IPG's answer would be the same. Any other request with the key (another body, another
+ * visitor, another lead token) is refused with 422 and learns nothing of the reservation.
  */
-async function replay(db: Db, tenant: Tenant, row: Reservation, request: { car_id: number; kind: 'reserve' | 'buy_online' }): Promise<StartResult> {
-  const differs = request.car_id !== row.carId ? 'car_id' : request.kind !== row.kind ? 'kind' : null;
-  if (differs) throw new ValidationError({ [differs]: 'differs from the reservation this Idempotency-Key started' });
-  const token = newEditToken();
-  await db.update(reservations).set({ accessTokenHash: token.hash }).where(and(eq(reservations.websiteId, tenant.id), eq(reservations.id, row.id)));
+async function replay(tenant: Tenant, row: Reservation, idempotencyKey: string, request: StartRequest, leadToken: string | null): Promise<StartResult> {
+  const token = await boundToken(row.id, idempotencyKey, request, leadToken);
+  if (!editTokenMatches(token.token, row.accessTokenHash)) throw new ValidationError({ ...IDEMPOTENCY_MISMATCH });
   const payment = row.status === 'pending_payment' ? row.paymentStep : null;
   return { reservation: reservationView(tenant, row), token: token.token, payment, replayed: true };
 }

@@ -4,6 +4,7 @@ import { logger } from '@/lib/logger';
 import { errorResponse, jsonResponse, readBodyBytes } from '../dashboard/dashboard.http';
 import { DashboardError } from '../dashboard/dashboard.errors';
 import { leadRoute } from '../leads/leads.http';
+import { devHostForSlug, normalizeHost } from '../tenancy/tenancy.host';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { SignatureError } from './adapters/types';
 import { handleNotification, ReservationRefusedError, reservationView, type Reservation } from './checkout.commands';
@@ -28,10 +29,19 @@ export function reservationIdOf(params: { reservationId?: string }): string {
   return id.toLowerCase();
 }
 
-/** The website's own origin as the visitor reached it (for return URLs and the sandbox's notifications). */
-export function originOf(request: Request): string {
-  const url = new URL(request.url);
-  return `${url.protocol}//${request.headers.get('host') ?? url.host}`;
+/**
+ * The website's own origin, for the URLs a payment provider sends the visitor back to and the
+ * sandbox's notifications: the website's domain the request was matched to (findTenantByHost
+ * compares the normalised Host with the website's configured domains, so only a configured name
+ * passes, never a port, userinfo or junk of the header), or, in demo mode, its `{slug}.localhost`
+ * with the port this server listens on (PORT, which `next start` sets). The scheme is the request's.
+ */
+export function originOf(tenant: Tenant, request: Request): string {
+  const { protocol } = new URL(request.url);
+  const host = normalizeHost(request.headers.get('host'));
+  const devHost = devHostForSlug(tenant.slug);
+  if (!host || host === devHost) return `${protocol}//${devHost}${process.env.PORT ? `:${process.env.PORT}` : ''}`;
+  return `${protocol}//${host}`;
 }
 
 /**

@@ -39,11 +39,26 @@ export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`);
 }
 
+/** A cell a spreadsheet would read as a formula (OWASP CSV injection): it starts with = + - @, a tab or a CR. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A plain decimal number (-33.8688, 42): data in every spreadsheet, never a formula (decision 056). */
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
 /**
- * One CSV field (RFC 4180): quoted when it holds a comma, a double quote, a line break or
- * leading or trailing space, with each double quote doubled.
+ * A cell neutralised as OWASP recommends: prefixed with a single quote when it would start a
+ * formula, so a spreadsheet shows it as text. A plain number is left as it is: a negative latitude
+ * or longitude (every Australian dealer's) must stay a number for the feed's reader.
  */
-export function csvField(value: string): string {
+export function csvSafeCell(value: string): string {
+  return FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+}
+
+/**
+ * One CSV field (RFC 4180): neutralised (csvSafeCell), then quoted when it holds a comma, a double
+ * quote, a line break or leading or trailing space, with each double quote doubled.
+ */
+export function csvField(raw: string): string {
+  const value = csvSafeCell(raw);
   return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 

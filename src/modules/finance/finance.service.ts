@@ -5,7 +5,7 @@ import { getDb } from '@/db';
 import { consumeLimits, HOUR_MS } from '@/lib/rate-limit';
 import { logger } from '@/lib/logger';
 import { DashboardError, NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
-import { codePhone, codePhoneMessage, phoneVerifiedRecently, VERIFIED_PHONE_WINDOW_MS } from '../identity/identity.codes';
+import { codePhone, codePhoneMessage, spendPhoneVerification } from '../identity/identity.codes';
 import { getLeadCarById } from '../leads/leads.form-context';
 import { parseWith } from '../leads/leads.http';
 import type { Tenant } from '../tenancy/tenancy.types';
@@ -21,8 +21,8 @@ import { createCustomerSchema, quoteRequestSchema } from './finance.validation';
 /**
  * The instant quote and the hand-over to the finance partner (issue 15, SPEC §7). Both exist where
  * the website offers instant finance; quotes are limited per client address (a partner's quote can
- * cost money), hand-overs too, and a hand-over needs the phone verified by a code in the last 15
- * minutes.
+ * cost money), hand-overs too, and a hand-over uses up the one-time token of a code check of that
+ * phone in the last 15 minutes (one verification, one application).
  */
 
 export const QUOTES_PER_IP_PER_HOUR = 240;
@@ -46,10 +46,11 @@ export async function financeQuote(tenant: Tenant, body: unknown, ip: string | n
   }
 }
 
-type Options = { ip: string | null; idempotencyKey: string | null; only?: 'carclarity' };
+/** verificationToken: the one-time token of the phone's code check (its cookie), used up by the application. */
+type Options = { ip: string | null; idempotencyKey: string | null; verificationToken: string | null; only?: 'carclarity' };
 
 /** Stores the application, hands it to the dealership's partner and answers where the visitor goes next. */
-export async function createFinanceCustomer(tenant: Tenant, body: unknown, { ip, idempotencyKey, only }: Options): Promise<{ redirectUrl: string }> {
+export async function createFinanceCustomer(tenant: Tenant, body: unknown, { ip, idempotencyKey, verificationToken, only }: Options): Promise<{ redirectUrl: string }> {
   requireInstantFinance(tenant);
   const { data, additionalData } = parseWith(createCustomerSchema, body);
   const phone = codePhone(tenant, data.phoneNumber);
@@ -66,7 +67,6 @@ export async function createFinanceCustomer(tenant: Tenant, body: unknown, { ip,
     if (seen) throw new DashboardError(409, FINANCE_MESSAGES.customerFailed);
   }
   if (ip) await consumeLimits(db, [{ key: `finance-hand-over:${tenant.id}:${ip}`, max: HAND_OVERS_PER_IP_PER_HOUR, durationMs: HOUR_MS, message: TOO_MANY }]);
-  if (!(await phoneVerifiedRecently(tenant, phone, VERIFIED_PHONE_WINDOW_MS))) throw new DashboardError(403, FINANCE_MESSAGES.unverified, { 'data.phoneNumber': 'is not verified' });
 
   const carId = additionalData?.car_id ?? null;
   const car = carId === null ? null : await getLeadCarById(tenant, carId);
@@ -75,6 +75,8 @@ export async function createFinanceCustomer(tenant: Tenant, body: unknown, { ip,
   if (car && !isForSale({ status: car.status as CarStatus, reserved: car.reserved }, tenant.config)) throw new ValidationError({ 'additionalData.car_id': 'is sold or reserved' });
   const dealershipSlug = car?.dealershipSlug ?? additionalData?.dealership_slug ?? null;
   const { partner, partnerCode } = partnerFor(tenant, dealershipSlug, only);
+  // Last before storing: a refused body does not use up the visitor's verification.
+  if (!(await spendPhoneVerification(tenant, phone, verificationToken))) throw new DashboardError(403, FINANCE_MESSAGES.unverified, { 'data.phoneNumber': 'is not verified' });
   // The figures the visitor was shown, as the dealer's record of them (the partner quotes again itself).
   const quote = instantQuote({ purchasePrice: data.purchasePrice, loanTermYears: data.loanTerm, credit: data.selfAssessedCreditScore, settings: financeSettingsOf(tenant.config) });
   const id = randomUUID();

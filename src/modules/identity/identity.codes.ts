@@ -1,12 +1,13 @@
 import 'server-only';
-import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logger';
 import { mobilePhoneRule, normalizePhone, parsePhone, phoneError } from '@/lib/phone';
 import { consumeLimits, DAY_MS, HOUR_MS, peekLimits, RateLimitedError, throwIfRefused, type RateLimit } from '@/lib/rate-limit';
-import { DashboardError } from '../dashboard/dashboard.errors';
+import { DashboardError, NotFoundError } from '../dashboard/dashboard.errors';
+import { offersInstantFinance } from '../finance/finance.display';
 import { leadDeliveries } from '../leads/leads.schema';
 import { analyticsEvents } from '../widgets/widgets.schema';
 import { phoneRuleFor } from '../leads/leads.validation';
@@ -21,9 +22,14 @@ import { CODE_LENGTH, CODE_MESSAGES } from './identity.validation';
  * - only mobile numbers of the website's own country; 6 digits, hashed at rest with the row's id;
  *   valid 10 minutes, used once, 5 wrong tries per code; a new code replaces the previous one; a
  *   resend after 30 s;
- * - limits per phone and per client address, per hour and per day, per website, in PostgreSQL
- *   through the shared limiter; over any, exactly 'Too many verification attempts. Please try
- *   again later.';
+ * - limits per phone and per client address, per hour and per day, counting every website of the
+ *   platform together (a number or an address is not given a fresh budget by each website), in
+ *   PostgreSQL through the shared limiter; the 30 s resend gate is one of those limits too, so
+ *   parallel requests cannot pass it together; over any, exactly 'Too many verification attempts.
+ *   Please try again later.';
+ * - only where the website uses them (sign-in or instant finance); elsewhere every code route is 404;
+ * - a successful check gives a one-time verification token (a cookie on the visitor's browser),
+ *   which a finance application uses up: a phone verified once is one application, by that browser;
  * - a verification row per send ('sms') and per successful check ('verify') with the contact's
  *   metadata; the message itself is sent at once and recorded in the outbox (channel 'sms'), where
  *   the demo outbox page shows it. A provider failure or timeout gives a clear message and no code.
@@ -83,61 +89,61 @@ function requirePhone(tenant: Tenant, raw: string): string {
   return phone;
 }
 
-function codeLimits(tenant: Tenant, phone: string, ip: string | null): RateLimit[] {
+/** The platform-wide subject of a limit: every website counts against the same number (decision 056). */
+const EVERY_WEBSITE = 'platform';
+
+function resendGate(phone: string): RateLimit[] {
+  return [{ key: `code-resend:${EVERY_WEBSITE}:${phone}`, max: 1, durationMs: CODE_RULES.resendAfterMs, message: () => CODE_MESSAGES.rateLimit, field: 'phone' }];
+}
+
+function codeLimits(phone: string, ip: string | null): RateLimit[] {
   const message = () => CODE_MESSAGES.rateLimit;
-  const w = tenant.id;
   const limits: RateLimit[] = [
-    { key: `code-phone-h:${w}:${phone}`, max: CODE_RULES.perPhonePerHour, durationMs: HOUR_MS, message, field: 'phone' },
-    { key: `code-phone-d:${w}:${phone}`, max: CODE_RULES.perPhonePerDay, durationMs: DAY_MS, message, field: 'phone' },
+    { key: `code-phone-h:${EVERY_WEBSITE}:${phone}`, max: CODE_RULES.perPhonePerHour, durationMs: HOUR_MS, message, field: 'phone' },
+    { key: `code-phone-d:${EVERY_WEBSITE}:${phone}`, max: CODE_RULES.perPhonePerDay, durationMs: DAY_MS, message, field: 'phone' },
   ];
   if (ip) {
     limits.push(
-      { key: `code-ip-h:${w}:${ip}`, max: CODE_RULES.perIpPerHour, durationMs: HOUR_MS, message, field: 'phone' },
-      { key: `code-ip-d:${w}:${ip}`, max: CODE_RULES.perIpPerDay, durationMs: DAY_MS, message, field: 'phone' },
+      { key: `code-ip-h:${EVERY_WEBSITE}:${ip}`, max: CODE_RULES.perIpPerHour, durationMs: HOUR_MS, message, field: 'phone' },
+      { key: `code-ip-d:${EVERY_WEBSITE}:${ip}`, max: CODE_RULES.perIpPerDay, durationMs: DAY_MS, message, field: 'phone' },
     );
   }
   return limits;
+}
+
+/** Whether the website uses phone codes at all: for sign-in, or for the instant finance popup. */
+export function usesPhoneCodes(tenant: Tenant): boolean {
+  return tenant.config.phoneSignIn.enabled || offersInstantFinance(tenant.config);
+}
+
+/** Every phone-code route is 404 on a website that uses none (it must not send SMS for anyone). */
+function requirePhoneCodes(tenant: Tenant): void {
+  if (!usesPhoneCodes(tenant)) throw new NotFoundError();
 }
 
 function hashCode(verificationId: string, code: string): string {
   return createHash('sha256').update(`${verificationId}:${code}`).digest('hex');
 }
 
-async function latestSend(tenant: Tenant, phone: string) {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(verifications)
-    .where(and(eq(verifications.websiteId, tenant.id), eq(verifications.phone, phone), eq(verifications.verificationType, 'sms')))
-    .orderBy(desc(verifications.createdAt))
-    .limit(1);
-  return row ?? null;
-}
-
-/** Seconds until this phone may be sent another code (0: now). */
-async function resendWait(tenant: Tenant, phone: string, now: number): Promise<number> {
-  const last = await latestSend(tenant, phone);
-  if (!last) return 0;
-  return Math.max(0, Math.ceil((last.createdAt.getTime() + CODE_RULES.resendAfterMs - now) / 1000));
-}
-
 /** POST /api/rate-limit: whether a code may be sent to this phone now (nothing is counted). */
 export async function mayCodeBeSent(tenant: Tenant, rawPhone: string, ip: string | null, now = Date.now()): Promise<void> {
+  requirePhoneCodes(tenant);
   const phone = requirePhone(tenant, rawPhone);
-  const wait = await resendWait(tenant, phone, now);
-  if (wait > 0) throw rateLimited(wait);
-  throwIfRefused(await peekLimits(await getDb(), codeLimits(tenant, phone, ip), now));
+  const db = await getDb();
+  throwIfRefused(await peekLimits(db, resendGate(phone), now));
+  throwIfRefused(await peekLimits(db, codeLimits(phone, ip), now));
 }
 
 export type SendInput = { phone: string; first_name?: string; last_name?: string; email?: string };
 
 /** Sends a new code; the previous one, if any, no longer counts. */
 export async function sendPhoneCode(tenant: Tenant, input: SendInput, ip: string | null, sender: SmsSender = defaultSmsSender(), now = Date.now()): Promise<{ resendAfterSeconds: number }> {
+  requirePhoneCodes(tenant);
   const phone = requirePhone(tenant, input.phone);
-  const wait = await resendWait(tenant, phone, now);
-  if (wait > 0) throw rateLimited(wait);
   const db = await getDb();
-  await consumeLimits(db, codeLimits(tenant, phone, ip), now);
+  // The resend gate first, on its own: a click within 30 s is refused without using the hour's budget.
+  await consumeLimits(db, resendGate(phone), now);
+  await consumeLimits(db, codeLimits(phone, ip), now);
 
   const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
   const id = randomUUID();
@@ -168,9 +174,15 @@ export async function sendPhoneCode(tenant: Tenant, input: SendInput, ip: string
   return { resendAfterSeconds: CODE_RULES.resendAfterMs / 1000 };
 }
 
-/** Checks a code: the latest sent to this phone, unexpired, unused, under 5 wrong tries. Records a 'verify' row. */
-export async function verifyPhoneCode(tenant: Tenant, input: { phone: string; code: string }, now = Date.now()): Promise<{ phone: string; metadata: Record<string, unknown> }> {
+/**
+ * Checks a code: the latest sent to this phone, unexpired, unused, under 5 wrong tries. Records a
+ * 'verify' row, which holds the hash of the one-time verification token answered (see
+ * spendPhoneVerification).
+ */
+export async function verifyPhoneCode(tenant: Tenant, input: { phone: string; code: string }, now = Date.now()): Promise<{ phone: string; metadata: Record<string, unknown>; verificationToken: string }> {
+  requirePhoneCodes(tenant);
   const phone = requirePhone(tenant, input.phone);
+  const verificationToken = randomBytes(24).toString('base64url');
   const db = await getDb();
   const outcome = await db.transaction(async (tx) => {
     const [row] = await tx
@@ -188,13 +200,40 @@ export async function verifyPhoneCode(tenant: Tenant, input: { phone: string; co
       return row.attempts + 1 >= CODE_RULES.maxWrongTries ? ('exhausted' as const) : ('invalid' as const);
     }
     await tx.update(verifications).set({ usedAt: new Date(now) }).where(eq(verifications.id, row.id));
-    await tx.insert(verifications).values({ websiteId: tenant.id, phone, verificationType: 'verify', dealershipSlug: row.dealershipSlug, metadata: row.metadata });
+    await tx.insert(verifications).values({ websiteId: tenant.id, phone, verificationType: 'verify', codeHash: hashToken(verificationToken), createdAt: new Date(now), dealershipSlug: row.dealershipSlug, metadata: row.metadata });
     return { metadata: row.metadata };
   });
   if (outcome === 'invalid' || outcome === 'exhausted') await recordAuthEvent(tenant, AUTH_EVENTS.codeRejected, { reason: outcome });
   if (outcome === 'invalid') throw new CodeError(422, CODE_MESSAGES.invalid, 'code');
   if (outcome === 'exhausted') throw rateLimited(Math.ceil(CODE_RULES.validMs / 1000));
-  return { phone, metadata: outcome.metadata };
+  return { phone, metadata: outcome.metadata, verificationToken };
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Uses up the verification token a code check answered, for this phone on this website, within 15
+ * minutes of the check: true once, false ever after (and for a token of another phone, another
+ * website, or none). One statement, so two requests with one token cannot both use it.
+ */
+export async function spendPhoneVerification(tenant: Tenant, phone: string, token: string | null, now = Date.now()): Promise<boolean> {
+  if (!token || token.length > 200) return false;
+  const db = await getDb();
+  const used = await db
+    .update(verifications)
+    .set({ usedAt: new Date(now) })
+    .where(
+      and(
+        eq(verifications.websiteId, tenant.id),
+        eq(verifications.phone, phone),
+        eq(verifications.verificationType, 'verify'),
+        eq(verifications.codeHash, hashToken(token)),
+        isNull(verifications.usedAt),
+        gt(verifications.createdAt, new Date(now - VERIFIED_PHONE_WINDOW_MS)),
+      ),
+    )
+    .returning({ id: verifications.id });
+  return used.length === 1;
 }
 
 /** Whether this phone (E.164) passed a code check on this website within `withinMs` (the finance form's gate). */

@@ -2,6 +2,7 @@ import 'server-only';
 import { NotFoundError, DashboardError } from '../dashboard/dashboard.errors';
 import { normalizeHost, isLoopbackHost } from '../tenancy/tenancy.host';
 import type { Tenant } from '../tenancy/tenancy.types';
+import { VERIFIED_PHONE_WINDOW_MS } from './identity.codes';
 import { currentUser, SESSION_MAX_AGE_SECONDS, SessionError, type IssuedSession } from './identity.sessions';
 
 /** Cookies and errors of the sign-in routes (issue 14). */
@@ -45,6 +46,16 @@ export function sessionCookies(request: Request, session: IssuedSession): string
 export function clearedCookies(request: Request): string[] {
   const secure = secureCookies(request);
   return [cookie(ACCESS_COOKIE, '', 0, secure), cookie(REFRESH_COOKIE, '', 0, secure)];
+}
+
+/**
+ * The one-time token a code check answers (spendPhoneVerification): httpOnly, sent to the APIs only,
+ * for as long as a verification stands (15 minutes). The finance application reads it from here.
+ */
+export const PHONE_VERIFICATION_COOKIE = 'dp_phone_verification';
+
+export function phoneVerificationCookie(request: Request, token: string): string {
+  return cookie(PHONE_VERIFICATION_COOKIE, token, VERIFIED_PHONE_WINDOW_MS / 1000, secureCookies(request), '/api');
 }
 
 export function readCookie(request: Request, name: string): string | null {

@@ -30,25 +30,31 @@ export class SessionError extends Error {
   }
 }
 
-let signingKey: Promise<CryptoKey> | null = null;
+let secretValue: Promise<string> | null = null;
 
 /**
- * AUTH_SECRET where set (every replica the same), else a key the platform makes once and keeps in
- * the database, so replicas agree and a restart does not sign everyone out.
+ * The platform's own secret: AUTH_SECRET where set (every replica the same), else one the platform
+ * makes once and keeps in the database, so replicas agree and a restart does not sign everyone out.
+ * The session signing key, and other keyed hashes of the platform (checkout's bound tokens).
  */
-function key(): Promise<CryptoKey> {
-  signingKey ??= (async () => {
+export function platformSecret(): Promise<string> {
+  secretValue ??= (async () => {
     const fromEnv = process.env.AUTH_SECRET;
-    let secret = fromEnv && fromEnv.length >= 32 ? fromEnv : null;
-    if (!secret) {
-      const db = await getDb();
-      await db.insert(platformSecrets).values({ name: SECRET_NAME, value: randomBytes(48).toString('base64url') }).onConflictDoNothing();
-      const [row] = await db.select({ value: platformSecrets.value }).from(platformSecrets).where(eq(platformSecrets.name, SECRET_NAME));
-      secret = row.value;
-    }
-    // Imported once: given bytes, jose would import the key again on every sign and verify.
-    return crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    if (fromEnv && fromEnv.length >= 32) return fromEnv;
+    const db = await getDb();
+    await db.insert(platformSecrets).values({ name: SECRET_NAME, value: randomBytes(48).toString('base64url') }).onConflictDoNothing();
+    const [row] = await db.select({ value: platformSecrets.value }).from(platformSecrets).where(eq(platformSecrets.name, SECRET_NAME));
+    return row.value;
   })();
+  secretValue.catch(() => (secretValue = null));
+  return secretValue;
+}
+
+let signingKey: Promise<CryptoKey> | null = null;
+
+function key(): Promise<CryptoKey> {
+  // Imported once: given bytes, jose would import the key again on every sign and verify.
+  signingKey ??= platformSecret().then((secret) => crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
   signingKey.catch(() => (signingKey = null));
   return signingKey;
 }

@@ -7,6 +7,7 @@ import { normalizeHost } from '../tenancy/tenancy.host';
 import { findTenantByHost } from '../tenancy/tenancy.queries';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { clientAddress } from '@/lib/client-address';
+import { BAD_HOST } from '@/lib/request-refusals';
 import type { SubmitMeta } from './leads.commands';
 import { editTokenOf } from './leads.tokens';
 import { assertSameSiteWrite, type BodyKind } from '@/lib/same-site';
@@ -51,7 +52,9 @@ export function leadRoute<P = unknown>(handler: (context: { request: Request; te
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
       if (request.method !== 'GET' && request.method !== 'HEAD') assertSameSiteWrite(request, accepted);
-      const host = normalizeHost(request.headers.get('host'));
+      const header = request.headers.get('host');
+      const host = normalizeHost(header);
+      if (header && !host) throw new BadRequestError(BAD_HOST, { host: 'is not a host name' });
       const tenant = host ? await findTenantByHost(host) : null;
       if (!tenant) return jsonResponse({ error: LEAD_API_MESSAGES.unknownWebsite }, { status: 404 });
       return await handler({ request, tenant, params: await context.params });

@@ -9,7 +9,7 @@ describe('normalizeHost', () => {
   });
 
   it('refuses what is not a host name', () => {
-    for (const bad of [null, '', ' ', 'a b', '../etc', 'x/y', 'evil.com\r\nX: y', '-bad.com', 'a'.repeat(300), "x'--"]) {
+    for (const bad of [null, '', ' ', 'a b', '../etc', 'x/y', 'evil.com\r\nX: y', '-bad.com', 'a'.repeat(300), "x'--", 'a.localhost:80@evil.example', 'a.localhost:80/x', 'a.localhost:', 'a.localhost:123456', '[::1]x', '[::1]:80@evil']) {
       expect(normalizeHost(bad)).toBeNull();
     }
   });

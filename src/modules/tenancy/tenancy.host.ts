@@ -4,16 +4,26 @@ const HOST_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 const DEV_SUFFIX = '.localhost';
 
-/** Lowercase host without port, or null when the header is not a plausible host name. */
+/** An optional port after the host: a colon and 1 to 5 digits, nothing else (no userinfo, path or second host). */
+const PORT_SUFFIX = /^(:\d{1,5})?$/;
+
+/**
+ * Lowercase host without port, or null when the header is not a plausible host name. Anything but
+ * `name[:port]` is refused whole, not cut at the first colon: `a.localhost:80@evil.example` (userinfo
+ * form, where a URL parser reads evil.example) or `a.localhost:80/x` names no host here.
+ */
 export function normalizeHost(header: string | null | undefined): string | null {
   if (!header) return null;
   let host = header.trim().toLowerCase();
   if (host.startsWith('[')) {
     const end = host.indexOf(']');
-    return end > 0 ? host.slice(0, end + 1) : null;
+    return end > 0 && PORT_SUFFIX.test(host.slice(end + 1)) ? host.slice(0, end + 1) : null;
   }
   const colon = host.indexOf(':');
-  if (colon >= 0) host = host.slice(0, colon);
+  if (colon >= 0) {
+    if (!PORT_SUFFIX.test(host.slice(colon))) return null;
+    host = host.slice(0, colon);
+  }
   if (host.endsWith('.')) host = host.slice(0, -1);
   if (host.length === 0 || host.length > 253) return null;
   if (LOOPBACK_HOSTS.has(host)) return host;

@@ -7,6 +7,7 @@ import { manufacturers, navigationItems, websiteDomains, websiteGenerations, web
 import { memoWhileWebsiteUnchanged, rememberGenerations, websiteGeneration } from './tenancy.memo';
 import { carGenerations } from '@/modules/stock/stock.schema';
 import { parseWebsiteConfig } from './tenancy.config';
+import { devHostsAnswer } from '@/lib/demo-access';
 import { devHostForSlug, slugFromDevHost } from './tenancy.host';
 import type { DemoSite, Navigation, NavigationItem, Tenant } from './tenancy.types';
 
@@ -72,11 +73,11 @@ function toTenant({ website, manufacturer }: { website: typeof websites.$inferSe
 }
 
 /**
- * The website for a normalised host (see normalizeHost): `{slug}.localhost`, or a row of
+ * The website for a normalised host (see normalizeHost): `{slug}.localhost` (demo mode only), or a row of
  * website_domains. Null when no website answers to it. Cached for the request.
  */
 export const findTenantByHost = cache(async (host: string): Promise<Tenant | null> => {
-  const devSlug = slugFromDevHost(host);
+  const devSlug = devHostsAnswer() ? slugFromDevHost(host) : null;
   const db = await getDb();
   const [found] = await readGenerations(
     db,

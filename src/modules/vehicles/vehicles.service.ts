@@ -2,44 +2,56 @@ import 'server-only';
 import { getDb } from '@/db';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logger';
-import { consumeLimits, DAY_MS, HOUR_MS, waitPhrase, type RateLimit } from '@/lib/rate-limit';
+import { consumeLimits, DAY_MS, HOUR_MS, RateLimitedError, waitPhrase, type RateLimit } from '@/lib/rate-limit';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { valuationFromAutograb } from './adapters/autograb-http';
 import { lookupNevdis } from './adapters/nevdis-http';
 import { decodeVinOffline } from './adapters/vpic-offline';
 import { estimateFromComparables, type Estimate } from './vehicles.estimate';
 import { findComparables } from './vehicles.queries';
-import type { EstimateAnswer, LookupAnswer } from './vehicles.types';
+import type { EstimateAnswer, LookupAnswer, VehicleIdentity } from './vehicles.types';
 import { VEHICLE_MESSAGES, type EstimateRequest, type VehicleLookupInput } from './vehicles.validation';
 
 /**
  * Vehicle lookups (POST /api/nevdis) and estimates (POST /api/simple-autograb-lookup): providers
  * where configured, the local defaults otherwise (VINs decoded offline, estimates from comparable
- * listings). Lookups cost money with a provider and CPU without one: both are limited per client
- * address and per website.
+ * listings). Every lookup counts against the client address's hourly limit (the local work costs
+ * CPU); only a call to a paid provider counts against the website's daily provider quota, so free
+ * offline answers can never use it up, and once it is used up the local answer stands in.
  */
 
 export const VEHICLE_LIMITS = { lookupsPerIpPerHour: 30, lookupsPerWebsitePerDay: 2000, estimatesPerIpPerHour: 30 } as const;
 const LIMIT_MESSAGE = (seconds: number) => `Too many vehicle lookups. Please try again in ${waitPhrase(seconds)}, or enter the details yourself.`;
 
-function limits(kind: 'lookup' | 'estimate', tenant: Tenant, ip: string | null): RateLimit[] {
+type Kind = 'lookup' | 'estimate';
+
+function clientLimits(kind: Kind, tenant: Tenant, ip: string | null): RateLimit[] {
   const perIp = kind === 'lookup' ? VEHICLE_LIMITS.lookupsPerIpPerHour : VEHICLE_LIMITS.estimatesPerIpPerHour;
-  const list: RateLimit[] = [{ key: `vehicle-${kind}-site:${tenant.id}`, max: VEHICLE_LIMITS.lookupsPerWebsitePerDay, durationMs: DAY_MS, message: LIMIT_MESSAGE }];
-  if (ip) list.unshift({ key: `vehicle-${kind}-ip:${tenant.id}:${ip}`, max: perIp, durationMs: HOUR_MS, message: LIMIT_MESSAGE });
-  return list;
+  return ip ? [{ key: `vehicle-${kind}-ip:${tenant.id}:${ip}`, max: perIp, durationMs: HOUR_MS, message: LIMIT_MESSAGE }] : [];
 }
 
-export async function lookupVehicle(tenant: Tenant, input: VehicleLookupInput, ip: string | null): Promise<LookupAnswer> {
-  await consumeLimits(await getDb(), limits('lookup', tenant, ip));
-  const provider = env().nevdis;
+/** The website's daily quota of paid provider calls: whether one more may be made now (counted when it may). */
+async function providerQuotaAllows(kind: Kind, tenant: Tenant): Promise<boolean> {
   try {
-    if (input.vin) {
-      const vehicle = (await decodeVinOffline(input.vin)) ?? (provider ? await lookupNevdis(provider, { vin: input.vin }) : null);
-      return vehicle ? { vehicle, message: null } : { vehicle: null, message: VEHICLE_MESSAGES.notFound };
-    }
+    await consumeLimits(await getDb(), [{ key: `vehicle-${kind}-site:${tenant.id}`, max: VEHICLE_LIMITS.lookupsPerWebsitePerDay, durationMs: DAY_MS, message: LIMIT_MESSAGE }]);
+    return true;
+  } catch (error) {
+    if (error instanceof RateLimitedError) return false;
+    throw error;
+  }
+}
+
+const found = (vehicle: VehicleIdentity | null): LookupAnswer => (vehicle ? { vehicle, message: null } : { vehicle: null, message: VEHICLE_MESSAGES.notFound });
+
+export async function lookupVehicle(tenant: Tenant, input: VehicleLookupInput, ip: string | null, provider = env().nevdis): Promise<LookupAnswer> {
+  await consumeLimits(await getDb(), clientLimits('lookup', tenant, ip));
+  try {
+    const offline = input.vin ? await decodeVinOffline(input.vin) : null;
+    if (offline || (input.vin && !provider)) return found(offline);
     if (!provider) return { vehicle: null, message: VEHICLE_MESSAGES.registrationOffline };
-    const vehicle = await lookupNevdis(provider, { registration: input.rego!, state: input.state! });
-    return vehicle ? { vehicle, message: null } : { vehicle: null, message: VEHICLE_MESSAGES.notFound };
+    // Past the website's provider quota: a VIN keeps its offline answer; a registration has none.
+    if (!(await providerQuotaAllows('lookup', tenant))) return input.vin ? found(null) : { vehicle: null, message: VEHICLE_MESSAGES.registrationOffline };
+    return found(await lookupNevdis(provider, input.vin ? { vin: input.vin } : { registration: input.rego!, state: input.state! }));
   } catch (error) {
     logger.warn({ err: error }, 'vehicle lookup failed');
     return { vehicle: null, message: VEHICLE_MESSAGES.providerDown };
@@ -57,10 +69,10 @@ export async function estimateFromListings(tenant: Tenant, vehicle: { make: stri
 }
 
 export async function estimateVehicle(tenant: Tenant, input: EstimateRequest, ip: string | null): Promise<EstimateAnswer> {
-  await consumeLimits(await getDb(), limits('estimate', tenant, ip));
+  await consumeLimits(await getDb(), clientLimits('estimate', tenant, ip));
   const vehicle = { make: input.make, model: input.model, year: input.year, km: input.km, state: input.state ?? null };
   const provider = env().autograb;
-  if (provider) {
+  if (provider && (await providerQuotaAllows('estimate', tenant))) {
     try {
       return { ...(await valuationFromAutograb(provider, { ...vehicle, vin: input.vin })), source: 'autograb' };
     } catch (error) {

@@ -101,7 +101,7 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
   const [visitor, setVisitor] = useState<Record<string, unknown> | null>(null);
   const [actionToken, setActionToken] = useState<string | null>(null);
   const [reservation, setReservation] = useState<ReservationView | null>(null);
-  const [key] = useState(newKey);
+  const [key, setKey] = useState(newKey);
   const headingRef = useStepHeading(step);
   const alertRef = useRef<HTMLDivElement>(null);
   const detailsRef = useRef<HTMLFormElement>(null);
@@ -162,6 +162,10 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
       setStarted(next);
       return next;
     }
+    // The server answered (no reservation, or a failed one): the next start is a new request with a
+    // new key, since the key is bound to this one's body (decision 056). Without an answer (status 0)
+    // the key stays, so a retry finds the reservation a lost answer may have made.
+    if (status !== 0) setKey(newKey());
     const message = typeof body.error === 'string' ? body.error : TRY_AGAIN;
     if (status === 409 && Array.isArray(body.similar_cars)) setSimilar(body.similar_cars as SimilarCar[]);
     if (status === 409 || status === 503) {

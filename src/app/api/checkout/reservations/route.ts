@@ -14,7 +14,7 @@ export const dynamic = 'force-dynamic';
  */
 export const POST = checkoutRoute(async ({ request, tenant }) => {
   const { idempotencyKey, editToken } = submitMeta(request);
-  const meta = { ip: clientAddress(request), idempotencyKey, origin: originOf(request), leadToken: editToken };
+  const meta = { ip: clientAddress(request), idempotencyKey, origin: originOf(tenant, request), leadToken: editToken };
   const result = await startReservation(tenant, await readJsonBody(request, 16 * 1024), meta);
   return jsonResponse({ reservation: result.reservation, token: result.token, payment: result.payment }, { status: result.replayed ? 200 : 201, headers: { 'Cache-Control': 'no-store' } });
 });
