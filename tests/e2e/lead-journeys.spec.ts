@@ -26,7 +26,7 @@ const SITES: Site[] = [
     slug: 'harbour-city-motors',
     phone: '0412 345 678',
     postcodeLabel: 'Postcode',
-    badPostcode: '75201',
+    badPostcode: '200',
     postcodeMessage: 'Invalid postcode. Please enter a 4-digit number.',
     postcode: '2000',
     maxLength: '4',
@@ -114,6 +114,7 @@ for (const site of SITES) {
       await expect(field(page, site.postcodeLabel)).toHaveAttribute('maxlength', site.maxLength);
 
       await fillDetails(page, site, site.badPostcode);
+      await field(page, 'Comments').fill('Is it still available?');
       await dialog.getByRole('button', { name: site.submit }).click();
       await expect(dialog.getByText(site.postcodeMessage, { exact: true })).toBeVisible();
       await expect(field(page, site.postcodeLabel)).toBeFocused();
@@ -185,4 +186,39 @@ test('lone-star-auto reads in US words: contact, trade-in and careers', async ({
   await expect(careers.getByRole('button', { name: 'Message Now' })).toBeVisible();
   await expect(careers.getByRole('button', { name: 'Submit' })).toHaveCount(0);
   await expect(field(page, 'Your CV')).toHaveAttribute('accept', 'application/pdf,.pdf');
+});
+
+test('car titles show Škoda, not ŠKODA (SPEC §3 display names)', async ({ page }) => {
+  const slug = 'southern-cross-skoda';
+  const response = await page.request.post(serverUrl('/api/search'), { headers: { host: `${slug}.localhost` }, data: { filters: { make: ['ŠKODA'] }, limit: 1 } });
+  const [hit] = (await response.json()).hits as Hit[];
+  expect(hit, 'a ŠKODA in stock').toBeTruthy();
+  await page.goto(siteUrl(slug, `/cars/${hit!.slug}`));
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Škoda');
+  await expect(page.getByRole('heading', { level: 1 })).not.toContainText('ŠKODA');
+  await page.goto(siteUrl(slug, '/'));
+  await expect(page.getByText(/ŠKODA/)).toHaveCount(0);
+});
+
+test('a trade-in sends its photos with the last step and the dealer email lists the vehicle under its heading', async ({ page }) => {
+  const slug = 'harbour-city-motors';
+  await page.goto(siteUrl(slug, '/cars/trade-in'));
+  await fillDetails(page, SITES[0]!, '2000');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('Step 2 of 2')).toBeVisible();
+  await field(page, 'Registration \\(Rego\\)').fill('ABC123');
+  await field(page, 'Registration state').selectOption('NSW');
+  await field(page, 'Make').fill('Mazda');
+  await field(page, 'Model').fill('CX-5');
+  await field(page, 'Year').fill('2018');
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6300010000050001', 'hex');
+  await field(page, 'Photos of your vehicle').setInputFiles([{ name: 'front.png', mimeType: 'image/png', buffer: png }]);
+  const put = page.waitForResponse((r) => r.request().method() === 'PUT');
+  await page.getByRole('button', { name: 'Get Your Valuation' }).click();
+  expect((await put).status()).toBe(200);
+  expect((await put).request().headers()['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+  const id = new URL((await put).url()).pathname.split('/').pop()!;
+  await page.waitForURL(/\/success\?/);
+  const email = await emailText(page, slug, id);
+  expect(email).toContain('Trade-in vehicle\nRegistration (Rego): ABC123\nRegistration state: NSW\nMake: Mazda\nModel: CX-5\nYear: 2018');
 });

@@ -213,14 +213,29 @@ test('a careers enquiry is recorded as General Enquiry / Career Enquiry', async 
   await fillDetails(page, GOOD);
   await form.getByLabel('Position of interest').fill('Sales Consultant');
   await form.getByLabel('Tell us about yourself').fill('Five years selling cars in Parramatta.');
+  // A CV goes with the lead (issue 31): a text file is refused in the browser, a PDF is sent multipart.
+  await form.getByLabel(/^Your CV/).setInputFiles({ name: 'cv.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  // The spec's button (issue 31: it said 'Submit').
+  await form.getByRole('button', { name: 'Enquire Now' }).click();
+  await expect(form.getByText('Only photos (JPEG, PNG, WebP, HEIC) and PDF documents can be attached.', { exact: true })).toBeVisible();
+  expect(requests).toHaveLength(0);
+  const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+  await form.getByLabel(/^Your CV/).setInputFiles({ name: 'Olivia Nguyen CV.pdf', mimeType: 'application/pdf', buffer: pdf });
   await shoot(page, 'careers');
-  const response = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/leads');
-  await form.getByRole('button', { name: 'Submit' }).click();
+  const response = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/leads/with-files');
+  await form.getByRole('button', { name: 'Enquire Now' }).click();
   expect((await response).status()).toBeLessThan(300);
   const { id } = await (await response).json();
   await page.waitForURL(/\/success\?category=general-enquiry/);
-  expect(leadOf(requests[0])).toMatchObject({ category: 'Careers Enquiry', position: 'Sales Consultant' });
-  expect(await storedLead(page, id)).toMatchObject({ category: 'General Enquiry', subcategory: 'Career Enquiry' });
+  expect(requests.map((request) => new URL(request.url()).pathname)).toEqual(['/api/leads/with-files']);
+  const stored = await storedLead(page, id);
+  expect(stored).toMatchObject({ category: 'General Enquiry', subcategory: 'Career Enquiry', has_files: true, attributes: { position: 'Sales Consultant' } });
+  // Listed and downloadable through the Dashboard API.
+  const [file] = stored.files as { id: string; file_name: string }[];
+  expect(file).toMatchObject({ file_name: 'Olivia Nguyen CV.pdf' });
+  const download = await page.request.get(serverUrl(`/dealerships/${DEALERSHIP_ID}/leads/${id}/files/${file!.id}`), { headers: { authorization: dashboardAuth() } });
+  expect(download.status()).toBe(200);
+  expect((await download.body()).equals(pdf)).toBe(true);
 });
 
 test('the contact page carries the general contact form; a message reaches the chosen location', async ({ page }) => {

@@ -273,7 +273,7 @@ function describe(opts: {
   const mechanical =
     model.itemType === 'caravan'
       ? `It sleeps ${model.seats} and is built for ${model.body === 'Off-Road Caravan' ? 'corrugations and red dirt' : 'sealed roads and caravan parks'}, with a tare weight to suit most family tow vehicles.`
-      : `Power comes from a ${engine}${fuel && fuel !== 'None' ? ` (${fuel.toLowerCase()})` : ''}${transmission && transmission !== 'None' ? ` with ${transmission.toLowerCase()} transmission` : ''}${drive && model.itemType !== 'motorcycle' ? `, ${drive.toLowerCase()}` : ''}.`;
+      : `Power comes from a ${engine}${fuel && fuel !== 'None' ? ` (${us && fuel === 'Petrol' ? 'gas' : fuel.toLowerCase()})` : ''}${transmission && transmission !== 'None' ? ` with ${transmission.toLowerCase()} transmission` : ''}${drive && model.itemType !== 'motorcycle' ? `, ${drive.toLowerCase()}` : ''}.`;
   const highlights = `Highlights include ${features.slice(0, 4).map((f) => f.toLowerCase()).join(', ')} and more. The ${colourWord} is ${colour.toLowerCase()}.`;
   const closing = us
     ? `Financing is available for every credit situation and we take trade-ins. Call ${location.phone} or message us to schedule a test drive in ${location.city}.`

@@ -4,6 +4,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useInputBeforeHydration } from '@/components/ui/use-input-before-hydration';
 import { FieldControl, fieldId, FormAlert } from '@/modules/leads/components/form-controls';
 import { contactFields, type FieldDef } from '@/modules/leads/leads.fields';
+import type { PhoneRule } from '@/lib/phone';
 import type { FieldValue } from '@/modules/leads/leads.field-rules';
 import { CHECKOUT_MESSAGES } from '../checkout.messages';
 import type { PaymentStep } from '../payment-step';
@@ -36,6 +37,8 @@ export type CheckoutFlowProps = {
   dealer: { name: string; phone: string };
   /** '/cars' (the website's vehicle path), for the similar cars' links. */
   carBasePath: string;
+  /** The website's phone rule: its country gives the postcode field (a US ZIP code; issue 31). */
+  phoneRule: PhoneRule;
   /** Online purchase (/checkout-journey): the buyer's choices, made on the steps before this one; null to reserve. */
   choices?: CheckoutChoices | null;
 };
@@ -89,8 +92,8 @@ function fieldsOf(body: Record<string, unknown>): Record<string, string> {
 
 const TRY_AGAIN = 'Sorry, something went wrong. Your card has not been charged. Please try again.';
 
-export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerms, dealer, carBasePath, choices = null }: CheckoutFlowProps) {
-  const fields = contactFields();
+export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerms, dealer, carBasePath, phoneRule, choices = null }: CheckoutFlowProps) {
+  const fields = contactFields({ phoneRule });
   const [step, setStep] = useState<Step>('details');
   const [values, setValues] = useState<Record<string, FieldValue>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});

@@ -16,6 +16,7 @@ import type { CarDetail } from '@/modules/stock/stock.types';
 import { carPath } from '@/modules/tenancy/tenancy.paths';
 import { requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
+import { phoneRuleFor } from '@/modules/leads/leads.validation';
 import { checkoutQuote, similarCarsTo, type CheckoutQuote, type SimilarCar } from '../checkout.commands';
 import { allowPaymentStepCsp } from '../checkout.csp';
 import { CheckoutFlow, type CheckoutFlowProps } from './checkout-flow';
@@ -137,6 +138,7 @@ export async function CheckoutBody({
     refundTerms: quote.refund_terms,
     dealer: { name: car.dealershipName, phone: car.phone },
     carBasePath: `/${tenant.config.vehiclePath}`,
+    phoneRule: phoneRuleFor(tenant.config),
   };
 
   return (
