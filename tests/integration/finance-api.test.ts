@@ -140,18 +140,19 @@ describe('finance quote and hand-over', () => {
   // Issue 31 item 8: finance only on a car that can be bought, as the car page offers it (decision 052).
   it('refuses a hand-over for a sold or reserved car', async () => {
     const phone = mobile();
-    await verify(phone);
+    const verified = await verify(phone);
     for (const change of [{ reserved: true }, { status: 'sold' as const, soldDate: new Date() }]) {
       await db.update(cars).set(change).where(eq(cars.id, w.carA));
       try {
-        const refused = await call(customerRoute, customer(phone));
+        // Refused before the one-time verification is spent (decision 056), so it still counts below.
+        const refused = await call(customerRoute, customer(phone), { headers: verified });
         expect(refused.status, JSON.stringify(change)).toBe(422);
         expect(((await refused.json()) as { fields: Record<string, string> }).fields).toEqual({ 'additionalData.car_id': 'is sold or reserved' });
       } finally {
         await db.update(cars).set({ reserved: false, status: 'in_stock', soldDate: null }).where(eq(cars.id, w.carA));
       }
     }
-    expect((await call(customerRoute, customer(phone))).status).toBe(200);
+    expect((await call(customerRoute, customer(phone), { headers: verified })).status).toBe(200);
   });
 
   it('takes CarClarity hand-overs at /api/carClarityCustomer (the local partner where CarClarity has no keys)', async () => {
