@@ -19,13 +19,15 @@ function hasBody(request: http.IncomingMessage): boolean {
 function expire(response: http.ServerResponse): void {
   if (response.headersSent || response.writableEnded || response.destroyed) return;
   // The prototype's methods: the instance's may be wrapped (page cache, document rewrite).
-  http.ServerResponse.prototype.writeHead.call(response, 503, {
+  const writeHead = http.ServerResponse.prototype.writeHead as (this: http.ServerResponse, status: number, headers: http.OutgoingHttpHeaders) => http.ServerResponse;
+  writeHead.call(response, 503, {
     'Content-Type': 'text/plain; charset=utf-8',
     'Cache-Control': 'no-store',
     'Retry-After': '30',
     Connection: 'close',
   });
-  http.ServerResponse.prototype.end.call(response, 'The server took too long to answer. Please try again in a moment.');
+  const end = http.ServerResponse.prototype.end as (this: http.ServerResponse, body: string) => http.ServerResponse;
+  end.call(response, 'The server took too long to answer. Please try again in a moment.');
   const target = response as unknown as Record<string, unknown>;
   for (const method of NOOP_METHODS) target[method] = () => (method === 'write' ? true : response);
 }

@@ -31,7 +31,7 @@ function get(port: number, urlPath: string): Promise<string> {
 }
 
 /** Freezes one server process, sends six requests on new connections, kills the frozen one: answers their outcomes. */
-async function killFrozen(track: boolean, children: ChildProcess[]): Promise<{ outcomes: string[]; log: () => string }> {
+async function killFrozen(track: boolean, children: ChildProcess[], frozen: number[]): Promise<{ outcomes: string[]; log: () => string }> {
   const cluster = spawn(process.execPath, [path.join(ROOT, 'tests/support/handoff-cluster.mjs')], { env: { ...process.env, HANDOFF_TRACK: track ? '1' : '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(cluster);
   let log = '';
@@ -41,26 +41,36 @@ async function killFrozen(track: boolean, children: ChildProcess[]): Promise<{ o
   const port = Number(/@@ready (\d+)/.exec(log)![1]);
   const frozenRequest = get(port, '/freeze');
   while (!log.includes('@@frozen') && Date.now() < deadline) await sleep(50);
+  frozen.push(Number(/@@frozen (\d+)/.exec(log)![1]));
   const requests = Array.from({ length: 6 }, () => get(port, '/'));
   await sleep(1_000); // the healthy process answers; one connection waits, handed to the frozen one
-  process.kill(Number(/@@frozen (\d+)/.exec(log)![1]), 'SIGKILL');
+  process.kill(frozen.at(-1)!, 'SIGKILL');
   const outcomes = [await frozenRequest, ...(await Promise.all(requests))];
   return { outcomes, log: () => log };
 }
 
 describe('a connection handed to a server process that dies before taking it', () => {
   const children: ChildProcess[] = [];
+  const frozen: number[] = [];
   afterEach(() => {
+    // The frozen process reads nothing, not even its primary's end: it is killed by pid.
+    for (const pid of frozen.splice(0)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already ended
+      }
+    }
     for (const child of children.splice(0)) child.kill('SIGKILL');
   });
 
   it('hangs with node:cluster alone (why trackHandoffs exists)', async () => {
-    const { outcomes } = await killFrozen(false, children);
+    const { outcomes } = await killFrozen(false, children, frozen);
     expect(outcomes.filter((o) => o === 'hanging')).toHaveLength(1);
   }, 60_000);
 
   it('is closed when the primary tracks the hand-offs, and every other request is answered', async () => {
-    const { outcomes, log } = await killFrozen(true, children);
+    const { outcomes, log } = await killFrozen(true, children, frozen);
     expect(outcomes.filter((o) => o === 'hanging')).toEqual([]);
     // The frozen process's own request and the one handed to it are closed; the five others answered.
     expect(outcomes.filter((o) => o === 'closed')).toHaveLength(2);
