@@ -101,10 +101,11 @@ if (cluster.isPrimary && count > 1) {
 } else {
   if (cluster.isWorker) {
     // The primary is gone (killed, or crashed): node:cluster ends this process at once. Say why.
+    const primaryPid = process.ppid;
     cluster.worker.on('disconnect', () => {
       if (cluster.worker.exitedAfterDisconnect) return;
       const holds = process.env.EMBEDDED_DATABASE_HOST ? ', which held the embedded database,' : '';
-      console.error(`server process ${process.pid}: the server's primary process ${process.ppid}${holds} is gone, so this process ends too. Start the server again (npm start; a process manager does it by itself, see README.md).`);
+      console.error(`server process ${process.pid}: the server's primary process ${primaryPid}${holds} is gone, so this process ends too. Start the server again (npm start; a process manager does it by itself, see README.md).`);
     });
   }
   const next = path.join(import.meta.dirname, '..', 'node_modules', 'next', 'dist', 'bin', 'next');

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inArray } from 'drizzle-orm';
-import { openDatabase } from '@/db/client';
+import { openDatabase, type DatabaseHandle } from '@/db/client';
 import { leads } from '@/modules/leads/leads.schema';
 import { seedLeadWorld, validLead } from '@/modules/leads/leads.test-support';
 import { websiteDomains } from '@/modules/tenancy/tenancy.schema';
@@ -26,8 +26,24 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const HOST = 'supervision.example';
 const HANGING_MS = 20_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const current = globalThis as unknown as { __dbHandle?: Promise<DatabaseHandle> };
+
+/** Opens the data directory here (the server is not running), as the database getDb() answers, for `fn`. */
+async function withDatabase<T>(dataDir: string, fn: (db: DatabaseHandle['db']) => Promise<T>): Promise<T> {
+  // Where the server keeps it under DATA_DIR (src/db/index.ts).
+  const handle = await openDatabase({ dataDir: path.join(dataDir, 'pglite') });
+  current.__dbHandle = Promise.resolve(handle);
+  try {
+    return await fn(handle.db);
+  } finally {
+    current.__dbHandle = undefined;
+    await handle.close();
+  }
+}
 
 type Outcome = 'answered' | 'closed' | 'hanging';
+/** What the server under test printed. */
+let log = '';
 
 /** One request on a connection of its own; never rejects. */
 function ask(port: number, method: 'GET' | 'POST', urlPath: string, body?: string): Promise<{ outcome: Outcome; status: number; body: string }> {
@@ -88,7 +104,7 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s. The server's output ends:\n${log.slice(-4000)}`);
     await sleep(100);
   }
 }
@@ -97,16 +113,16 @@ describe('scripts/serve.mjs keeps serving when a server process dies', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'serve-supervision-'));
   let port = 0;
   let server: ChildProcess | undefined;
-  let log = '';
   const outcomes: Record<Outcome, number> = { answered: 0, closed: 0, hanging: 0 };
   const accepted: string[] = [];
+  const refusals = new Set<string>();
   let asking = false;
   let clients: Promise<void>[] = [];
 
   const start = () => {
     const child = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), '-p', String(port)], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', DATA_DIR: dataDir, DATABASE_URL: '', WEB_CONCURRENCY: '2', LOG_LEVEL: 'warn', LEAD_WORKER: '0' },
+      env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', DATA_DIR: dataDir, DATABASE_URL: '', WEB_CONCURRENCY: '2', LOG_LEVEL: 'warn', LEAD_WORKER: '0', LEAD_LIMIT_PER_IP: '1000000' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (chunk) => (log += chunk));
@@ -122,6 +138,7 @@ describe('scripts/serve.mjs keeps serving when a server process dies', () => {
         const answer = post ? await ask(port, 'POST', '/api/leads', JSON.stringify({ lead: validLead() })) : await ask(port, 'GET', '/api/health');
         outcomes[answer.outcome] += 1;
         if (answer.status === 201) accepted.push((JSON.parse(answer.body) as { id: string }).id);
+        else if (post && answer.outcome === 'answered') refusals.add(`${answer.status} ${answer.body.slice(0, 200)}`);
         if (answer.outcome !== 'answered') await sleep(100);
       }
     };
@@ -136,16 +153,16 @@ describe('scripts/serve.mjs keeps serving when a server process dies', () => {
     await sleep(bornAt + ageMs - Date.now());
     const killedAt = Date.now();
     process.kill(pid, 'SIGKILL');
-    const line = await until('the replacement', () => new RegExp(`server process (\\d+) ready, replacing ${pid} (\\d+) ms after it ended`).exec(log) ?? undefined, 120_000);
+    const line = await until(`the replacement of ${pid}`, () => new RegExp(`server process (\\d+) ready, replacing ${pid} (\\d+) ms after it ended`).exec(log) ?? undefined, 120_000);
     return { replacement: Number(line[1]), readyAfterMs: Date.now() - killedAt, reportedMs: Number(line[2]) };
   };
 
   beforeAll(async () => {
     await buildIfNeeded();
-    const handle = await openDatabase({ dataDir });
-    const w = await seedLeadWorld(handle.db);
-    await handle.db.insert(websiteDomains).values({ websiteId: w.a.websiteId, host: HOST, primary: true });
-    await handle.close();
+    await withDatabase(dataDir, async (db) => {
+      const w = await seedLeadWorld(db);
+      await db.insert(websiteDomains).values({ websiteId: w.a.websiteId, host: HOST, primary: true });
+    });
     port = await freePort();
   }, 900_000);
 
@@ -167,7 +184,7 @@ describe('scripts/serve.mjs keeps serving when a server process dies', () => {
       for (const pid of childPids(primary.pid!)) if (!seen.has(pid)) seen.set(pid, Date.now());
     }, 50);
     try {
-      const [first, second] = await until('two server processes', () => (seen.size >= 2 ? [...seen.keys()] : undefined), 60_000);
+      const [first, second] = await until('two server processes', () => (seen.size >= 2 ? [...seen.keys()] : undefined), 120_000);
 
       const atOne = await killAt(first, seen.get(first)!, 1_000);
       const atFive = await killAt(atOne.replacement, seen.get(atOne.replacement)!, 5_000);
@@ -177,7 +194,7 @@ describe('scripts/serve.mjs keeps serving when a server process dies', () => {
 
       console.log(
         `serve supervision: replacement ready ${atOne.readyAfterMs} ms after the kill at 1 s, ${atFive.readyAfterMs} ms at 5 s, ${atSixty.readyAfterMs} ms at 60 s; ` +
-          `requests answered ${outcomes.answered}, closed ${outcomes.closed}, hanging ${outcomes.hanging}; leads accepted ${accepted.length}`,
+          `requests answered ${outcomes.answered}, closed ${outcomes.closed}, hanging ${outcomes.hanging}; leads accepted ${accepted.length}, refused: ${[...refusals].join('; ')}`,
       );
       expect(primary.exitCode).toBeNull();
       expect(childPids(primary.pid!)).toEqual([atFive.replacement, atSixty.replacement].sort((a, b) => a - b));
@@ -207,9 +224,7 @@ describe('scripts/serve.mjs keeps serving when a server process dies', () => {
     await until('the restarted server', async () => ((await ask(port, 'GET', '/api/health')).status === 200 ? true : undefined), 120_000);
     again.kill('SIGTERM');
     await new Promise((resolve) => again.once('exit', resolve));
-    const handle = await openDatabase({ dataDir });
-    const stored = await handle.db.select({ id: leads.id }).from(leads).where(inArray(leads.id, accepted));
-    await handle.close();
+    const stored = await withDatabase(dataDir, (db) => db.select({ id: leads.id }).from(leads).where(inArray(leads.id, accepted)));
     console.log(`serve supervision: ${accepted.length} leads accepted in all (${accepted.length - before} while the primary was killed), ${stored.length} stored after the restart`);
     expect(stored.length).toBe(accepted.length);
     expect(outcomes.hanging).toBe(0);
