@@ -18,13 +18,14 @@ import { buildIfNeeded } from '../../scripts/lib.mjs';
  * processes, the primary holding the embedded database), on the production build (built first if
  * needed). A server process SIGKILLed 1 s, 5 s and 60 s after it started is replaced each time,
  * while clients keep asking; no request is left hanging (each one is answered or its connection
- * closed within 20 s). Then the primary itself is SIGKILLed: its server processes say why they
+ * closed within 45 s: the server's 30 s cap and a margin). Then the primary itself is SIGKILLed: its server processes say why they
  * end and end, and a new start on the same data directory has every lead that was accepted.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const HOST = 'supervision.example';
-const HANGING_MS = 20_000;
+/** Past the server's hard cap (30 s from arrival to the answer's start, decision 057), with a margin for this shared machine. */
+const HANGING_MS = 45_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const current = globalThis as unknown as { __dbHandle?: Promise<DatabaseHandle> };
 
@@ -226,6 +227,7 @@ describe('scripts/serve.mjs keeps serving when a server process dies', () => {
     await new Promise((resolve) => again.once('exit', resolve));
     const stored = await withDatabase(dataDir, (db) => db.select({ id: leads.id }).from(leads).where(inArray(leads.id, accepted)));
     console.log(`serve supervision: ${accepted.length} leads accepted in all (${accepted.length - before} while the primary was killed), ${stored.length} stored after the restart`);
+    expect(accepted.length).toBeGreaterThan(before);
     expect(stored.length).toBe(accepted.length);
     expect(outcomes.hanging).toBe(0);
   }, 300_000);
