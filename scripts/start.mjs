@@ -17,8 +17,19 @@ const prepared = await tsx('scripts/db-prepare.ts', [], {
 if (prepared !== 0) process.exit(prepared);
 
 const server = startServer(port);
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code) => process.exit(code ?? 0));
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stopping = true;
+    server.kill(signal);
+  });
+}
+// Ended by a signal nobody here sent (killed, out of memory): a failure, so that a process manager
+// (Restart=on-failure) starts the server again.
+server.on('exit', (code, signal) => {
+  if (signal && !stopping) console.error(`The server's primary process ${server.pid} was ended by ${signal}: the server is down.`);
+  process.exit(code ?? (signal && !stopping ? 1 : 0));
+});
 
 await waitForHttp(`http://127.0.0.1:${port}/api/health`);
 console.log(`\nThe platform is running on port ${port}. Demo dealer sites:`);

@@ -8,6 +8,7 @@ import { contentSecurityPolicy, securityHeaders, type CspSources } from './secur
 import { acceptsGzip, rewriteDocumentResponse } from './deferred-scripts';
 import { inlineScriptHashes } from './platform-scripts';
 import { logger } from './logger';
+import { answerWithin } from './answer-deadline';
 
 /**
  * Wraps the 'request' event of every HTTP server in the process (Next's included) so that each
@@ -66,6 +67,7 @@ export function installRequestHooks({ pageCache, trustedProxyHops, development }
     if (event !== 'request') return emit.call(this, event, ...args);
     const request = args[0] as http.IncomingMessage;
     const response = args[1] as http.ServerResponse;
+    answerWithin(request, response, REQUEST_TIMEOUT_MS);
     const https = isHttps(request, trustedProxyHops);
     for (const [name, value] of Object.entries(securityHeaders({ https, development }))) response.setHeader(name, value);
     const refused = refusal(request);

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,13 +69,15 @@ export async function openCrashDatabaseInChild(): Promise<DatabaseHandle> {
   return handle;
 }
 
+/** A running child of startChild: what it printed so far, and its end. */
+export type Child = { process: ChildProcess; output: () => string; exited: Promise<NodeJS.Signals | null> };
+
 /**
  * Runs `script` in a child Node process (node itself with tsx as a loader and the react-server
  * condition, as package.json's scripts run; not the tsx CLI, which would run the script in a
- * grandchild the kill would miss), waits until its output satisfies `ready`, kills it with SIGKILL
- * and answers everything it printed.
+ * grandchild a kill would miss) and resolves once its output satisfies `ready`.
  */
-export async function runUntilKilled(script: string, env: Record<string, string>, ready: (output: string) => boolean, timeoutMs = 60_000): Promise<string> {
+export async function startChild(script: string, env: Record<string, string>, ready: (output: string) => boolean, timeoutMs = 60_000): Promise<Child> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=react-server', script], {
     env: { ...process.env, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -96,10 +98,23 @@ export async function runUntilKilled(script: string, env: Record<string, string>
       });
       child.on('exit', () => reject(new Error(`child exited early: ${output} ${errors}`)));
     });
-  } finally {
+  } catch (error) {
     child.kill('SIGKILL');
+    throw error;
   }
-  const signal = await exited;
-  if (signal !== 'SIGKILL') throw new Error(`child ended by ${signal}, not by SIGKILL`);
-  return output;
+  return { process: child, output: () => output, exited };
+}
+
+/** Kills a child with SIGKILL and waits for its end; throws if something else ended it first. */
+export async function killChild(child: Child): Promise<void> {
+  child.process.kill('SIGKILL');
+  const signal = await child.exited;
+  if (signal !== 'SIGKILL') throw new Error(`child ended by ${signal}, not by SIGKILL: ${child.output()}`);
+}
+
+/** startChild, then SIGKILL as soon as it is ready; answers everything it printed. */
+export async function runUntilKilled(script: string, env: Record<string, string>, ready: (output: string) => boolean, timeoutMs = 60_000): Promise<string> {
+  const child = await startChild(script, env, ready, timeoutMs);
+  await killChild(child);
+  return child.output();
 }

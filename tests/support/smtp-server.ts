@@ -9,6 +9,8 @@ export type ReceivedMail = { messageId: string | null; to: string[]; data: strin
 
 export class TestSmtpServer {
   readonly received: ReceivedMail[] = [];
+  /** How long the server takes to accept a message after recording it (a slow relay). */
+  constructor(private readonly acceptDelayMs = 0) {}
   private server: net.Server | null = null;
   private sockets = new Set<net.Socket>();
   port = 0;
@@ -57,7 +59,8 @@ export class TestSmtpServer {
           const messageId = /^Message-ID:\s*(<[^>]+>)/im.exec(data)?.[1] ?? null;
           this.received.push({ messageId, to, data });
           to = [];
-          reply('250 2.0.0 queued');
+          if (this.acceptDelayMs > 0) setTimeout(() => reply('250 2.0.0 queued'), this.acceptDelayMs);
+          else reply('250 2.0.0 queued');
           continue;
         }
         const eol = buffer.indexOf('\r\n');

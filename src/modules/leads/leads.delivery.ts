@@ -28,7 +28,10 @@ import { leadDeliveryAttempts, leadFiles, type OutboxPayload } from './leads.sch
 export const MAX_ATTEMPTS = 12;
 export const DEFAULT_BASE_DELAY_MS = 5_000;
 export const MAX_DELAY_MS = 60 * 60 * 1000;
-export const DEFAULT_LEASE_MS = 60_000;
+/** The whole of one attempt (files read, secret read, send) is bounded by this (decision 057). */
+export const ATTEMPT_TIMEOUT_MS = 20_000;
+/** A claim's lease: longer than an attempt may take, short enough that a crashed worker's claims are retried within half a minute. */
+export const DEFAULT_LEASE_MS = 30_000;
 const SEND_TIMEOUT_MS = 15_000;
 
 export type DeliveryFile = { fileName: string; contentType: string; content: Buffer };
@@ -161,20 +164,25 @@ export type BatchOptions = {
   limit?: number;
   transports?: Transports;
   baseDelayMs?: number;
+  /** How long a claim holds its rows; more than attemptTimeoutMs, so that no live attempt loses its lease. */
   leaseMs?: number;
+  /** The longest an attempt may take before it is recorded as failed (the transport's own timeouts are per step). */
+  attemptTimeoutMs?: number;
 };
 
 /**
- * Claims up to `limit` due deliveries, attempts each once (concurrently), then records every
- * outcome in one statement. Returns how many were attempted. A process that dies before recording
- * leaves the leases to lapse: those rows are attempted again (at-least-once, as for a send whose
- * acknowledgement was lost).
+ * Claims up to `limit` due deliveries and attempts each once (concurrently), recording each
+ * outcome as soon as its send ends (decision 057): a process that dies mid-batch leaves only the
+ * deliveries still in flight unrecorded, and their leases lapse after `leaseMs`, so those alone are
+ * attempted again (at-least-once, as for a send whose acknowledgement was lost). Returns how many
+ * were attempted.
  */
 export async function runDeliveryBatch(options: BatchOptions = {}): Promise<number> {
   const db = await getDb();
   const worker = options.worker ?? workerId;
   const transports = options.transports ?? defaultTransports();
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const attemptTimeoutMs = Math.min(options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS, leaseMs);
   const baseDelayMs = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
   const claimed = rowsOf<Claimed>(
     await db.execute(sql`
@@ -188,61 +196,66 @@ export async function runDeliveryBatch(options: BatchOptions = {}): Promise<numb
     )
     returning id, lead_id as "leadId", channel, payload, attempts`),
   ).map((row) => ({ ...row, id: Number(row.id) }));
-  if (claimed.length === 0) return 0;
-  const outcomes = await Promise.all(claimed.map((row) => attempt(row, transports)));
-  const results = JSON.stringify(
-    outcomes.map(({ row, ok, detail, permanent }) => ({
-      id: row.id,
-      status: ok ? 'delivered' : permanent || row.attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
-      delivered_at: ok ? new Date() : null,
-      last_error: ok ? null : detail,
-      next_attempt_at: ok ? null : new Date(Date.now() + backoffMs(row.attempts, baseDelayMs)),
-    })),
+  const results = await Promise.allSettled(
+    claimed.map(async (row) => recordOutcome(await attempt(row, transports, attemptTimeoutMs), worker, baseDelayMs)),
   );
-  await db.execute(sql`with recorded as (
-      update lead_deliveries d set status = r.status, locked_until = null, last_error = r.last_error,
-        delivered_at = coalesce(r.delivered_at, d.delivered_at), next_attempt_at = coalesce(r.next_attempt_at, d.next_attempt_at)
-      from jsonb_to_recordset(${results}::jsonb) as r(id bigint, status text, delivered_at timestamptz, last_error text, next_attempt_at timestamptz)
-      where d.id = r.id
-    )
-    ${insertRowsSql(
-      leadDeliveryAttempts,
-      outcomes.map(({ row, ok, detail, startedAt }) => ({ deliveryId: row.id, attempt: row.attempts, worker, ok, detail, startedAt })),
-    )}`);
-  for (const { row, ok, detail } of outcomes) {
-    if (ok) logger.info({ deliveryId: row.id, leadId: row.leadId, channel: row.channel }, 'lead delivered');
-    else logger.warn({ deliveryId: row.id, leadId: row.leadId, channel: row.channel, attempt: row.attempts, error: detail }, 'lead delivery failed');
-  }
-  const failedForGood = outcomes.filter(({ ok, row, permanent }) => !ok && (permanent || row.attempts >= MAX_ATTEMPTS));
-  if (failedForGood.length > 0) {
-    await queueFailureAlerts(failedForGood.map(({ row, detail }) => ({ id: row.id, leadId: row.leadId, payload: row.payload, channel: row.channel, attempts: row.attempts, lastError: detail })));
-  }
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
   return claimed.length;
+}
+
+/** One delivery's outcome, recorded in one statement (its row and its audit row), then logged; a final failure queues its alert. */
+async function recordOutcome({ row, ok, detail, permanent, startedAt }: Outcome, worker: string, baseDelayMs: number): Promise<void> {
+  const db = await getDb();
+  const failedForGood = !ok && (permanent || row.attempts >= MAX_ATTEMPTS);
+  const nextAttemptAt = ok ? null : new Date(Date.now() + backoffMs(row.attempts, baseDelayMs));
+  await db.execute(sql`with recorded as (
+      update lead_deliveries set status = ${ok ? 'delivered' : failedForGood ? 'failed' : 'pending'}, locked_until = null,
+        last_error = ${ok ? null : detail}, delivered_at = coalesce(${ok ? new Date() : null}::timestamptz, delivered_at),
+        next_attempt_at = coalesce(${nextAttemptAt}::timestamptz, next_attempt_at)
+      where id = ${row.id}
+    )
+    ${insertRowsSql(leadDeliveryAttempts, [{ deliveryId: row.id, attempt: row.attempts, worker, ok, detail, startedAt }])}`);
+  if (ok) logger.info({ deliveryId: row.id, leadId: row.leadId, channel: row.channel }, 'lead delivered');
+  else logger.warn({ deliveryId: row.id, leadId: row.leadId, channel: row.channel, attempt: row.attempts, error: detail }, 'lead delivery failed');
+  if (failedForGood) await queueFailureAlerts([{ id: row.id, leadId: row.leadId, payload: row.payload, channel: row.channel, attempts: row.attempts, lastError: detail }]);
 }
 
 type Outcome = { row: Claimed; ok: boolean; detail: string; startedAt: Date; permanent?: boolean };
 
-async function attempt(row: Claimed, transports: Transports): Promise<Outcome> {
-  const db = await getDb();
+/** Rejects after `ms`: an attempt that outlives it is recorded as failed, before its lease lapses. */
+function deadline(ms: number): { promise: Promise<never>; clear: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  return { promise, clear: () => clearTimeout(timer) };
+}
+
+async function attempt(row: Claimed, transports: Transports, timeoutMs: number): Promise<Outcome> {
   const startedAt = new Date();
+  const limit = deadline(timeoutMs);
   try {
-    let detail: string;
-    if (row.payload.kind === 'email') {
-      const ids = row.payload.attachmentIds;
-      const files = ids.length
-        ? await db.select({ fileName: leadFiles.fileName, contentType: leadFiles.contentType, content: leadFiles.content }).from(leadFiles).where(inArray(leadFiles.id, ids))
-        : [];
-      detail = await transports.email(row.payload, row.leadId, files);
-    } else if (row.payload.kind === 'webhook') {
-      const secret = await webhookSecret(row.payload.url, row.leadId);
-      detail = await transports.webhook(row.payload, row.leadId, secret);
-    } else {
-      throw new Error('phone codes are sent at once and never retried');
-    }
+    const detail = await Promise.race([send(row, transports), limit.promise]);
     return { row, ok: true, detail: detail.slice(0, 1000), startedAt };
   } catch (error) {
     return { row, ok: false, detail: (error instanceof Error ? error.message : String(error)).slice(0, 1000), startedAt, permanent: error instanceof PermanentDeliveryError };
+  } finally {
+    limit.clear();
   }
+}
+
+async function send(row: Claimed, transports: Transports): Promise<string> {
+  if (row.payload.kind === 'email') {
+    const ids = row.payload.attachmentIds;
+    const db = await getDb();
+    const files = ids.length
+      ? await db.select({ fileName: leadFiles.fileName, contentType: leadFiles.contentType, content: leadFiles.content }).from(leadFiles).where(inArray(leadFiles.id, ids))
+      : [];
+    return transports.email(row.payload, row.leadId, files);
+  }
+  if (row.payload.kind === 'webhook') return transports.webhook(row.payload, row.leadId, await webhookSecret(row.payload.url, row.leadId));
+  throw new Error('phone codes are sent at once and never retried');
 }
 
 async function webhookSecret(url: string, leadId: string): Promise<string> {
