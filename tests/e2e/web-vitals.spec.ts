@@ -58,7 +58,8 @@ test('vitals of a real session arrive in web_vitals.json within a minute; web-vi
 
   await page.goto(siteUrl('harbour-city-motors', '/'));
   await page.waitForLoadState('networkidle');
-  // Nothing of web-vitals and no report before the visitor does anything; the route within budget.
+  // Nothing of web-vitals and no report before the visitor does anything (past the analytics tags'
+  // 3 s); the route's JavaScript within budget.
   await page.waitForTimeout(3500);
   expect(scripts.filter((s) => s.webVitals)).toEqual([]);
   expect(reports).toEqual([]);
@@ -73,24 +74,18 @@ test('vitals of a real session arrive in web_vitals.json within a minute; web-vi
   expect(chunk.bytes).toBeLessThan(6 * 1024);
   await page.keyboard.press('ArrowDown');
 
-  // Leaving the home page hides it: its report goes as a beacon.
+  // Leaving the home page hides it: its report goes as beacons (which Playwright does not report
+  // for a page it has left: the dealer's report below is the check).
   await page.goto(siteUrl('harbour-city-motors', '/search/used-cars'));
-  await expect.poll(() => reports.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
-  const home = reports[0].report;
-  expect(home).toMatchObject({ type: 'web_vitals', page_type: 'home' });
-  for (const metric of ['TTFB', 'FCP', 'LCP', 'CLS', 'INP']) expect(home.metrics, metric).toHaveProperty([metric]);
-  expect(home.metrics.LCP).toBeGreaterThan(0);
-
-  // The search page: an interaction, then the visitor leaves the site.
   await page.mouse.wheel(0, 300);
   await page.keyboard.press('ArrowDown');
-  // web-vitals comes from the browser's cache this time; a moment to start it.
+  // web-vitals comes from the browser's cache this time; a moment to start it, then the visitor leaves.
   await page.waitForTimeout(2000);
   await page.goto('about:blank');
-  await expect.poll(() => reports.filter((r) => r.report.page_type === 'search').length, { timeout: 15_000 }).toBe(1);
-  expect(reports.filter((r) => r.report.page_type === 'home')).toHaveLength(1);
 
-  // In the dealer's report within a minute: one more home and one more search page view.
+  // In the dealer's report within a minute: one more home and one more search page view, the home
+  // page's with all five metrics (INP from the key presses).
+  const home = (body: VitalsJson) => body.page_types.find((p) => p.page_type === 'home');
   await expect
     .poll(async () => {
       const after = await readVitals(request);
@@ -100,7 +95,7 @@ test('vitals of a real session arrive in web_vitals.json within a minute; web-vi
   const after = await readVitals(request);
   expect(after.page_views).toBeGreaterThanOrEqual(before.page_views + 2);
   for (const metric of ['LCP', 'CLS', 'FCP', 'TTFB', 'INP']) {
-    expect(after.metrics[metric].samples, metric).toBeGreaterThan(0);
+    expect(home(after)!.metrics[metric].samples, metric).toBeGreaterThanOrEqual((home(before)?.metrics[metric].samples ?? 0) + 1);
     expect(['good', 'needs improvement', 'poor'], metric).toContain(after.metrics[metric].rating);
   }
 });

@@ -11,8 +11,8 @@ import { newId, sendToEvents } from './analytics-client';
  * input), then keeps measuring. The metrics of one page view are kept and sent together, as one
  * item for POST /api/events, when the page is hidden (a tab switch, leaving it, closing it): the
  * moment LCP, CLS and INP are final. A metric that arrives while the page is already hidden goes
- * at once; one that changes after the page was shown again goes at the next hide (the server keeps
- * the larger value per view). A page restored from the back/forward cache is a new page view.
+ * in the next task; one that changes after the page was shown again goes at the next hide (the
+ * server keeps the larger value per view). A page restored from the back/forward cache is a new page view.
  * Where the website asks for consent, nothing is sent until the visitor has accepted.
  */
 
@@ -45,11 +45,15 @@ export function reportWebVitals({ pageType, pageTypeNow, consentRequired }: Vita
 
   const record = (metric: Metric) => {
     pending[metric.name as VitalMetric] = valueOf(metric);
-    if (document.visibilityState === 'hidden') send();
+    // Reported while hidden: LCP, CLS and INP as the page is hidden are sent together by the
+    // listener below; one that comes later, in the next task.
+    if (document.visibilityState === 'hidden') setTimeout(send, 0);
   };
 
-  // Registered after web-vitals' own listener (on window, capture phase), so the metrics it
-  // finalises on hide are already recorded when this runs.
+  // web-vitals finalises LCP, CLS and INP in its own visibilitychange listeners (on window, capture
+  // phase); this one (on window, bubbling) runs after them all, so they leave in one beacon.
+  // Leaving the page fires pagehide first, still visible (Chromium): what is known by then goes
+  // at once, the metrics finalised at the hide that follows in a second beacon.
   addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') send();
   });

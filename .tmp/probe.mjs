@@ -1,0 +1,25 @@
+import { chromium } from '@playwright/test';
+const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const page = await browser.newPage();
+page.on('console', (m) => console.log('console', m.type(), m.text()));
+page.on('pageerror', (e) => console.log('pageerror', e.message));
+await page.addInitScript(() => {
+  const orig = navigator.sendBeacon.bind(navigator);
+  window.__beacons = [];
+  navigator.sendBeacon = (url, body) => { const ok = orig(url, body); window.__beacons.push(String(body).slice(0, 200)); localStorage.setItem('log', (localStorage.getItem('log') ?? '') + '|beacon ' + ok + ' ' + String(body).slice(0, 80)); return ok; };
+  for (const t of ['visibilitychange', 'pagehide']) addEventListener(t, () => localStorage.setItem('log', (localStorage.getItem('log') ?? '') + '|' + t + ' ' + document.visibilityState + ' ' + location.pathname));
+});
+page.on('request', (r) => { if (r.url().includes('/api/events') && !r.postData()?.includes('"category":60')) console.log('request', r.postData()?.slice(0, 160)); });
+await page.goto('http://harbour-city-motors.localhost:3900/');
+await page.waitForTimeout(4000);
+console.log('visibility', await page.evaluate(() => document.visibilityState));
+await page.mouse.wheel(0, 400);
+await page.keyboard.press('ArrowDown');
+await page.waitForTimeout(3000);
+console.log('entries', await page.evaluate(() => performance.getEntriesByType('navigation').map((e) => e.responseStart)));
+page.on('requestfinished', async (r) => { if (r.url().includes('/api/events') && r.postData()?.includes('web_vitals')) console.log('finished', (await r.response())?.status()); });
+page.on('requestfailed', (r) => { if (r.url().includes('/api/events')) console.log('failed', r.failure()?.errorText, r.postData()?.slice(0, 100)); });
+await page.goto('http://harbour-city-motors.localhost:3900/search/used-cars');
+await page.waitForTimeout(3000);
+console.log(await page.evaluate(() => localStorage.getItem('log').split('|').filter((l) => !l.includes('category')).join('\n')));
+await browser.close();
