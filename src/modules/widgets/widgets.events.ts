@@ -62,6 +62,17 @@ export function eventRow(tenant: Tenant, event: EventInput, createdAt = new Date
   };
 }
 
+/** The local date in a zone at an instant, worked out once a minute per zone (Intl is the costly part of a report). */
+const localDays = new Map<string, { minute: number; day: string }>();
+function localDay(zone: string, instantMs: number): string {
+  const minute = Math.floor(instantMs / 60_000);
+  const known = localDays.get(zone);
+  if (known?.minute === minute) return known.day;
+  const day = isoDate(wallTimeAt(instantMs, zone));
+  localDays.set(zone, { minute, day });
+  return day;
+}
+
 /** A page view's validated web vitals as a row; its day is the website's local date at `receivedAt`. */
 export function vitalsRow(tenant: Tenant, report: VitalsInput, receivedAt = new Date()): VitalRow {
   const zone = isValidTimeZone(tenant.config.timeZone) ? tenant.config.timeZone : 'UTC';
@@ -69,7 +80,7 @@ export function vitalsRow(tenant: Tenant, report: VitalsInput, receivedAt = new 
   return {
     websiteId: tenant.id,
     viewId: report.view_id,
-    day: isoDate(wallTimeAt(receivedAt.getTime(), zone)),
+    day: localDay(zone, receivedAt.getTime()),
     pageType: report.page_type,
     lcp: m.LCP ?? null,
     inp: m.INP ?? null,
