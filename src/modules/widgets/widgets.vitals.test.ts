@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { websiteConfigSchema } from '@/modules/tenancy/tenancy.config';
+import { widgetPlan } from './widgets.plan';
 import { vitalRating } from './widgets.vitals';
 
 // Google's thresholds as issue 32 and decision 058 give them: good up to LCP 2.5 s, INP 200 ms,
@@ -28,5 +30,15 @@ describe('vitalRating', () => {
       ['TTFB', 1801, 'poor'],
     ];
     for (const [metric, value, rating] of cases) expect(vitalRating(metric, value), `${metric} ${value}`).toBe(rating);
+  });
+});
+
+describe('webVitals.sampleRate', () => {
+  it('is every page view (1) by default, takes 0 to 1, refuses anything else, and reaches the browser in the widget plan', () => {
+    expect(websiteConfigSchema.parse({}).webVitals).toEqual({ sampleRate: 1 });
+    expect(widgetPlan(websiteConfigSchema.parse({}), {}, { production: true }).vitalsSampleRate).toBe(1);
+    expect(widgetPlan(websiteConfigSchema.parse({ webVitals: { sampleRate: 0.25 } }), {}, { production: false }).vitalsSampleRate).toBe(0.25);
+    expect(websiteConfigSchema.safeParse({ webVitals: { sampleRate: 0 } }).success).toBe(true);
+    for (const sampleRate of [-0.1, 1.5, '1', null]) expect(websiteConfigSchema.safeParse({ webVitals: { sampleRate } }).success, String(sampleRate)).toBe(false);
   });
 });
