@@ -2,13 +2,16 @@
 //   The events handler (src/modules/widgets/widgets.events.http.ts) is served in-process by a
 //   plain node:http server on 127.0.0.1:BENCH_PORT (default 3420) in a child process: no Next.js
 //   production build is needed (none may be built on the shared machine), so the figures leave out
-//   Next's router and request hooks. Each request is what a page's navigator.sendBeacon sends: one
-//   page-view event as text/plain, for Host bench-events.localhost; each connection is a visitor
-//   with its own client address, so the per-address limit counts as in production.
+//   Next's router and request hooks. Each request is what a page's navigator.sendBeacon sends, as
+//   text/plain for Host bench-events.localhost, alternately one page-view event and one page view's
+//   web vitals report (decision 058: every page view sends both, the report when it is hidden),
+//   each report with a view id of its own; each connection is a visitor with its own client
+//   address, so the per-address limit counts as in production.
 //   1. the child opens DATABASE_URL (a PostgreSQL database whose name contains "bench"; unset: an
 //      in-memory PGlite), migrates it and adds, once, the website bench-events;
 //   2. after 5 s unmeasured, 20 connections for BENCH_SECONDS (default 20);
-//   3. the child flushes its buffer and counts the stored events: every accepted event must be there;
+//   3. the child flushes its buffers and counts the stored events and vitals rows: every accepted
+//      request must be there;
 //   4. writes the figures to docs/benchmarks.md (its own section). --no-write prints only.
 import { fork, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -35,7 +38,7 @@ else await measure();
 
 /** The child: the database, the website and the handler behind node:http. */
 async function serve() {
-  const [{ openDatabase }, { eq, sql }, { websites }, { analyticsEvents }, { postEventsHandler }, { flushEvents, eventsState }, { CLIENT_ADDRESS_HEADER }, { selectRows }] = await Promise.all([
+  const [{ openDatabase }, { eq, sql }, { websites }, { analyticsEvents, webVitals }, { postEventsHandler }, { flushEvents, eventsState }, { CLIENT_ADDRESS_HEADER }, { selectRows }] = await Promise.all([
     import('../src/db/client'),
     import('drizzle-orm'),
     import('../src/modules/tenancy/tenancy.schema'),
@@ -50,6 +53,7 @@ async function serve() {
   let [site] = await handle.db.select({ id: websites.id }).from(websites).where(eq(websites.slug, 'bench-events'));
   site ??= (await handle.db.insert(websites).values({ slug: 'bench-events', name: 'Bench Events Motors', config: {} }).returning({ id: websites.id }))[0];
   await handle.db.delete(analyticsEvents).where(eq(analyticsEvents.websiteId, site.id));
+  await handle.db.delete(webVitals).where(eq(webVitals.websiteId, site.id));
   await handle.db.execute(sql`delete from rate_limits where key like ${`events-ip:${site.id}:%`}`);
   const [{ version }] = await selectRows<{ version: string }>(handle.db, sql`select split_part(version(), ' ', 2) as version`);
 
@@ -83,8 +87,14 @@ async function serve() {
     while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 10));
     await flushEvents();
     eventsState().buffer.stop();
-    const [{ n }] = await selectRows<{ n: number }>(handle.db, sql`select count(*)::int as n from analytics_events where website_id = ${site.id}`);
-    process.send!({ type: 'finished', stored: Number(n), accepted: served, stats: { ...eventsState().buffer.stats } } satisfies Finished, () => {
+    eventsState().vitals.stop();
+    const [{ n, v }] = await selectRows<{ n: number; v: number }>(
+      handle.db,
+      sql`select (select count(*)::int from analytics_events where website_id = ${site.id}) as n, (select count(*)::int from web_vitals where website_id = ${site.id}) as v`,
+    );
+    const { buffer, vitals } = eventsState();
+    const stats = { flushes: buffer.stats.flushes + vitals.stats.flushes, events: Number(n), vitals: Number(v) };
+    process.send!({ type: 'finished', stored: Number(n) + Number(v), accepted: served, stats } satisfies Finished, () => {
       void handle.close().finally(() => process.exit(0));
     });
   });
@@ -110,6 +120,10 @@ async function measure() {
     });
   const ready = await next<Ready>('ready');
   const body = JSON.stringify({ category: 1, url: '/search/used-cars', anon_id: '2f1c7a8e-9d0b-4c6e-8a51-3b7f0e9d2c41', session_id: '7e3d2b1a-0c9f-4e8d-b7a6-5f4e3d2c1b0a' });
+  // A page view's web vitals as the page sends them on hide (web-vitals-reporter.ts), a view id each.
+  let views = 0;
+  const vitalsBody = () =>
+    JSON.stringify({ type: 'web_vitals', view_id: `bench-${(++views).toString(36)}-7e3d2b1a0c9f`, page_type: 'car', metrics: { TTFB: 312, FCP: 1184, LCP: 2051, CLS: 0.0213, INP: 128 } });
   const load = (duration: number) =>
     autocannon({
       url: `http://127.0.0.1:${port}/api/events`,
@@ -117,7 +131,7 @@ async function measure() {
       connections: CONNECTIONS,
       duration,
       headers: { host: HOST, 'content-type': 'text/plain;charset=UTF-8', origin: `http://${HOST}`, 'sec-fetch-site': 'same-origin' },
-      body,
+      requests: [{ body }, { setupRequest: (request) => ({ ...request, body: vitalsBody() }) }],
     });
   let result: Result;
   let finished: Finished;
@@ -150,13 +164,13 @@ async function measure() {
   const m = machine({ postgres: ready.postgres, pglite: ready.pglite, loadStart });
   const database = ready.postgres ? `PostgreSQL ${ready.postgres}` : `PGlite ${ready.pglite} (in memory)`;
   const section = [
-    `## POST /api/events, one page view a request (\`npm run bench:events\`${ready.postgres ? '' : ', embedded PGlite'})`,
+    `## POST /api/events, page views and their web vitals (\`npm run bench:events\`${ready.postgres ? '' : ', embedded PGlite'})`,
     '',
-    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cpu} (${m.cores} cores), load ${loadStart.toFixed(1)} at the start; ${database}; ${CONNECTIONS} connections, ${seconds} s after ${WARMUP_SECONDS} s unmeasured, 127.0.0.1. **The handler served in-process by node:http, not a Next.js production build** (Next's router and request hooks not included). Each request is a sendBeacon body (text/plain, one page-view event); each connection a client address of its own. A request looks the website up, validates, counts the address's limit in memory and queues the event; the buffer writes one multi-row insert a second (and counts the limits in rate_limits in one statement).`,
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cpu} (${m.cores} cores), load ${loadStart.toFixed(1)} at the start; ${database}; ${CONNECTIONS} connections, ${seconds} s after ${WARMUP_SECONDS} s unmeasured, 127.0.0.1. **The handler served in-process by node:http, not a Next.js production build** (Next's router and request hooks not included). Each request is a sendBeacon body (text/plain), alternately one page-view event and one page view's web vitals report (five metrics, a view id each; decision 058); each connection a client address of its own. A request looks the website up, validates, counts the address's limit in memory and queues the row; each of the two buffers (events, vitals) writes one multi-row insert a second (the vitals one with ON CONFLICT on the view), and the limits are counted in rate_limits in one statement per flush.`,
     '',
-    `| requests | events/s (mean) | latency p50 ms | latency p99 ms | non-2xx | errors | events accepted (server, incl. warm-up) | events stored | flushes (an insert each) | target ≥ ${TARGET.perSecond}/s, p99 ≤ ${TARGET.p99Ms} ms, none lost |`,
+    `| requests | requests/s (mean) | latency p50 ms | latency p99 ms | non-2xx | errors | requests accepted (server, incl. warm-up) | stored: events + vitals rows | flushes (an insert each) | target ≥ ${TARGET.perSecond}/s, p99 ≤ ${TARGET.p99Ms} ms, none lost |`,
     '|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
-    `| ${result.requests.total} | ${eventsPerSecond.toFixed(1)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx} | ${result.errors} | ${accepted} | ${finished.stored} | ${finished.stats.flushes} | ${met ? 'met' : '**missed**'} |`,
+    `| ${result.requests.total} | ${eventsPerSecond.toFixed(1)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx} | ${result.errors} | ${accepted} | ${finished.stats.events} + ${finished.stats.vitals} = ${finished.stored} | ${finished.stats.flushes} | ${met ? 'met' : '**missed**'} |`,
     '',
   ].join('\n');
   console.log(section);

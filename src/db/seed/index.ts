@@ -6,6 +6,7 @@ import { contentPages } from '@/modules/content/content.schema';
 import { bookings, locations, specialHours } from '@/modules/locations/locations.schema';
 import { carImages, carPaymentProcessors, cars } from '@/modules/stock/stock.schema';
 import { websiteConfigSchema } from '@/modules/tenancy/tenancy.config';
+import { webVitals } from '@/modules/widgets/widgets.schema';
 import { dealerships, manufacturers, navigationItems, searchPages, websiteDomains, websites } from '@/modules/tenancy/tenancy.schema';
 import { contentFor } from './content';
 import { logoSvg, renderPhotos } from './images';
@@ -14,6 +15,7 @@ import { simplePdf } from './pdf';
 import { bookingsFor, specialHoursFor } from './schedule';
 import { DEMO_SITES, DEMO_SLUGS, placeUrl, type SiteSeed } from './sites';
 import { generateStock, slugify, type GeneratedStock, type PhotoSpec } from './stock';
+import { vitalsFor } from './vitals';
 
 export { DEMO_SITES, DEMO_SLUGS } from './sites';
 
@@ -262,6 +264,9 @@ async function writeDatabase(db: Db, plans: SitePlan[], now: Date): Promise<void
     await insertChunks(allImages, (chunk) => tx.insert(carImages).values(chunk), 2000);
     const processors = plans.flatMap((p) => p.stock.processors);
     await insertChunks(processors, (chunk) => tx.insert(carPaymentProcessors).values(chunk));
+
+    // Four weeks of real-visitor web vitals (decision 058), for the Dashboard API's web_vitals.json.
+    await insertChunks(plans.flatMap(({ site }) => vitalsFor(site, now)), (chunk) => tx.insert(webVitals).values(chunk), 1000);
 
     await resetSequences(tx);
   });

@@ -323,6 +323,16 @@ export const websiteConfigSchema = z.object({
     })
     .prefault({}),
 
+  /**
+   * Real-visitor web vitals (decision 058): the share of page views that measure and report them,
+   * 0 to 1. All by default, so a small dealer's few hundred daily visits still give a p75.
+   */
+  webVitals: z
+    .object({
+      sampleRate: z.number().min(0).max(1).default(1),
+    })
+    .prefault({}),
+
   /** 'Special hours' shown site-wide (e.g. a Christmas notice). */
   specialHoursNotice: z.string().nullable().default(null),
   /**

@@ -8,15 +8,16 @@ import { DashboardError } from '@/modules/dashboard/dashboard.errors';
 import { errorResponse, jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
 import { normalizeHost } from '@/modules/tenancy/tenancy.host';
 import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
-import { eventRow, eventsState } from './widgets.events';
-import { EVENT_LIMITS, EVENT_MESSAGES, parseEventBatch } from './widgets.events.validation';
+import { eventRow, eventsState, vitalsRow } from './widgets.events';
+import { EVENT_LIMITS, EVENT_MESSAGES, isVitals, parseEventBatch, type EventInput } from './widgets.events.validation';
 
 /**
  * POST /api/events: the visitor's analytics events (SPEC §3, §7), one or a batch, from this
  * website's own pages. The website comes from the Host header; an event naming another website is
  * refused. JSON or text/plain bodies (navigator.sendBeacon sends a string as text/plain, which
  * needs no CORS preflight; the Origin and Sec-Fetch-Site checks still refuse other sites). Accepted
- * events are queued (widgets.events.ts) and answered 202 at once: {accepted: n}.
+ * events are queued (widgets.events.ts) and answered 202 at once: {accepted: n}. A page view's web
+ * vitals (decision 058) come the same way, as an item of their own kind, into their own table.
  */
 
 const ACCEPTED_TYPES = new Set(['application/json', 'text/plain']);
@@ -35,7 +36,7 @@ export async function postEventsHandler(request: Request): Promise<Response> {
     if (!tenant || !host) return jsonResponse({ error: EVENT_MESSAGES.unknownWebsite }, { status: 404 });
     const body = await readJsonBody(request, EVENT_LIMITS.maxBodyBytes);
     const parsed = parseEventBatch(body, tenant.slug, host);
-    const { buffer, limiter } = eventsState();
+    const { buffer, vitals, limiter } = eventsState();
     // Refused requests count too (one point), so junk cannot be sent without limit either.
     const ip = clientAddress(request);
     if (ip) {
@@ -46,7 +47,9 @@ export async function postEventsHandler(request: Request): Promise<Response> {
     }
     if (!parsed.ok) return jsonResponse({ error: parsed.message, fields: parsed.fields }, { status: parsed.status });
     const now = new Date();
-    buffer.add(parsed.events.map((event) => eventRow(tenant, event, now)));
+    const reports = parsed.events.filter(isVitals);
+    if (reports.length > 0) vitals.add(reports.map((report) => vitalsRow(tenant, report, now)));
+    if (reports.length < parsed.events.length) buffer.add(parsed.events.filter((item): item is EventInput => !isVitals(item)).map((event) => eventRow(tenant, event, now)));
     return jsonResponse({ accepted: parsed.events.length }, { status: 202, headers: { 'Cache-Control': 'no-store' } });
   } catch (error) {
     if (error instanceof DashboardError) return errorResponse(error);

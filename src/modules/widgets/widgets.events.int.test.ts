@@ -218,6 +218,8 @@ describe('GET /websites/{id}/analytics.json', () => {
         { source: 'Google', leads: 1 },
         { source: 'Website', leads: 1 },
       ],
+      // Web vitals: widgets.vitals.int.test.ts.
+      web_vitals: expect.objectContaining({ page_views: 0 }),
     });
   });
 

@@ -6,8 +6,9 @@ import { rowsOf } from '@/db/rows';
 import { logger } from '@/lib/logger';
 import { HOUR_MS, type LimitCount } from '@/lib/rate-limit';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { analyticsEvents } from './widgets.schema';
-import type { EventInput } from './widgets.events.validation';
+import { wallTimeAt, isoDate, isValidTimeZone } from '@/lib/time-zone';
+import { analyticsEvents, webVitals } from './widgets.schema';
+import type { EventInput, VitalsInput } from './widgets.events.validation';
 
 /**
  * The one writer of analytics events (SPEC §3, §9). Server-side records that must be readable at
@@ -22,10 +23,12 @@ import type { EventInput } from './widgets.events.validation';
  * of a batch is retried row by row, so one bad row cannot lose its neighbours.
  *
  * Events of one process are lost if it dies without a shutdown signal: at most a second's worth.
+ * Web vitals reports (decision 058) take the same path through a second buffer of their own rows.
  */
 
 export type EventRow = typeof analyticsEvents.$inferInsert;
-export type EventWriter = (rows: EventRow[]) => Promise<void>;
+export type VitalRow = typeof webVitals.$inferInsert;
+export type EventWriter<Row = EventRow> = (rows: Row[]) => Promise<void>;
 
 export const EVENT_BUFFER_DEFAULTS = {
   flushEveryMs: 1000,
@@ -59,8 +62,67 @@ export function eventRow(tenant: Tenant, event: EventInput, createdAt = new Date
   };
 }
 
-export type EventBufferOptions = {
-  write?: EventWriter;
+/** The local date in a zone at an instant, worked out once a minute per zone (Intl is the costly part of a report). */
+const localDays = new Map<string, { minute: number; day: string }>();
+function localDay(zone: string, instantMs: number): string {
+  const minute = Math.floor(instantMs / 60_000);
+  const known = localDays.get(zone);
+  if (known?.minute === minute) return known.day;
+  const day = isoDate(wallTimeAt(instantMs, zone));
+  localDays.set(zone, { minute, day });
+  return day;
+}
+
+/** A page view's validated web vitals as a row; its day is the website's local date at `receivedAt`. */
+export function vitalsRow(tenant: Tenant, report: VitalsInput, receivedAt = new Date()): VitalRow {
+  const zone = isValidTimeZone(tenant.config.timeZone) ? tenant.config.timeZone : 'UTC';
+  const m = report.metrics;
+  return {
+    websiteId: tenant.id,
+    viewId: report.view_id,
+    day: localDay(zone, receivedAt.getTime()),
+    pageType: report.page_type,
+    lcp: m.LCP ?? null,
+    inp: m.INP ?? null,
+    cls: m.CLS ?? null,
+    fcp: m.FCP ?? null,
+    ttfb: m.TTFB ?? null,
+    createdAt: receivedAt,
+  };
+}
+
+const VITAL_COLUMNS = ['lcp', 'inp', 'cls', 'fcp', 'ttfb'] as const;
+
+/**
+ * Writes page views' vitals: a view already stored (reported again when its tab was hidden a
+ * second time) keeps its day and page type and takes the larger of each metric (PostgreSQL's
+ * greatest() ignores nulls). Reports of one view in the same batch are merged first, since one
+ * INSERT … ON CONFLICT may not touch a row twice.
+ */
+export async function writeVitals(rows: VitalRow[], db?: Db): Promise<void> {
+  if (rows.length === 0) return;
+  const merged = new Map<string, VitalRow>();
+  for (const row of rows) {
+    const key = `${row.websiteId}:${row.viewId}`;
+    const seen = merged.get(key);
+    if (!seen) merged.set(key, { ...row });
+    else for (const c of VITAL_COLUMNS) if (row[c] != null && (seen[c] == null || row[c] > seen[c])) seen[c] = row[c];
+  }
+  const database = db ?? (await getDb());
+  const all = [...merged.values()];
+  for (let i = 0; i < all.length; i += EVENT_BUFFER_DEFAULTS.maxInsertRows) {
+    await database
+      .insert(webVitals)
+      .values(all.slice(i, i + EVENT_BUFFER_DEFAULTS.maxInsertRows))
+      .onConflictDoUpdate({
+        target: [webVitals.websiteId, webVitals.viewId],
+        set: Object.fromEntries(VITAL_COLUMNS.map((c) => [c, sql.raw(`greatest(web_vitals.${c}, excluded.${c})`)])),
+      });
+  }
+}
+
+export type EventBufferOptions<Row = EventRow> = {
+  write?: EventWriter<Row>;
   flushEveryMs?: number;
   flushAtRows?: number;
   maxRows?: number;
@@ -71,11 +133,11 @@ export type EventBufferOptions = {
 
 export type EventBufferStats = { buffered: number; written: number; failed: number; dropped: number; flushes: number };
 
-export class EventBuffer {
-  private rows: EventRow[] = [];
+export class EventBuffer<Row = EventRow> {
+  private rows: Row[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | null = null;
-  private readonly write: EventWriter;
+  private readonly write: EventWriter<Row>;
   private readonly flushEveryMs: number;
   private readonly flushAtRows: number;
   private readonly maxRows: number;
@@ -83,8 +145,8 @@ export class EventBuffer {
   private readonly beforeFlush: (() => Promise<void>) | undefined;
   readonly stats: EventBufferStats = { buffered: 0, written: 0, failed: 0, dropped: 0, flushes: 0 };
 
-  constructor(options: EventBufferOptions = {}) {
-    this.write = options.write ?? ((rows) => writeEvents(rows));
+  constructor(options: EventBufferOptions<Row> = {}) {
+    this.write = options.write ?? ((rows) => writeEvents(rows as EventRow[]));
     this.flushEveryMs = options.flushEveryMs ?? EVENT_BUFFER_DEFAULTS.flushEveryMs;
     this.flushAtRows = options.flushAtRows ?? EVENT_BUFFER_DEFAULTS.flushAtRows;
     this.maxRows = options.maxRows ?? EVENT_BUFFER_DEFAULTS.maxRows;
@@ -97,7 +159,7 @@ export class EventBuffer {
   }
 
   /** Queues rows; never throws, never waits for the database. */
-  add(rows: EventRow[]): void {
+  add(rows: Row[]): void {
     if (rows.length === 0) return;
     this.rows.push(...rows);
     this.trim();
@@ -179,7 +241,7 @@ export class EventBuffer {
     }
   }
 
-  private async writeOneByOne(batch: EventRow[], batchError: unknown) {
+  private async writeOneByOne(batch: Row[], batchError: unknown) {
     let failed = 0;
     let firstError: unknown = batchError;
     for (const row of batch) {
@@ -251,7 +313,7 @@ export class EventLimiter {
 /** Events per client address per hour, per website: generous, since a mobile carrier's address is shared by many visitors. */
 export const EVENTS_PER_IP_PER_HOUR = 10_000;
 
-type EventsState = { buffer: EventBuffer; limiter: EventLimiter };
+type EventsState = { buffer: EventBuffer; vitals: EventBuffer<VitalRow>; limiter: EventLimiter };
 const globalForEvents = globalThis as unknown as { __analyticsEvents?: EventsState };
 
 /**
@@ -260,21 +322,22 @@ const globalForEvents = globalThis as unknown as { __analyticsEvents?: EventsSta
  */
 export function eventsState(): EventsState {
   if (globalForEvents.__analyticsEvents) return globalForEvents.__analyticsEvents;
-  const buffer = new EventBuffer({
-    beforeFlush: async () => state.limiter.sync(await getDb()),
-  });
-  const state: EventsState = { buffer, limiter: new EventLimiter(EVENTS_PER_IP_PER_HOUR, HOUR_MS) };
+  // Both buffers count the limits at their flush (sync takes what is pending, so twice is harmless).
+  const beforeFlush = async () => state.limiter.sync(await getDb());
+  const buffer = new EventBuffer({ beforeFlush });
+  const vitals = new EventBuffer<VitalRow>({ beforeFlush, write: (rows) => writeVitals(rows) });
+  const state: EventsState = { buffer, vitals, limiter: new EventLimiter(EVENTS_PER_IP_PER_HOUR, HOUR_MS) };
   globalForEvents.__analyticsEvents = state;
   if (process.env.NODE_ENV !== 'test') {
     // A last flush; where nothing else handles the signal (a script), it is raised again after it.
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => {
-        void buffer.flush().finally(() => {
+        void flushBoth().finally(() => {
           if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
         });
       });
     }
-    process.once('beforeExit', () => void buffer.flush());
+    process.once('beforeExit', () => void flushBoth());
   }
   return globalForEvents.__analyticsEvents;
 }
@@ -284,7 +347,12 @@ export function enqueueEvents(rows: EventRow[]): void {
   eventsState().buffer.add(rows);
 }
 
-/** Writes what is buffered now (tests, shutdown). */
+/** Writes what is buffered now, events and vitals (tests, shutdown). */
 export function flushEvents(): Promise<void> {
-  return eventsState().buffer.flush();
+  return flushBoth();
+}
+
+async function flushBoth(): Promise<void> {
+  const { buffer, vitals } = eventsState();
+  await Promise.all([buffer.flush(), vitals.flush()]);
 }

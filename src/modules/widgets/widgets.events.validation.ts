@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isCleanText } from '@/lib/clean-text';
 import { normalizeHost } from '@/modules/tenancy/tenancy.host';
-import { EVENT_CATEGORY_MAX, EVENT_CATEGORY_MIN, SERVER_RECORDED_EVENTS } from './widgets.events.catalogue';
+import { EVENT_CATEGORY_MAX, EVENT_CATEGORY_MIN, PAGE_VIEW_EVENTS, SERVER_RECORDED_EVENTS, type PageType } from './widgets.events.catalogue';
+import { VITAL_MAX, VITAL_METRICS, VITALS_REPORT_TYPE, type VitalMetric } from './widgets.vitals';
 
 /**
  * POST /api/events input (SPEC §3 Analytics event): one event or a batch of up to MAX_BATCH, each
@@ -9,6 +10,8 @@ import { EVENT_CATEGORY_MAX, EVENT_CATEGORY_MIN, SERVER_RECORDED_EVENTS } from '
  * Strict: an unknown field, a wrong type, a category outside the catalogue, text with control
  * characters, properties that are not a small plain object: refused naming the field and the reason.
  * Nothing is cleaned silently, so what is stored is exactly what was validated.
+ * A batch may also carry a page view's web vitals (decision 058): {type: 'web_vitals', view_id,
+ * page_type, metrics: {LCP?, INP?, CLS?, FCP?, TTFB?}}, each metric a number from 0 to its limit.
  */
 
 export const EVENT_LIMITS = {
@@ -128,13 +131,45 @@ export const eventSchema = z.strictObject({
 });
 export type EventInput = z.output<typeof eventSchema>;
 
+const PAGE_TYPES = Object.keys(PAGE_VIEW_EVENTS) as [PageType, ...PageType[]];
+const metricValue = (metric: VitalMetric) =>
+  z
+    .number({ error: 'must be a number' })
+    .min(0, 'must not be negative')
+    .max(VITAL_MAX[metric], `must be at most ${VITAL_MAX[metric]}`);
+
+/** One page view's web vitals (decision 058): what the browser measured, at least one metric. */
+export const vitalsSchema = z.strictObject({
+  type: z.literal(VITALS_REPORT_TYPE, { error: `must be '${VITALS_REPORT_TYPE}'` }),
+  website_slug: optional(z.string({ error: 'must be text' }).regex(SLUG_PATTERN, 'must be a website slug')),
+  view_id: z.string({ error: 'must be text' }).regex(ID_PATTERN, 'must be an id of letters, digits, _ and - (up to 64)'),
+  page_type: z.enum(PAGE_TYPES, { error: `must be a page type (${PAGE_TYPES.join(', ')})` }),
+  metrics: z
+    .strictObject(Object.fromEntries(VITAL_METRICS.map((m) => [m, metricValue(m).optional()])) as Record<VitalMetric, z.ZodOptional<z.ZodNumber>>, {
+      error: `must be an object of metrics (${VITAL_METRICS.join(', ')})`,
+    })
+    .refine((metrics) => VITAL_METRICS.some((m) => metrics[m] !== undefined), `must hold at least one metric (${VITAL_METRICS.join(', ')})`),
+});
+export type VitalsInput = z.output<typeof vitalsSchema>;
+export type BatchItem = EventInput | VitalsInput;
+
+export function isVitals(item: BatchItem): item is VitalsInput {
+  return 'type' in item && item.type === VITALS_REPORT_TYPE;
+}
+
+/** Why an unknown key is refused, by where it is. */
+function unknownKeyReason(path: PropertyKey[], vitals: boolean): string {
+  if (!vitals) return 'is not a field of an event';
+  return path[0] === 'metrics' ? `is not a metric (${VITAL_METRICS.join(', ')})` : 'is not a field of a web vitals report';
+}
+
 export type EventBatchResult =
-  | { ok: true; events: EventInput[] }
+  | { ok: true; events: BatchItem[] }
   | { ok: false; status: 403 | 422; message: string; fields: Record<string, string> };
 
 /**
  * A parsed body as events of the website `tenantSlug` answering at `host`: an object (one event)
- * or an array of 1 to MAX_BATCH. All or nothing: one bad event refuses the request, naming each
+ * or an array of 1 to MAX_BATCH; an item with a `type` is a web vitals report. All or nothing: one bad event refuses the request, naming each
  * bad field (`category`, or `2.category` in a batch). An event naming another website's slug is
  * refused (403).
  */
@@ -146,7 +181,7 @@ export function parseEventBatch(body: unknown, tenantSlug: string, host: string)
   }
   // No prototype: a field named '__proto__' is reported like any other.
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;
-  const events: EventInput[] = [];
+  const events: BatchItem[] = [];
   let otherWebsite = false;
   items.forEach((item, index) => {
     const prefix = batch ? `${index}.` : '';
@@ -154,15 +189,17 @@ export function parseEventBatch(body: unknown, tenantSlug: string, host: string)
       fields[prefix ? `${index}` : 'body'] = 'must be an event object';
       return;
     }
-    const parsed = eventSchema.safeParse(item);
+    const vitals = Object.hasOwn(item, 'type');
+    const parsed = vitals ? vitalsSchema.safeParse(item) : eventSchema.safeParse(item);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        const key = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => k.slice(0, 64)).join(', ') : issue.path.join('.') || 'body';
-        fields[`${prefix}${key}`] ??= issue.code === 'unrecognized_keys' ? 'is not a field of an event' : issue.message;
+        const at = issue.path.map(String);
+        const key = issue.code === 'unrecognized_keys' ? [...at, issue.keys.map((k) => k.slice(0, 64)).join(', ')].join('.') : at.join('.') || 'body';
+        fields[`${prefix}${key}`] ??= issue.code === 'unrecognized_keys' ? unknownKeyReason(issue.path, vitals) : issue.message;
       }
       return;
     }
-    if (parsed.data.url !== undefined && !isUrlOnHost(parsed.data.url, host)) {
+    if ('url' in parsed.data && parsed.data.url !== undefined && !isUrlOnHost(parsed.data.url, host)) {
       fields[`${prefix}url`] = URL_MESSAGE;
       return;
     }

@@ -43,6 +43,8 @@ export type WidgetPlan = {
   facebookContentType: 'vehicle' | 'product';
   currency: string;
   routes: PageRoutes;
+  /** Share of page views that report their web vitals (decision 058). */
+  vitalsSampleRate: number;
 };
 
 /** Providers' script addresses; the CSP allows exactly their origins (plus what each script fetches). */
@@ -147,6 +149,7 @@ export function widgetPlan(config: WebsiteConfig, secrets: WebsiteSecrets, optio
     facebookContentType: w.facebookContentType,
     currency: config.currency,
     routes: { vehiclePath: config.vehiclePath, garagePath: config.garage.path },
+    vitalsSampleRate: config.webVitals.sampleRate,
   };
 }
 

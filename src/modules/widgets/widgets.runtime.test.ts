@@ -10,6 +10,7 @@ const plan: WidgetPlan = {
   facebookContentType: 'vehicle',
   currency: 'AUD',
   routes: { vehiclePath: 'cars', garagePath: '/my-garage' },
+  vitalsSampleRate: 1,
 };
 
 const vehicle = { content_ids: ['42'], contents: [{ id: '42', quantity: 1 }], currency: 'AUD', value: 25990, content_type: 'product', content_name: '2020 Mazda CX-5' };

@@ -8,7 +8,7 @@
 
 const ENDPOINT = '/api/events';
 
-function newId(): string {
+export function newId(): string {
   try {
     return crypto.randomUUID();
   } catch {
@@ -50,12 +50,19 @@ export function trackEvent(category: number, properties?: Record<string, unknown
     // The widget runtime (GA4, Meta pixel) reads the same events from this queue (decision 037).
     const queue = ((window as unknown as { siteEvents?: unknown[] }).siteEvents ??= []);
     if (queue.length < 50) queue.push([category, properties]);
-    // A string is sent as text/plain: no preflight, and the beacon outlives the page.
-    if (navigator.sendBeacon?.(ENDPOINT, body)) return;
-    void fetch(ENDPOINT, { method: 'POST', body, keepalive: true, headers: { 'Content-Type': 'text/plain' } }).catch(() => {});
+    sendToEvents(body);
   } catch {
     // SPEC §8: analytics failure is logged only; the page goes on.
   }
+}
+
+/**
+ * Posts a body (JSON text) to /api/events: a string is sent as text/plain, so no preflight, and
+ * the beacon outlives the page; fetch with keepalive where there is no beacon or it was refused.
+ */
+export function sendToEvents(body: string): void {
+  if (navigator.sendBeacon?.(ENDPOINT, body)) return;
+  void fetch(ENDPOINT, { method: 'POST', body, keepalive: true, headers: { 'Content-Type': 'text/plain' } }).catch(() => {});
 }
 
 let listening = false;

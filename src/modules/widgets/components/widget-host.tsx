@@ -15,7 +15,8 @@ import { PageViewTracker } from './page-view-tracker';
  * chatbot and tools follow at the first real interaction (decision 043). The chat
  * button, popup and consent banner are a chunk of their own, loaded at the same moment and only on
  * websites that have them (the banner can wait: until the visitor answers, Google tags run with
- * Consent Mode 'denied' and the Meta pixel does not load).
+ * Consent Mode 'denied' and the Meta pixel does not load). At the first real interaction it also
+ * starts the web vitals reporter (decision 058).
  */
 
 let runtime: Promise<WidgetRuntime> | null = null;
@@ -57,6 +58,20 @@ export function WidgetHost({ plan }: { plan: WidgetPlan }) {
   useEffect(() => {
     void runtime?.then((r) => r.showPath(pathname));
   }, [pathname]);
+
+  // Real-visitor web vitals (decision 058) for the sampled share of page views: web-vitals (~3 KB)
+  // is imported at the first real interaction, never before it (decision 035); it reads what the
+  // browser buffered until then. The page type is the loaded page's.
+  useEffect(() => {
+    if (!(Math.random() < plan.vitalsSampleRate)) return;
+    const pageType = pageTypeOf(pathname, plan.routes);
+    return afterFirstInteraction(() => {
+      const pageTypeNow = () => pageTypeOf(location.pathname, plan.routes);
+      void import('./web-vitals-reporter').then((m) => m.reportWebVitals({ pageType, pageTypeNow, consentRequired: plan.consent.required }));
+    }, null);
+    // Once per page load, for the page that was loaded.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   // The car page's 'Chat with us' and 'Open chatbot' (data-widget-open) open the widget; without one they stay links.
   useEffect(() => {
