@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseWebsiteConfig, websiteConfigSchema } from '@/modules/tenancy/tenancy.config';
 import { contentSecurityPolicy } from '@/lib/security-headers';
 import { DEMO_SITES as SITES } from '@/db/seed/sites';
-import { inWorker, isHiddenPath, pageTypeOf, serviceBookingUrl, widgetCspSources, widgetPlan } from './widgets.plan';
+import { chatWidgetsOn, inWorker, isHiddenPath, pageTypeOf, serviceBookingUrl, widgetCspSources, widgetPlan } from './widgets.plan';
 import { consentSignals, marketingAllowed } from './widgets.consent';
 import { chatMessageEvent } from './widgets.runtime';
 
@@ -80,6 +80,34 @@ describe('widget configuration', () => {
     const lone = parseWebsiteConfig(site('lone-star-auto').config);
     expect(lone.consent.required).toBe(true);
     expect(parseWebsiteConfig(site('harbour-city-motors').config).consent.required).toBe(false);
+  });
+});
+
+describe('chat actions (issue 31: no chat button that leads nowhere)', () => {
+  const site = (slug: string) => SITES.find((s) => s.slug === slug)!;
+  const onCarPage = (slug: string) => {
+    const seed = site(slug);
+    const config = parseWebsiteConfig(seed.config);
+    return chatWidgetsOn(widgetPlan(config, seed.secrets ?? {}, production), `/${config.vehiclePath}/a-car`);
+  };
+
+  it('offers chat only where a provider with its key runs and is not hidden on the page', () => {
+    const config = parseWebsiteConfig({ widgets: { chat: { provider: 'zendesk', hiddenPaths: ['/careers'] }, chatbot: { enabled: true, hiddenPaths: ['/cars'] } } });
+    const keyed = widgetPlan(config, { zendeskKey: 'k', impelChatbotKey: 'i' }, production);
+    expect(chatWidgetsOn(keyed, '/cars/a-car')).toEqual({ chat: true, chatbot: false });
+    expect(chatWidgetsOn(keyed, '/careers')).toEqual({ chat: false, chatbot: true });
+    // A provider named without its key loads nothing: nothing to open.
+    expect(chatWidgetsOn(widgetPlan(config, {}, production), '/cars/a-car')).toEqual({ chat: false, chatbot: false });
+    // Outside production (and not asked to load there) no widget runs.
+    expect(chatWidgetsOn(widgetPlan(config, { zendeskKey: 'k' }, { production: false }), '/cars/a-car')).toEqual({ chat: false, chatbot: false });
+  });
+
+  it('on the demo dealers\' car pages: none for gold-coast-used-cars, kiwi-motors and wanderer-rv; chat for southern-cross-skoda', () => {
+    expect(onCarPage('gold-coast-used-cars')).toEqual({ chat: false, chatbot: false });
+    expect(onCarPage('kiwi-motors')).toEqual({ chat: false, chatbot: false });
+    expect(onCarPage('wanderer-rv')).toEqual({ chat: false, chatbot: false });
+    expect(onCarPage('harbour-city-motors')).toEqual({ chat: false, chatbot: false });
+    expect(onCarPage('southern-cross-skoda')).toEqual({ chat: true, chatbot: false });
   });
 });
 

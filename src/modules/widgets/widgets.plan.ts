@@ -3,6 +3,8 @@ import type { CspSources } from '@/lib/security-headers';
 import type { PageType } from './widgets.events.catalogue';
 import type { PageRoutes } from './widgets.paths';
 
+import { isHiddenPath } from './widgets.paths';
+
 export { isHiddenPath, pageTypeOf, type PageRoutes } from './widgets.paths';
 
 /**
@@ -148,6 +150,16 @@ export function widgetPlan(config: WebsiteConfig, secrets: WebsiteSecrets, optio
     currency: config.currency,
     routes: { vehiclePath: config.vehiclePath, garagePath: config.garage.path },
   };
+}
+
+/**
+ * Which chat actions a page may offer (issue 31): a chat or chatbot widget the plan loads (its
+ * provider configured and its key set) and that is not hidden on this path. A 'Chat with us' or
+ * 'Open chatbot' without one would lead nowhere.
+ */
+export function chatWidgetsOn(plan: Pick<WidgetPlan, 'widgets'>, pathname: string): { chat: boolean; chatbot: boolean } {
+  const on = (group: WidgetGroup) => plan.widgets.some((w) => w.group === group && !isHiddenPath(pathname, w.hiddenPaths));
+  return { chat: on('chat'), chatbot: on('chatbot') };
 }
 
 /** Where Partytown's files are served (src/app/api/partytown), and its proxy for scripts without CORS headers. */
