@@ -221,7 +221,7 @@ export function LeadForm({
     if (busy) return;
     const found: Record<string, string> = {};
     for (const field of step.fields) {
-      const message = fieldError(field, valueOf(field.name), site);
+      const message = fieldError(field, valueOf(field.name), site, valueOf);
       if (message) found[field.name] = message;
     }
     setErrors(found);
