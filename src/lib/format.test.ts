@@ -29,9 +29,9 @@ describe('locale formatting', () => {
 describe('dates in the website\'s locale and time zone (issue 31)', () => {
   // 2026-11-28T07:07:48Z: the moment /checkout showed as '11/28/2026, 7:07:48 AM' on an Australian site.
   const instant = Date.UTC(2026, 10, 28, 7, 7, 48);
-  const sydney = { locale: 'en-AU', timeZone: 'Australia/Sydney' };
-  const auckland = { locale: 'en-NZ', timeZone: 'Pacific/Auckland' };
-  const chicago = { locale: 'en-US', timeZone: 'America/Chicago' };
+  const sydney = { locale: 'en-AU', timeZone: 'Australia/Sydney' } as const;
+  const auckland = { locale: 'en-NZ', timeZone: 'Pacific/Auckland' } as const;
+  const chicago = { locale: 'en-US', timeZone: 'America/Chicago' } as const;
 
   it('writes a date and time as the website does, whatever the machine\'s own zone', () => {
     expect(formatDate(sydney, instant, 'dateTime')).toBe('28 Nov 2026, 6:07 pm AEDT');
@@ -46,7 +46,7 @@ describe('dates in the website\'s locale and time zone (issue 31)', () => {
   });
 
   it('falls back to UTC for a zone the runtime does not know, and to nothing for no date', () => {
-    expect(formatDate({ locale: 'en-AU', timeZone: 'Mars/Olympus' }, instant, 'dateTime')).toBe('28 Nov 2026, 7:07 am UTC');
+    expect(formatDate({ locale: 'en-AU' as const, timeZone: 'Mars/Olympus' }, instant, 'dateTime')).toBe('28 Nov 2026, 7:07 am UTC');
     expect(formatDate(sydney, 'not a date')).toBe('');
   });
 });
