@@ -15,8 +15,10 @@ import type { Tenant } from '@/modules/tenancy/tenancy.types';
  * other website's link says so and offers no button.
  */
 
-// The token is the link's secret: no page of the dealer's site it links to (or a script) may see it as a referrer.
-export const metadata: Metadata = { title: 'Refund a reservation deposit', robots: { index: false, follow: false }, referrer: 'no-referrer' };
+// The token is the link's secret: no other site this page links to may see it as a referrer.
+// ('same-origin', not 'no-referrer': under no-referrer the form's POST carries 'Origin: null',
+// which the same-site rule rightly refuses.)
+export const metadata: Metadata = { title: 'Refund a reservation deposit', robots: { index: false, follow: false }, referrer: 'same-origin' };
 export const dynamic = 'force-dynamic';
 
 type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };

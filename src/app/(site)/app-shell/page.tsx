@@ -9,9 +9,10 @@ import { spell } from '@/lib/format';
  * /_app (SPEC §2: the application shell page): the website's shell (header, navigation, footer,
  * from the layout) around the smallest page that lets a visitor go on (the stock search and the
  * main journeys), with no data of its own. What an installed or offline-first client shows first;
- * not indexed. ('%5F' is how a folder name starting with '_' becomes a route segment.)
+ * not indexed. Served at /_app by a rewrite (next.config.ts): Next answers 404 to a page route
+ * named /_app itself (a Pages Router name it blocks), so the page lives at /app-shell.
  */
-export const metadata: Metadata = { title: 'Home', robots: { index: false, follow: true } };
+export const metadata: Metadata = { title: 'Home', robots: { index: false, follow: true }, alternates: { canonical: '/_app' } };
 
 export default async function AppShellPage() {
   const tenant = await requireTenant();
