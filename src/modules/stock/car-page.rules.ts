@@ -225,7 +225,7 @@ type ActionConfig = Pick<
 
 /**
  * Every action the car page offers, in page order, each only where its rule holds (SPEC §2 car
- * page actions). `context.chat`: which chat widgets this page runs (widgets' chatWidgetsOn). The override template leads with its sidebar four: Enquire Now, Get Your
+ * page actions). `context.chat`: which chat widgets the website runs (widgets' chatWidgets). The override template leads with its sidebar four: Enquire Now, Get Your
  * Valuation, Get Finance, Reserve Now - {price}.
  */
 export function carActions(
@@ -258,7 +258,7 @@ export function carActions(
   add('testDrive', CAR_PAGE_MESSAGES.testDrive, hrefs.testDrive, car.status !== 'sold');
   if (template !== 'override') add('tradeIn', tradeInLabel, hrefs.tradeIn, tradeIn);
   add('whatsapp', CAR_PAGE_MESSAGES.whatsapp, whatsappHref(car.whatsappNumber, car, context.pageUrl));
-  // Only where the page runs that widget (chatWidgetsOn): a provider with its key, not hidden here.
+  // Only where the website runs that widget (chatWidgets): a provider with its key.
   add('chat', CAR_PAGE_MESSAGES.chat, hrefs.chat, context.chat.chat);
   add('chatbot', CAR_PAGE_MESSAGES.chatbot, hrefs.chat, context.chat.chatbot);
   add('historyReport', CAR_PAGE_MESSAGES.historyReport, car.historyReportUrl, hasHistoryReport(car));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseWebsiteConfig, websiteConfigSchema } from '@/modules/tenancy/tenancy.config';
 import { contentSecurityPolicy } from '@/lib/security-headers';
 import { DEMO_SITES as SITES } from '@/db/seed/sites';
-import { chatWidgetsOn, inWorker, isHiddenPath, pageTypeOf, serviceBookingUrl, widgetCspSources, widgetPlan } from './widgets.plan';
+import { chatWidgets, inWorker, isHiddenPath, pageTypeOf, serviceBookingUrl, widgetCspSources, widgetPlan } from './widgets.plan';
 import { consentSignals, marketingAllowed } from './widgets.consent';
 import { chatMessageEvent } from './widgets.runtime';
 
@@ -85,29 +85,28 @@ describe('widget configuration', () => {
 
 describe('chat actions (issue 31: no chat button that leads nowhere)', () => {
   const site = (slug: string) => SITES.find((s) => s.slug === slug)!;
-  const onCarPage = (slug: string) => {
+  const demo = (slug: string) => {
     const seed = site(slug);
-    const config = parseWebsiteConfig(seed.config);
-    return chatWidgetsOn(widgetPlan(config, seed.secrets ?? {}, production), `/${config.vehiclePath}/a-car`);
+    return chatWidgets(widgetPlan(parseWebsiteConfig(seed.config), seed.secrets ?? {}, production));
   };
 
-  it('offers chat only where a provider with its key runs and is not hidden on the page', () => {
-    const config = parseWebsiteConfig({ widgets: { chat: { provider: 'zendesk', hiddenPaths: ['/careers'] }, chatbot: { enabled: true, hiddenPaths: ['/cars'] } } });
-    const keyed = widgetPlan(config, { zendeskKey: 'k', impelChatbotKey: 'i' }, production);
-    expect(chatWidgetsOn(keyed, '/cars/a-car')).toEqual({ chat: true, chatbot: false });
-    expect(chatWidgetsOn(keyed, '/careers')).toEqual({ chat: false, chatbot: true });
+  it('offers chat only where a provider with its key runs; hidden paths hide the ambient button only', () => {
+    const config = parseWebsiteConfig({ widgets: { chat: { provider: 'zendesk', hiddenPaths: ['/cars'] }, chatbot: { enabled: true, hiddenPaths: ['/cars'] } } });
+    expect(chatWidgets(widgetPlan(config, { zendeskKey: 'k', impelChatbotKey: 'i' }, production))).toEqual({ chat: true, chatbot: true });
+    expect(chatWidgets(widgetPlan(config, { zendeskKey: 'k' }, production))).toEqual({ chat: true, chatbot: false });
     // A provider named without its key loads nothing: nothing to open.
-    expect(chatWidgetsOn(widgetPlan(config, {}, production), '/cars/a-car')).toEqual({ chat: false, chatbot: false });
+    expect(chatWidgets(widgetPlan(config, {}, production))).toEqual({ chat: false, chatbot: false });
     // Outside production (and not asked to load there) no widget runs.
-    expect(chatWidgetsOn(widgetPlan(config, { zendeskKey: 'k' }, { production: false }), '/cars/a-car')).toEqual({ chat: false, chatbot: false });
+    expect(chatWidgets(widgetPlan(config, { zendeskKey: 'k' }, { production: false }))).toEqual({ chat: false, chatbot: false });
   });
 
-  it('on the demo dealers\' car pages: none for gold-coast-used-cars, kiwi-motors and wanderer-rv; chat for southern-cross-skoda', () => {
-    expect(onCarPage('gold-coast-used-cars')).toEqual({ chat: false, chatbot: false });
-    expect(onCarPage('kiwi-motors')).toEqual({ chat: false, chatbot: false });
-    expect(onCarPage('wanderer-rv')).toEqual({ chat: false, chatbot: false });
-    expect(onCarPage('harbour-city-motors')).toEqual({ chat: false, chatbot: false });
-    expect(onCarPage('southern-cross-skoda')).toEqual({ chat: true, chatbot: false });
+  it('on the demo dealers: none for gold-coast-used-cars, kiwi-motors and wanderer-rv (no key); chat and chatbot for southern-cross-skoda', () => {
+    expect(demo('gold-coast-used-cars')).toEqual({ chat: false, chatbot: false });
+    expect(demo('kiwi-motors')).toEqual({ chat: false, chatbot: false });
+    expect(demo('wanderer-rv')).toEqual({ chat: false, chatbot: false });
+    expect(demo('lone-star-auto')).toEqual({ chat: false, chatbot: false });
+    expect(demo('harbour-city-motors')).toEqual({ chat: true, chatbot: false });
+    expect(demo('southern-cross-skoda')).toEqual({ chat: true, chatbot: true });
   });
 });
 

@@ -3,8 +3,6 @@ import type { CspSources } from '@/lib/security-headers';
 import type { PageType } from './widgets.events.catalogue';
 import type { PageRoutes } from './widgets.paths';
 
-import { isHiddenPath } from './widgets.paths';
-
 export { isHiddenPath, pageTypeOf, type PageRoutes } from './widgets.paths';
 
 /**
@@ -154,12 +152,13 @@ export function widgetPlan(config: WebsiteConfig, secrets: WebsiteSecrets, optio
 
 /**
  * Which chat actions a page may offer (issue 31): a chat or chatbot widget the plan loads (its
- * provider configured and its key set) and that is not hidden on this path. A 'Chat with us' or
- * 'Open chatbot' without one would lead nowhere.
+ * provider configured and its key set, in production or where the website asks). A widget's
+ * hidden paths hide its ambient button only: the car page's explicit 'Chat with us' still opens it
+ * there (decision 037). Without such a widget the action would lead nowhere.
  */
-export function chatWidgetsOn(plan: Pick<WidgetPlan, 'widgets'>, pathname: string): { chat: boolean; chatbot: boolean } {
-  const on = (group: WidgetGroup) => plan.widgets.some((w) => w.group === group && !isHiddenPath(pathname, w.hiddenPaths));
-  return { chat: on('chat'), chatbot: on('chatbot') };
+export function chatWidgets(plan: Pick<WidgetPlan, 'widgets'>): { chat: boolean; chatbot: boolean } {
+  const has = (group: WidgetGroup) => plan.widgets.some((w) => w.group === group);
+  return { chat: has('chat'), chatbot: has('chatbot') };
 }
 
 /** Where Partytown's files are served (src/app/api/partytown), and its proxy for scripts without CORS headers. */

@@ -30,7 +30,7 @@ import { offersInstantFinance } from '@/modules/finance/finance.display';
 import { requestTime } from './request-time';
 import { TagBanner } from './tag-banner';
 import { getWidgetPlan } from '@/modules/widgets/widgets.queries';
-import { chatWidgetsOn } from '@/modules/widgets/widgets.plan';
+import { chatWidgets } from '@/modules/widgets/widgets.plan';
 
 export type VehicleSegment = (typeof VEHICLE_PATHS)[number];
 export type CarPageParams = Promise<{ slug: string }>;
@@ -245,7 +245,7 @@ export async function CarPage({
   const subtitle = [car.badge, car.series].filter(Boolean).join(' ');
   const banner = tagBanner(car, config, now);
   const market = marketIndicator(await marketAveragesFor(tenant, car, isPriceComparisonEligible(car, config)), config);
-  const chat = chatWidgetsOn(await getWidgetPlan(tenant), carPath(tenant, car.slug));
+  const chat = chatWidgets(await getWidgetPlan(tenant));
   const actions = carActions(car, config, tenant.template, { year: new Date(now).getUTCFullYear(), pageUrl, chat });
   const forms = await carForms(tenant, car);
   const revealToken = (await searchParams)[SHOW_PHONE_PARAM];
