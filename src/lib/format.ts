@@ -1,5 +1,5 @@
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
-import { numberFormat } from './intl';
+import { dateTimeFormat, numberFormat } from './intl';
 
 /** Locale formatting for one website: currency, distance unit and spelling. Client-safe. */
 
@@ -34,6 +34,33 @@ export function formatDistance(config: LocaleConfig, km: number): string {
   const value = config.distanceUnit === 'mi' ? km / KM_PER_MILE : km;
   const digits = value < 10 ? 1 : 0;
   return `${value.toFixed(digits)} ${config.distanceUnit === 'mi' ? 'mi' : 'km'}`;
+}
+
+/** What a website's dates are written in: its locale and its time zone (never the visitor's browser's). */
+export type DateConfig = Pick<WebsiteConfig, 'locale' | 'timeZone'>;
+
+const DATE_STYLES = {
+  /** '3 March 2026' / 'March 3, 2026' */
+  date: { day: 'numeric', month: 'long', year: 'numeric' },
+  /** '28 Nov 2026, 6:07 pm AEDT' / 'Nov 28, 2026, 1:07 AM CST' */
+  dateTime: { day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' },
+} as const satisfies Record<string, Intl.DateTimeFormatOptions>;
+export type DateStyle = keyof typeof DATE_STYLES;
+
+/**
+ * An instant as the website writes it, on the server and in the browser alike (issue 31: not the
+ * visitor's browser locale). Every date a visitor or a dealer reads goes through here. An unknown
+ * time zone in the configuration falls back to UTC, named, rather than failing the page.
+ */
+export function formatDate(config: DateConfig, instant: Date | number | string, style: DateStyle = 'date'): string {
+  const date = instant instanceof Date ? instant : new Date(instant);
+  if (Number.isNaN(date.getTime())) return '';
+  const options = DATE_STYLES[style];
+  try {
+    return dateTimeFormat(config.locale, { ...options, timeZone: config.timeZone }).format(date);
+  } catch {
+    return dateTimeFormat(config.locale, { ...options, timeZone: 'UTC' }).format(date);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { env } from '@/lib/env';
 import { listContent } from '@/modules/content/content.queries';
 import { LatestPosts } from '@/modules/content/components/latest-posts';
+import { ReviewsBlock } from '@/modules/locations/components/reviews-block';
 import { FeaturedCars } from '@/modules/stock/components/featured-cars';
 import { DemoDirectory } from '@/modules/tenancy/components/demo-directory';
 import { HomeHero } from '@/modules/tenancy/components/home-hero';
@@ -50,6 +51,7 @@ export default async function HomePage() {
       <HomeHero tenant={tenant} />
       <CarTypeLinks tenant={tenant} links={quickLinks} />
       <FeaturedCars tenant={tenant} />
+      <ReviewsBlock tenant={tenant} />
       <HelpLinks tenant={tenant} />
       <LatestPosts tenant={tenant} posts={posts} />
     </>

@@ -1,4 +1,5 @@
 import 'server-only';
+import { withDemoReviews } from './reviews';
 import { and, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '@/db/client';
 import { localMediaStore, mediaUrl } from '@/lib/media';
@@ -185,7 +186,7 @@ async function writeDatabase(db: Db, plans: SitePlan[], now: Date): Promise<void
         overrideCity: site.overrideCity,
         dealershipGroup: site.dealershipGroup,
         manufacturerId: site.manufacturerSlug ? manufacturerId.get(site.manufacturerSlug)! : null,
-        config: site.config,
+        config: withDemoReviews(site, now),
         secrets: site.secrets ?? {},
         stockVersion: 1,
         createdAt: now,

@@ -23,6 +23,7 @@ import { checkoutEnv } from './checkout.env';
 import type { PaymentStep } from './payment-step';
 import { checkChoices, openPartialLead } from './checkout.journey';
 import { reservationLeadRows } from './checkout.notifications';
+import { readRefundLink, refundLinkSigner, type RefundLinkClaims, type RefundLinkProblem, type RefundLinkSigner } from './checkout.refund-link';
 import { reservationEvents, reservations, type ProviderName, type ReservationStatus } from './checkout.schema';
 import { authenticateRequestSchema, cardRequestSchema, CHECKOUT_MESSAGES, DEFAULT_REFUND_TERMS, startRequestSchema, type StartRequest } from './checkout.validation';
 
@@ -463,12 +464,12 @@ async function takeHold(tx: Tx, row: Reservation, actor: Actor, reason: string):
 }
 
 /** Deposit captured: completed, and the dealer and the visitor told through the lead outbox (once: the lead is made on this transition only). */
-async function complete(tx: Tx, tenant: Tenant | null, row: Reservation, actor: Actor, reason: string): Promise<Reservation> {
+async function complete(tx: Tx, tenant: Tenant | null, signer: RefundLinkSigner | null, row: Reservation, actor: Actor, reason: string): Promise<Reservation> {
   // An online purchase's partial lead becomes the reservation's lead: the dealer gets one lead.
   const partial = tenant ? await openPartialLead(tx, row.websiteId, row.choices) : null;
   const leadId = partial?.id ?? randomUUID();
   const completed = await setStatus(tx, row, 'completed', actor, reason, { capturedAt: new Date(), leadId, failureMessage: null });
-  if (tenant) await reservationLeadRows(tx, tenant, completed, leadId, partial);
+  if (tenant && signer) await reservationLeadRows(tx, tenant, completed, leadId, partial, signer);
   return completed;
 }
 
@@ -492,6 +493,8 @@ export async function applyPaymentState(
   let delivered = false;
   // Read before the transaction: the embedded database runs one statement at a time.
   const tenant = state === 'captured' || state === 'authorised' ? await findTenantById(websiteId) : null;
+  // The dealer email's refund link is signed in the transaction; its key is read before it.
+  const signer = tenant ? await refundLinkSigner() : null;
   const row = await db.transaction(async (tx) => {
     if (event) {
       const recorded = await tx.execute(sql`insert into payment_provider_events (provider, event_id, website_id, reservation_id, type)
@@ -516,13 +519,13 @@ export async function applyPaymentState(
       case 'captured':
         if (r.status === 'held') {
           delivered = true;
-          return complete(tx, tenant, r, actor, reason);
+          return complete(tx, tenant, signer, r, actor, reason);
         }
         if (recoverable) {
           if (await carIsFree(tx, r)) {
             await tx.execute(sql`update cars set reserved = true, updated_at = now() where website_id = ${r.websiteId} and id = ${r.carId}`);
             delivered = true;
-            return complete(tx, tenant, r, actor, `${reason} (captured without a hold)`);
+            return complete(tx, tenant, signer, r, actor, `${reason} (captured without a hold)`);
           }
           after = { kind: 'refund' };
           return setStatus(tx, r, 'failed', actor, 'car taken before the capture', { failureMessage: CHECKOUT_MESSAGES.takenWhilePaying });
@@ -687,6 +690,79 @@ export async function refundReservation(websiteId: number, dealershipId: number,
     return r;
   });
   return result;
+}
+
+/* The refund link of the dealer's reservation email (checkout.refund-link.ts): what it shows, and its one use. */
+
+export type RefundLinkReservation = {
+  id: string;
+  status: string;
+  carName: string;
+  amountMinor: number;
+  currency: string;
+  visitorName: string;
+  capturedAt: Date | null;
+  refundedAt: Date | null;
+  updatedAt: Date;
+};
+
+export type RefundLinkState =
+  | { kind: 'problem'; problem: RefundLinkProblem | 'not-found' }
+  /** Paid (or held): the confirmation page's button refunds it. */
+  | { kind: 'ready'; reservation: RefundLinkReservation; expiresAt: Date }
+  /** Already refunded or cancelled: the link is spent. */
+  | { kind: 'used'; reservation: RefundLinkReservation }
+  /** Expired or failed before it was paid: nothing to refund. */
+  | { kind: 'nothing'; reservation: RefundLinkReservation };
+
+/** Where a link stands for this website: what the confirmation page shows. Never changes anything. */
+export async function refundLinkState(tenant: Pick<Tenant, 'id'>, token: string, now = new Date()): Promise<RefundLinkState & { claims?: RefundLinkClaims }> {
+  const read = await readRefundLink(tenant, token, now);
+  if (!read.ok) return { kind: 'problem', problem: read.problem };
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      id: reservations.id,
+      status: reservations.status,
+      carName: reservations.carName,
+      amountMinor: reservations.amountMinor,
+      currency: reservations.currency,
+      visitor: reservations.visitor,
+      capturedAt: reservations.capturedAt,
+      refundedAt: reservations.refundedAt,
+      updatedAt: reservations.updatedAt,
+    })
+    .from(reservations)
+    .where(and(eq(reservations.websiteId, tenant.id), eq(reservations.dealershipId, read.claims.dealershipId), eq(reservations.id, read.claims.reservationId)));
+  if (!row) return { kind: 'problem', problem: 'not-found' };
+  const { visitor, ...rest } = row;
+  const reservation: RefundLinkReservation = { ...rest, visitorName: [visitor.name, visitor.last_name].filter(Boolean).join(' ') };
+  if (row.status === 'completed' || row.status === 'held') return { kind: 'ready', reservation, expiresAt: read.claims.expiresAt, claims: read.claims };
+  if (row.status === 'refunded' || row.status === 'cancelled') return { kind: 'used', reservation };
+  return { kind: 'nothing', reservation };
+}
+
+export type RefundLinkOutcome = 'refunded' | 'used' | 'expired' | 'invalid' | 'other-website' | 'not-found' | 'nothing' | 'provider';
+
+/**
+ * The POST of the confirmation page: refunds through the Dashboard API's command, once. A link
+ * that is spent, expired, altered, of another website or of a reservation with nothing to refund
+ * refunds nothing and says which.
+ */
+export async function redeemRefundLink(tenant: Pick<Tenant, 'id'>, token: string, now = new Date()): Promise<RefundLinkOutcome> {
+  const state = await refundLinkState(tenant, token, now);
+  if (state.kind === 'problem') return state.problem;
+  if (state.kind === 'used') return 'used';
+  if (state.kind === 'nothing') return 'nothing';
+  try {
+    const row = await refundReservation(tenant.id, state.claims!.dealershipId, state.reservation.id);
+    return row.status === 'refunded' || row.status === 'cancelled' ? 'refunded' : 'nothing';
+  } catch (error) {
+    if (error instanceof NotFoundError) return 'not-found';
+    if (error instanceof DashboardError && error.status === 409) return 'nothing';
+    if (error instanceof DashboardError) return 'provider';
+    throw error;
+  }
 }
 
 // ---- what the pages show before a reservation ---------------------------------------------------

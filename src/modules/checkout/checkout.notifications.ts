@@ -2,12 +2,14 @@ import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '@/db';
 import { rowsOf } from '@/db/rows';
-import { formatMoney } from '@/lib/format';
+import { formatDate, formatMoney } from '@/lib/format';
 import { buildAdf } from '../leads/leads.adf';
 import { leadJson } from '../leads/leads.commands';
 import { leadDeliveries, leads, type OutboxPayload } from '../leads/leads.schema';
 import type { Tenant } from '../tenancy/tenancy.types';
 import type { reservations } from './checkout.schema';
+import { REFUND_LINK_DAYS, type RefundLinkSigner } from './checkout.refund-link';
+import { siteOrigin } from '../tenancy/tenancy.paths';
 import { DEFAULT_REFUND_TERMS } from './checkout.validation';
 
 /**
@@ -60,11 +62,33 @@ async function readContext(tx: Tx, row: Reservation): Promise<Context | null> {
 const oneLine = (value: string) => value.replace(/[\r\n]+/g, ' ').slice(0, 250);
 
 /**
+ * The dealer's way to cancel and refund from the email (issue 31): a signed, single-use link to a
+ * confirmation page on the website (checkout.refund-link.ts), valid REFUND_LINK_DAYS days; the
+ * Dashboard API's refund stays for integrations.
+ */
+async function refundLinkLines(tenant: Tenant, row: Reservation, signer: RefundLinkSigner, now: Date): Promise<string[]> {
+  const link = await signer({ id: row.id, websiteId: row.websiteId, dealershipId: row.dealershipId }, now);
+  const url = tenant.url ? new URL(link.path, siteOrigin(tenant, '')).toString() : link.path;
+  return [
+    'To cancel the reservation and refund the deposit, open this link. It shows the reservation and asks you to confirm before anything is refunded;',
+    `it works once, for ${REFUND_LINK_DAYS} days (until ${formatDate(tenant.config, link.expiresAt, 'dateTime')}):`,
+    url,
+  ];
+}
+
+/**
  * The reservation's lead and its deliveries. `partial`: the online purchase's partial lead (locked
  * by the caller), completed as this lead — its steps' answers kept, the reservation's added — so
  * the dealer gets one lead, not the partial one and another.
  */
-export async function reservationLeadRows(tx: Tx, tenant: Tenant, row: Reservation, leadId: string, partial: typeof leads.$inferSelect | null = null): Promise<void> {
+export async function reservationLeadRows(
+  tx: Tx,
+  tenant: Tenant,
+  row: Reservation,
+  leadId: string,
+  partial: typeof leads.$inferSelect | null,
+  signer: RefundLinkSigner,
+): Promise<void> {
   const context = await readContext(tx, row);
   const deposit = formatMoney(tenant.config, row.amountMinor / 100);
   const visitor = row.visitor;
@@ -144,7 +168,8 @@ export async function reservationLeadRows(tx: Tx, tenant: Tenant, row: Reservati
       `Reservation id: ${row.id}`,
       `Website: ${tenant.name}`,
       '',
-      'The car is now shown as reserved. To cancel and refund the deposit: POST /dealerships/{id}/reservations/{reservation id}/refund (Dashboard API).',
+      'The car is now shown as reserved.',
+      ...(await refundLinkLines(tenant, row, signer, now)),
     ].join('\n');
     deliveries.push({ channel: 'email', payload: { kind: 'email', to: dealerEmail, subject: oneLine(`Reservation: ${deposit} deposit for the ${context.year} ${context.make} ${context.model} from ${fullName} (${tenant.name})`), text, adf, attachmentIds: [] } });
   }

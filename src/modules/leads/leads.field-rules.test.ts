@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldDef, LeadSite } from './leads.fields';
-import { contactFields } from './leads.fields';
+import { contactFields, valuationVehicleFields } from './leads.fields';
 import { fieldError, submitValue } from './leads.field-rules';
 import type { z } from 'zod';
 import {
@@ -111,6 +111,25 @@ describe('form field checks (the API schemas, SPEC §5 messages)', () => {
     expect(fieldError(km, '85k', site)).toBe('Please enter whole kilometres, digits only.');
     expect(fieldError(km, '-5', site)).toBe('Please enter whole kilometres, digits only.');
     expect(fieldError(km, '12345678', site)).toBe('Please enter whole kilometres, digits only.');
+  });
+});
+
+describe('the trade-in vehicle step (issue 31: a VIN identifies the car)', () => {
+  const fields = valuationVehicleFields(site);
+  const byName = (name: string) => fields.find((f) => f.name === name)!;
+  const errorsWith = (values: Record<string, string>) =>
+    Object.fromEntries(
+      ['rego', 'state', 'vin'].map((name) => [name, fieldError(byName(name), values[name], site, (other) => values[other])]),
+    );
+
+  it('asks for the rego and state when there is no VIN', () => {
+    expect(errorsWith({})).toEqual({ rego: '*This is a required field.', state: '*This is a required field.', vin: null });
+    expect(errorsWith({ rego: 'ABC123' })).toEqual({ rego: null, state: '*This is a required field.', vin: null });
+  });
+
+  it('needs neither when the VIN is there (typed, or filled by the lookup)', () => {
+    expect(errorsWith({ vin: 'JTDBR32E720123456' })).toEqual({ rego: null, state: null, vin: null });
+    expect(errorsWith({ vin: '   ' })).toEqual({ rego: '*This is a required field.', state: '*This is a required field.', vin: null });
   });
 });
 

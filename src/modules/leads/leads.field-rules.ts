@@ -1,5 +1,5 @@
 import { formatPhoneForSubmit } from '@/lib/phone';
-import type { FieldDef, LeadSite } from './leads.fields';
+import { isFieldRequired, type FieldDef, type LeadSite } from './leads.fields';
 import {
   choiceRule,
   dateCheck,
@@ -61,12 +61,14 @@ function checkFor(field: FieldDef, site: LeadSite): TextCheck {
   }
 }
 
-export function fieldError(field: FieldDef, value: FieldValue | undefined, site: LeadSite): string | null {
-  if (field.kind === 'checkbox') return field.required && value !== true ? LEAD_MESSAGES.required : null;
+/** valueOf: the form's other values, for a field required unless another is filled (requiredUnless). */
+export function fieldError(field: FieldDef, value: FieldValue | undefined, site: LeadSite, valueOf: (name: string) => FieldValue | undefined = () => undefined): string | null {
+  const required = isFieldRequired(field, valueOf);
+  if (field.kind === 'checkbox') return required && value !== true ? LEAD_MESSAGES.required : null;
   // Files are checked by filesError (leads.messages.ts) and sent as parts, not as a value.
   if (field.kind === 'file') return null;
   const text = typeof value === 'string' ? value.trim() : '';
-  if (!text) return field.required ? LEAD_MESSAGES.required : null;
+  if (!text) return required ? LEAD_MESSAGES.required : null;
   if (field.kind === 'year' && !/^\d{4}$/.test(text)) return LEAD_MESSAGES.year;
   if (field.kind === 'km' && !/^\d{1,7}$/.test(text.replace(/[\s,]/g, ''))) return LEAD_MESSAGES.km;
   return checkFor(field, site)(field.kind === 'km' ? text.replace(/[\s,]/g, '') : text);

@@ -33,6 +33,11 @@ export type FieldDef = {
   label: string;
   kind: FieldKind;
   required?: boolean;
+  /**
+   * Required unless the named field has a value: the rego and state identify a car, or its VIN
+   * does (issue 31: a VIN, typed or found by the lookup, satisfies the identification step).
+   */
+  requiredUnless?: string;
   options?: FieldOption[];
   /** Full row on wide screens (messages, checkboxes); two to a row otherwise. */
   wide?: boolean;
@@ -175,9 +180,9 @@ export const VEHICLE_CONDITIONS = ['Excellent', 'Good', 'Fair', 'Needs work'] as
  */
 export function valuationVehicleFields(site: LeadSite): FieldDef[] {
   return [
-    { name: 'rego', label: 'Registration (Rego)', kind: 'rego', required: true },
-    { name: 'state', label: 'Registration state', kind: 'state', required: true, options: options(AUSTRALIAN_STATES) },
-    { name: 'vin', label: 'VIN', kind: 'vin', hint: '17 characters, on the registration papers' },
+    { name: 'rego', label: 'Registration (Rego)', kind: 'rego', requiredUnless: 'vin' },
+    { name: 'state', label: 'Registration state', kind: 'state', requiredUnless: 'vin', options: options(AUSTRALIAN_STATES) },
+    { name: 'vin', label: 'VIN', kind: 'vin', hint: '17 characters, on the registration papers. With the VIN, the rego and state are not needed.' },
     { name: 'make', label: 'Make', kind: 'text', required: true },
     { name: 'model', label: 'Model', kind: 'text', required: true },
     { name: 'year', label: 'Year', kind: 'year', required: true },
@@ -207,6 +212,14 @@ export const cvField: FieldDef = {
   wide: true,
   hint: 'A PDF of up to 10 MB.',
 };
+
+/** Whether the field must be filled, given the form's other values (required, or requiredUnless the other is blank). */
+export function isFieldRequired(field: FieldDef, valueOf: (name: string) => unknown): boolean {
+  if (field.required) return true;
+  if (!field.requiredUnless) return false;
+  const other = valueOf(field.requiredUnless);
+  return !(typeof other === 'string' ? other.trim() : other);
+}
 
 /** The valuation's own keys among those fields (the message stays on the lead). */
 export const VALUATION_FIELD_NAMES = ['rego', 'state', 'vin', 'make', 'model', 'year', 'km', 'condition'];

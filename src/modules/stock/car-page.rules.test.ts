@@ -261,7 +261,7 @@ describe('links', () => {
 });
 
 describe('carActions', () => {
-  const context = { year: 2026, pageUrl: 'https://x.test/cars/mazda-cx5-2021-m7' };
+  const context = { year: 2026, pageUrl: 'https://x.test/cars/mazda-cx5-2021-m7', chat: { chat: false, chatbot: false } };
   const kinds = (list: { kind: string }[]) => list.map((a) => a.kind);
 
   it('lists the default template actions, each only where its rule holds', () => {
@@ -276,7 +276,7 @@ describe('carActions', () => {
     ]);
     const full = car({ whatsappNumber: '+61491570156', historyReportUrl: '/media/r.pdf' });
     const site = config({ checkout: { enabled: true, paymentProvider: 'Stripe' }, enableStore: true, widgets: { chat: { provider: 'podium' } } });
-    expect(kinds(carActions(full, site, 'default', context))).toEqual([
+    expect(kinds(carActions(full, site, 'default', { ...context, chat: { chat: true, chatbot: false } }))).toEqual([
       'reserve',
       'enquire',
       'finance',
@@ -290,6 +290,14 @@ describe('carActions', () => {
       'location',
       'requestPhotos',
     ]);
+  });
+
+  it('offers chat and chatbot only where the page runs them, whatever the configuration names (issue 31)', () => {
+    const named = config({ widgets: { chat: { provider: 'livechat' }, chatbot: { enabled: true } } });
+    expect(kinds(carActions(car(), named, 'default', context))).not.toContain('chat');
+    expect(kinds(carActions(car(), named, 'default', context))).not.toContain('chatbot');
+    const both = carActions(car(), config(), 'default', { ...context, chat: { chat: true, chatbot: true } });
+    expect(both.filter((a) => a.kind === 'chat' || a.kind === 'chatbot').map((a) => a.label)).toEqual(['Chat with us', 'Open chatbot']);
   });
 
   it('leads the override template with its sidebar four', () => {

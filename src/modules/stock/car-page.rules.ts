@@ -228,19 +228,19 @@ type ActionCar = LinkCar &
   Pick<CarDetail, 'name' | 'phone' | 'whatsappNumber' | 'historyReportUrl' | 'location'>;
 type ActionConfig = Pick<
   WebsiteConfig,
-  'checkout' | 'enableStore' | 'carPage' | 'vehiclePath' | 'usePagesPath' | 'locale' | 'currency' | 'distanceUnit' | 'widgets'
+  'checkout' | 'enableStore' | 'carPage' | 'vehiclePath' | 'usePagesPath' | 'locale' | 'currency' | 'distanceUnit'
 >;
 
 /**
  * Every action the car page offers, in page order, each only where its rule holds (SPEC §2 car
- * page actions). The override template leads with its sidebar four: Enquire Now, Get Your
+ * page actions). `context.chat`: which chat widgets the website runs (widgets' chatWidgets). The override template leads with its sidebar four: Enquire Now, Get Your
  * Valuation, Get Finance, Reserve Now - {price}.
  */
 export function carActions(
   car: ActionCar,
   config: ActionConfig,
   template: 'default' | 'override',
-  context: { year: number; pageUrl: string },
+  context: { year: number; pageUrl: string; chat: { chat: boolean; chatbot: boolean } },
 ): CarAction[] {
   const hrefs = actionHrefs(car, config);
   const actions: CarAction[] = [];
@@ -266,8 +266,9 @@ export function carActions(
   add('testDrive', CAR_PAGE_MESSAGES.testDrive, hrefs.testDrive, car.status !== 'sold');
   if (template !== 'override') add('tradeIn', tradeInLabel, hrefs.tradeIn, tradeIn);
   add('whatsapp', CAR_PAGE_MESSAGES.whatsapp, whatsappHref(car.whatsappNumber, car, context.pageUrl));
-  add('chat', CAR_PAGE_MESSAGES.chat, hrefs.chat, config.widgets.chat.provider != null);
-  add('chatbot', CAR_PAGE_MESSAGES.chatbot, hrefs.chat, config.widgets.chatbot.enabled);
+  // Only where the website runs that widget (chatWidgets): a provider with its key.
+  add('chat', CAR_PAGE_MESSAGES.chat, hrefs.chat, context.chat.chat);
+  add('chatbot', CAR_PAGE_MESSAGES.chatbot, hrefs.chat, context.chat.chatbot);
   add('historyReport', CAR_PAGE_MESSAGES.historyReport, car.historyReportUrl, hasHistoryReport(car));
   add('location', CAR_PAGE_MESSAGES.location, hrefs.location, car.location != null);
   add('requestPhotos', CAR_PAGE_MESSAGES.requestPhotos, hrefs.requestPhotos, car.status !== 'sold');

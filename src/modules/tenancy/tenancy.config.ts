@@ -341,6 +341,31 @@ export const websiteConfigSchema = z.object({
    * hours: { begin, end } }. Read by the locations module, which skips unusable entries.
    */
   specialHours: z.array(z.unknown()).default([]),
+
+  /**
+   * The reviews block (SPEC §2/§4 Google reviews, §9: 12 shown, minimum rating 4; decision 054).
+   * 'local': the dealer's own list below, so the block works offline; 'google': the Google Places
+   * API for each location's place_id (GOOGLE_PLACES_API_KEY), the list below where it fails.
+   */
+  reviews: z
+    .object({
+      provider: z.enum(['local', 'google']).default('local'),
+      shown: z.number().int().min(1).max(50).default(12),
+      minRating: z.number().int().min(1).max(5).default(4),
+      items: z
+        .array(
+          z.object({
+            author: z.string().trim().min(1).max(80),
+            rating: z.number().int().min(1).max(5),
+            text: z.string().trim().min(1).max(2000),
+            /** The day it was written, YYYY-MM-DD. */
+            date: z.iso.date(),
+          }),
+        )
+        .max(200)
+        .default([]),
+    })
+    .prefault({}),
 });
 
 export type WebsiteConfig = z.output<typeof websiteConfigSchema>;

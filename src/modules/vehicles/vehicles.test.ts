@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { lookupFoundMessage } from './vehicles.messages';
 import { checkVin, expectedCheckDigit, modelYearsOf, normaliseVin, VIN_MESSAGES } from './vin';
 import { adjustedPrice, estimateFromComparables, ESTIMATE_RULES, type Comparable } from './vehicles.estimate';
 
@@ -75,5 +76,14 @@ describe('market estimate', () => {
     const comps = [comparable(30_000, { km: 50_000 }), comparable(30_000, { km: 60_000 }), comparable(30_000, { km: 70_000 })];
     expect(estimateFromComparables({ ...subject, km: 70_000 + ESTIMATE_RULES.kmReach }, comps, 0.15).ok).toBe(true);
     expect(estimateFromComparables({ ...subject, km: 70_001 + ESTIMATE_RULES.kmReach }, comps, 0.15)).toMatchObject({ ok: false, reason: 'not enough data' });
+  });
+});
+
+describe('what a lookup that found the car says (issue 31)', () => {
+  it('names exactly what is still missing', () => {
+    expect(lookupFoundMessage('2019 Toyota', ['model'])).toBe('Found a 2019 Toyota. Please add the model.');
+    expect(lookupFoundMessage('Toyota', ['model', 'year'])).toBe('Found a Toyota. Please add the model and year.');
+    expect(lookupFoundMessage('2019', ['make', 'model'])).toBe('Found a 2019. Please add the make and model.');
+    expect(lookupFoundMessage('2019 Toyota Corolla', [])).toBe('Found: 2019 Toyota Corolla. Please check the details below.');
   });
 });

@@ -153,6 +153,17 @@ export function widgetPlan(config: WebsiteConfig, secrets: WebsiteSecrets, optio
   };
 }
 
+/**
+ * Which chat actions a page may offer (issue 31): a chat or chatbot widget the plan loads (its
+ * provider configured and its key set, in production or where the website asks). A widget's
+ * hidden paths hide its ambient button only: the car page's explicit 'Chat with us' still opens it
+ * there (decision 037). Without such a widget the action would lead nowhere.
+ */
+export function chatWidgets(plan: Pick<WidgetPlan, 'widgets'>): { chat: boolean; chatbot: boolean } {
+  const has = (group: WidgetGroup) => plan.widgets.some((w) => w.group === group);
+  return { chat: has('chat'), chatbot: has('chatbot') };
+}
+
 /** Where Partytown's files are served (src/app/api/partytown), and its proxy for scripts without CORS headers. */
 export const PARTYTOWN_LIB = '/api/partytown/';
 export const PARTYTOWN_PROXY = '/api/partytown/proxy';

@@ -1,4 +1,5 @@
 import 'server-only';
+import { cache } from 'react';
 import { eq } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { websites } from '@/modules/tenancy/tenancy.schema';
@@ -10,9 +11,9 @@ import { serviceBookingUrl, widgetCspSources, widgetPlan, type WidgetPlan } from
 /**
  * The website's widget plan for the page being rendered (decision 037), and its widgets' origins
  * added to this response's Content-Security-Policy. One query for the secrets, only when the
- * configuration names a widget that needs one.
+ * configuration names a widget that needs one; once per request (the layout and the car page ask).
  */
-export async function getWidgetPlan(tenant: Tenant): Promise<WidgetPlan> {
+export const getWidgetPlan = cache(async function getWidgetPlan(tenant: Tenant): Promise<WidgetPlan> {
   const w = tenant.config.widgets;
   const needsSecrets = w.chat.provider != null || w.chatbot.enabled;
   let secrets = {};
@@ -25,7 +26,7 @@ export async function getWidgetPlan(tenant: Tenant): Promise<WidgetPlan> {
   const plan = widgetPlan(tenant.config, secrets, { production: process.env.NODE_ENV === 'production' });
   if (plan.widgets.length) allowCspSources(widgetCspSources(plan));
   return plan;
-}
+});
 
 /**
  * The dealer's online service booking (xtime) address from its secrets, or null: an https address

@@ -18,7 +18,7 @@ export default async function Page() {
       <PageHeader title="Your reservations" lead="The cars you reserved in this browser." breadcrumbs={[{ label: 'Home', href: '/' }, { label: 'Your reservations' }]} />
       <Container className="py-8 md:py-12">
         <PaymentReturn carBasePath={`/${tenant.config.vehiclePath}`} />
-        <MyReservations carBasePath={`/${tenant.config.vehiclePath}`} />
+        <MyReservations carBasePath={`/${tenant.config.vehiclePath}`} dates={{ locale: tenant.config.locale, timeZone: tenant.config.timeZone }} />
       </Container>
     </>
   );

@@ -41,6 +41,11 @@ export type CheckoutFlowProps = {
   phoneRule: PhoneRule;
   /** Online purchase (/checkout-journey): the buyer's choices, made on the steps before this one; null to reserve. */
   choices?: CheckoutChoices | null;
+  /**
+   * The online purchase's 'Go Back' (SPEC §2 multi-step form: Go Back, default text) to the step
+   * before, offered on the details screen: before the car is held, so nothing is left behind.
+   */
+  onBack?: () => void;
 };
 
 /**
@@ -90,9 +95,12 @@ function fieldsOf(body: Record<string, unknown>): Record<string, string> {
   return out;
 }
 
+const BACK_CLASSES =
+  'inline-flex min-h-12 w-full items-center justify-center rounded-site border-2 border-slate-900 px-5 py-2 text-base font-semibold text-slate-900 disabled:opacity-60 sm:w-auto';
+
 const TRY_AGAIN = 'Sorry, something went wrong. Your card has not been charged. Please try again.';
 
-export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerms, dealer, carBasePath, phoneRule, choices = null }: CheckoutFlowProps) {
+export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerms, dealer, carBasePath, phoneRule, choices = null, onBack }: CheckoutFlowProps) {
   const fields = contactFields({ phoneRule });
   const [step, setStep] = useState<Step>('details');
   const [values, setValues] = useState<Record<string, FieldValue>>({});
@@ -315,9 +323,16 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
         <p className="text-sm text-gray-700">
           We hold the car for you for {holdMinutes} minutes while you pay. Your deposit is taken only once the car is held for you.
         </p>
-        <button type="submit" className={submitClasses} disabled={busy} aria-busy={busy || undefined}>
-          {busy ? 'Holding the car…' : `Reserve for ${amountDisplay}`}
-        </button>
+        <div className="flex flex-col-reverse gap-3 sm:flex-row">
+          {onBack ? (
+            <button type="button" onClick={onBack} disabled={busy} className={BACK_CLASSES}>
+              Go Back
+            </button>
+          ) : null}
+          <button type="submit" className={submitClasses} disabled={busy} aria-busy={busy || undefined}>
+            {busy ? 'Holding the car…' : `Reserve for ${amountDisplay}`}
+          </button>
+        </div>
       </form>
     );
   }

@@ -4,7 +4,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { FieldControl, fieldId, FormAlert, StepProgress } from '@/modules/leads/components/form-controls';
 import { createValuation, newIdempotencyKey, saveValuationData, sendLead } from '@/modules/leads/components/lead-client';
 import type { FieldValue } from '@/modules/leads/leads.field-rules';
-import { VALUATION_FIELD_NAMES, type FieldDef, type LeadSite } from '@/modules/leads/leads.fields';
+import { isFieldRequired, VALUATION_FIELD_NAMES, type FieldDef, type LeadSite } from '@/modules/leads/leads.fields';
 import { LEAD_MESSAGES } from '@/modules/leads/leads.messages';
 import { progressPercent } from '@/modules/leads/leads.forms';
 import type { Estimate } from '@/modules/vehicles/vehicles.estimate';
@@ -127,7 +127,7 @@ export function CheckoutJourney({ flow, site, locations, finance, vehicleFields 
   async function saveTradeIn(owner: { id: string; token: string | null }): Promise<Record<string, unknown> | null> {
     const found: Record<string, string> = {};
     const km = text('km').replace(/[\s,]/g, '');
-    for (const field of vehicleFields) if (field.required && !text(field.name).trim()) found[field.name] = LEAD_MESSAGES.required;
+    for (const field of vehicleFields) if (isFieldRequired(field, text) && !text(field.name).trim()) found[field.name] = LEAD_MESSAGES.required;
     if (!found.year && !/^\d{4}$/.test(text('year').trim())) found.year = LEAD_MESSAGES.year;
     if (km && !/^\d{1,7}$/.test(km)) found.km = LEAD_MESSAGES.km;
     if (Object.keys(found).length) {
@@ -259,6 +259,7 @@ export function CheckoutJourney({ flow, site, locations, finance, vehicleFields 
                 await saveStep('deposit', details, true);
               },
             }}
+            onBack={back}
           />
         </div>
       ) : (

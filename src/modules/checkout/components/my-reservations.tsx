@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { formatDate, type DateConfig } from '@/lib/format';
 import { parseReservations, RESERVATION_TOKEN_HEADER, STATUS_LABELS, storedReservationsText } from './checkout-storage';
 
 /**
@@ -16,7 +17,8 @@ function subscribe(onChange: () => void): () => void {
 
 type Live = { status: string; amount_display: string; message: string | null } | 'gone' | null;
 
-export function MyReservations({ carBasePath }: { carBasePath: string }) {
+/** dates: the website's locale and time zone, which every date on the page is written in. */
+export function MyReservations({ carBasePath, dates }: { carBasePath: string; dates: DateConfig }) {
   // undefined on the server (and while hydrating): nothing read yet.
   const text = useSyncExternalStore(subscribe, storedReservationsText, () => undefined);
   const stored = useMemo(() => (text === undefined ? null : parseReservations(text)), [text]);
@@ -69,7 +71,7 @@ export function MyReservations({ carBasePath }: { carBasePath: string }) {
               {state && state !== 'gone' ? ` · deposit ${state.amount_display}` : ''}
             </p>
             {state && state !== 'gone' && state.message ? <p className="text-sm text-gray-700">{state.message}</p> : null}
-            <p className="text-sm text-gray-600">Started {new Date(r.created_at).toLocaleString()}</p>
+            <p className="text-sm text-gray-600">Started {formatDate(dates, r.created_at, 'dateTime')}</p>
           </li>
         );
       })}

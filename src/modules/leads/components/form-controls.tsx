@@ -123,7 +123,7 @@ export function FieldControl({ formId, field, value, error, onChange, onFiles }:
     <div className={cn(field.wide && 'sm:col-span-2')}>
       <label htmlFor={id} className="mb-1.5 block font-medium text-gray-900">
         {field.label}
-        {field.required ? null : <span className="font-normal text-gray-600"> (optional)</span>}
+        {field.required || field.requiredUnless ? null : <span className="font-normal text-gray-600"> (optional)</span>}
       </label>
       {field.hint ? (
         <p id={hintId!} className="mb-1.5 text-sm text-gray-600">

@@ -244,7 +244,7 @@ export function LeadForm({
     if (busy) return;
     const found: Record<string, string> = {};
     for (const field of step.fields) {
-      const message = field.kind === 'file' ? filesError(files[field.name] ?? []) : fieldError(field, valueOf(field.name), site);
+      const message = field.kind === 'file' ? filesError(files[field.name] ?? []) : fieldError(field, valueOf(field.name), site, valueOf);
       if (message) found[field.name] = message;
     }
     const fileFields = step.fields.filter((field) => field.kind === 'file');

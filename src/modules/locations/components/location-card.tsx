@@ -7,7 +7,7 @@ import { LOCATION_TYPE_LABELS } from '../locations.grouping';
 import { cachePageUntil } from '@/lib/page-cache';
 import { holidayRows, nextHoursChange, openingHoursRows, openStatus, openStatusText } from '../locations.hours';
 import { mapLinkUrl } from '../locations.maps';
-import { numberFormat } from '@/lib/intl';
+import { ratingText } from '../locations.reviews';
 import type { LocationSummary, SpecialHoursEntry } from '../locations.types';
 import { HolidayHoursDialog } from './holiday-hours-dialog';
 import { OpeningHoursList } from './opening-hours-list';
@@ -26,10 +26,6 @@ type Props = {
 
 const linkClass = 'font-semibold text-brand-text underline-offset-2 hover:underline';
 
-export function ratingText(reviews: { count: number; averageRating: number }, locale: string): string {
-  const count = numberFormat(locale).format(reviews.count);
-  return `${reviews.averageRating.toFixed(1)} out of 5 from ${count} review${reviews.count === 1 ? '' : 's'}`;
-}
 
 /** One location: address, phone, licence, reviews, open-now, the week's hours and holiday hours. */
 export function LocationCard({ tenant, location, specialHours, now, distanceKm, headingLevel: Heading = 'h3', detailed = false }: Props) {

@@ -29,6 +29,8 @@ import { RepaymentsDisclaimer } from '@/modules/finance/components/finance-discl
 import { offersInstantFinance } from '@/modules/finance/finance.display';
 import { requestTime } from './request-time';
 import { TagBanner } from './tag-banner';
+import { getWidgetPlan } from '@/modules/widgets/widgets.queries';
+import { chatWidgets } from '@/modules/widgets/widgets.plan';
 
 export type VehicleSegment = (typeof VEHICLE_PATHS)[number];
 export type CarPageParams = Promise<{ slug: string }>;
@@ -243,7 +245,8 @@ export async function CarPage({
   const subtitle = [car.badge, car.series].filter(Boolean).join(' ');
   const banner = tagBanner(car, config, now);
   const market = marketIndicator(await marketAveragesFor(tenant, car, isPriceComparisonEligible(car, config)), config);
-  const actions = carActions(car, config, tenant.template, { year: new Date(now).getUTCFullYear(), pageUrl });
+  const chat = chatWidgets(await getWidgetPlan(tenant));
+  const actions = carActions(car, config, tenant.template, { year: new Date(now).getUTCFullYear(), pageUrl, chat });
   const forms = await carForms(tenant, car);
   const revealToken = (await searchParams)[SHOW_PHONE_PARAM];
   if (revealToken !== undefined) skipPageCache();

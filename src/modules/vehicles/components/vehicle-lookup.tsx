@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { Estimate } from '../vehicles.estimate';
-import { VEHICLE_MESSAGES } from '../vehicles.messages';
+import { lookupFoundMessage, VEHICLE_MESSAGES } from '../vehicles.messages';
 import { fetchEstimate, lookupVehicle, VEHICLE_CLIENT_MESSAGES } from './vehicle-client';
 
 /**
@@ -43,7 +43,9 @@ export function VehicleLookup({ valueOf, fill }: LookupProps) {
     if (vehicle.vin && !vin) patch.vin = vehicle.vin;
     fill(patch);
     const found = [vehicle.year, vehicle.make, vehicle.model, vehicle.badge].filter(Boolean).join(' ');
-    setStatus({ tone: 'info', text: vehicle.model ? `Found: ${found}. Please check the details below.` : `Found a ${found}. Please add the model and year.` });
+    // What the form still lacks once filled: the lookup's answer, else what the visitor typed.
+    const missing = (['make', 'model', 'year'] as const).filter((name) => !(patch[name] ?? valueOf(name)).trim());
+    setStatus({ tone: 'info', text: lookupFoundMessage(found, missing) });
   }
 
   return (
