@@ -94,6 +94,7 @@ test.describe('the trade-in identified by a VIN (item 10)', () => {
   const cases: [string, Record<string, string>][] = [
     ['harbour-city-motors', { 'First Name': 'Noah', 'Last Name': 'Vin', Email: 'noah.vin31@example.com', Phone: '0413 222 111', Postcode: '2000' }],
     ['kiwi-motors', { 'First Name': 'Aroha', 'Last Name': 'Vin', Email: 'aroha.vin31@example.com', Phone: '021 234 5678', Postcode: '1010' }],
+    ['lone-star-auto', { 'First Name': 'Dale', 'Last Name': 'Vin', Email: 'dale.vin31@example.com', Phone: '(512) 555-0134', 'ZIP code': '78701' }],
   ];
   for (const [site, details] of cases) {
     test(`${site}: a VIN that gives the make and year asks for the model only, and no rego or state is demanded`, async ({ page }) => {
