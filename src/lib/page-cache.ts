@@ -1,6 +1,8 @@
 import type http from 'node:http';
 import { currentRequestState } from './request-context';
 import { normalizeHost } from '@/modules/tenancy/tenancy.host';
+import { isDatabaseUnavailable } from '@/db/errors';
+import { databaseKnownUnavailable } from '@/db/health';
 
 /**
  * A cache of whole rendered pages, checked against the database on every hit.
@@ -17,7 +19,13 @@ import { normalizeHost } from '@/modules/tenancy/tenancy.host';
  *
  * Only anonymous document requests are cached: a request with a cookie, an RSC or router header,
  * or a method other than GET always renders, and only a 200 without Set-Cookie is kept.
- * See docs/decisions/008-page-cache.md.
+ * See docs/decisions/016-page-cache.md.
+ *
+ * Stale-if-error (decision 055): while the database is unavailable, a page is served as it was
+ * stored: when its version cannot be read for that reason, and up to staleIfErrorMs past its age
+ * while the process knows the database is not answering (src/db/health.ts). The versions
+ * themselves are kept in the process (src/modules/tenancy/tenancy.generations.ts), so a hit
+ * normally asks the database nothing.
  */
 
 export type VersionOf = () => Promise<string>;
@@ -32,7 +40,16 @@ type Entry = {
   expiresAt: number;
 };
 
-export type PageCacheOptions = { maxBytes: number; maxEntryBytes: number; maxAgeMs: number; now?: () => number };
+export type PageCacheOptions = {
+  maxBytes: number;
+  maxEntryBytes: number;
+  maxAgeMs: number;
+  /** How long past its age a page is still served while the database is unavailable (0: never). */
+  staleIfErrorMs?: number;
+  now?: () => number;
+  /** Whether the database is known not to be answering (src/db/health.ts). */
+  databaseUnavailable?: () => boolean;
+};
 
 /** Request headers of client-side navigations and server actions: their answers are not pages. */
 const ROUTER_HEADERS = ['rsc', 'next-router-state-tree', 'next-router-prefetch', 'next-router-segment-prefetch', 'next-action'];
@@ -57,9 +74,11 @@ export class PageCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
   private readonly now: () => number;
+  private readonly databaseUnavailable: () => boolean;
 
   constructor(private readonly options: PageCacheOptions) {
     this.now = options.now ?? (() => Date.now());
+    this.databaseUnavailable = options.databaseUnavailable ?? databaseKnownUnavailable;
   }
 
   get maxEntryBytes(): number {
@@ -70,24 +89,35 @@ export class PageCache {
     return { entries: this.entries.size, bytes: this.bytes };
   }
 
-  /** The entry for key if it is still current: not expired and its version unchanged. */
+  /**
+   * The entry for key if it is still current: not expired and its version unchanged; or, while
+   * the database is unavailable, as it is (stale-if-error).
+   */
   async current(key: string): Promise<Entry | null> {
     const entry = this.entries.get(key);
     if (!entry) return null;
-    if (this.now() >= entry.expiresAt) {
-      this.delete(key);
+    const now = this.now();
+    if (now >= entry.expiresAt) {
+      const staleUntil = entry.expiresAt + (this.options.staleIfErrorMs ?? 0);
+      if (now < staleUntil && this.databaseUnavailable()) return this.used(key, entry);
+      // Kept for stale-if-error until then (a render that succeeds replaces it).
+      if (now >= staleUntil) this.delete(key);
       return null;
     }
     let version: string;
     try {
       version = await entry.versionOf();
-    } catch {
-      return null;
+    } catch (error) {
+      return isDatabaseUnavailable(error) && this.entries.get(key) === entry ? this.used(key, entry) : null;
     }
     if (version !== entry.version) {
       if (this.entries.get(key) === entry) this.delete(key);
       return null;
     }
+    return this.used(key, entry);
+  }
+
+  private used(key: string, entry: Entry): Entry {
     // Least recently used goes first: re-inserting moves the entry to the end.
     this.entries.delete(key);
     this.entries.set(key, entry);

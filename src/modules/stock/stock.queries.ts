@@ -2,11 +2,12 @@ import 'server-only';
 import { cache } from 'react';
 import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db } from '@/db';
-import { dealerships, websiteGenerations, websites } from '@/modules/tenancy/tenancy.schema';
+import { dealerships } from '@/modules/tenancy/tenancy.schema';
 import { locations } from '@/modules/locations/locations.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { generationsReadWith } from '@/modules/tenancy/tenancy.memo';
-import { carGenerations, carImages, carPaymentProcessors, cars } from './stock.schema';
+import { currentGenerations } from '@/modules/tenancy/tenancy.generations';
+import { carImages, carPaymentProcessors, cars } from './stock.schema';
 import { isValidCarSlug, matchesDefaultFilters } from './stock.rules';
 import { scopeForTenant, scopeWhere } from './search/search.scope';
 import type { CarDetail, CarImage, CarSummary } from './stock.types';
@@ -32,16 +33,8 @@ export function visibleCarsWhere(tenant: Tenant, now: Date): SQL {
  * (src/lib/page-cache.ts).
  */
 export async function stockListingVersion(tenant: Tenant): Promise<string> {
-  const known = generationsReadWith(tenant.id);
-  if (known) return `${known.cars}:${known.website}`;
-  const db = await getDb();
-  const [row] = await db
-    .select({ cars: carGenerations.generation, website: websiteGenerations.generation })
-    .from(websites)
-    .leftJoin(carGenerations, eq(carGenerations.websiteId, websites.id))
-    .leftJoin(websiteGenerations, eq(websiteGenerations.websiteId, websites.id))
-    .where(eq(websites.id, tenant.id));
-  return row ? `${row.cars ?? 0}:${row.website ?? 0}` : 'gone';
+  const known = generationsReadWith(tenant.id) ?? (await currentGenerations(tenant.id));
+  return `${known.cars}:${known.website}`;
 }
 
 /** The primary image, else the first photo in order. */

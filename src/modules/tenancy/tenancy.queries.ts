@@ -1,11 +1,12 @@
 import 'server-only';
 import { cache } from 'react';
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
-import { getDb, type Db } from '@/db';
+import { getDatabase, getDb, type Db } from '@/db';
 import { queryPrepared } from '@/db/prepared';
 import { manufacturers, navigationItems, websiteDomains, websiteGenerations, websites } from './tenancy.schema';
 import { memoWhileWebsiteUnchanged, rememberGenerations, websiteGeneration } from './tenancy.memo';
 import { carGenerations } from '@/modules/stock/stock.schema';
+import { learnGenerations } from './tenancy.generations';
 import { parseWebsiteConfig } from './tenancy.config';
 import { devHostForSlug, slugFromDevHost } from './tenancy.host';
 import type { DemoSite, Navigation, NavigationItem, Tenant } from './tenancy.types';
@@ -77,7 +78,8 @@ function toTenant({ website, manufacturer }: { website: typeof websites.$inferSe
  */
 export const findTenantByHost = cache(async (host: string): Promise<Tenant | null> => {
   const devSlug = slugFromDevHost(host);
-  const db = await getDb();
+  const handle = await getDatabase();
+  const db = handle.db;
   const [found] = await readGenerations(
     db,
     devSlug ? sql`${websites.slug} = ${devSlug}` : sql`${websites.id} = (select ${websiteDomains.websiteId} from ${websiteDomains} where ${websiteDomains.host} = ${host})`,
@@ -85,6 +87,7 @@ export const findTenantByHost = cache(async (host: string): Promise<Tenant | nul
   if (!found) return null;
   const generations = { website: String(found.website ?? 0), cars: String(found.cars ?? 0) };
   rememberGenerations(found.id, generations);
+  learnGenerations(handle, found.id, generations);
   let tenants = tenantsByDb.get(db);
   if (!tenants) tenantsByDb.set(db, (tenants = new Map()));
   const held = tenants.get(found.id);
