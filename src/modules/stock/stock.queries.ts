@@ -6,7 +6,7 @@ import { dealerships } from '@/modules/tenancy/tenancy.schema';
 import { locations } from '@/modules/locations/locations.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { generationsReadWith } from '@/modules/tenancy/tenancy.memo';
-import { currentGenerations } from '@/modules/tenancy/tenancy.generations';
+import { currentGenerations, GONE } from '@/modules/tenancy/tenancy.generations';
 import { carImages, carPaymentProcessors, cars } from './stock.schema';
 import { isValidCarSlug, matchesDefaultFilters } from './stock.rules';
 import { scopeForTenant, scopeWhere } from './search/search.scope';
@@ -34,7 +34,7 @@ export function visibleCarsWhere(tenant: Tenant, now: Date): SQL {
  */
 export async function stockListingVersion(tenant: Tenant): Promise<string> {
   const known = generationsReadWith(tenant.id) ?? (await currentGenerations(tenant.id));
-  return `${known.cars}:${known.website}`;
+  return known.website === GONE ? GONE : `${known.cars}:${known.website}`;
 }
 
 /** The primary image, else the first photo in order. */

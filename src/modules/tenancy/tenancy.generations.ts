@@ -27,7 +27,8 @@ export const GENERATIONS_CHANNEL = 'generations';
 /** How often the generations are read while notifications are not flowing. */
 export const POLL_MS = 500;
 
-const GONE = 'gone';
+/** Both generations of a website that no longer exists. */
+export const GONE = 'gone';
 
 type Watch = {
   known: Map<number, Generations>;
