@@ -2,30 +2,24 @@ import http from 'node:http';
 import { Client } from 'pg';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDb } from '@/db';
 import { openDatabase, SERVER_TIMEOUTS, type DatabaseHandle } from '@/db/client';
-import { isDatabaseUnavailable } from '@/db/errors';
 import { rowsOf } from '@/db/rows';
 import { installRequestHooks } from '@/lib/request-hooks';
-import { cachePageWhileVersionHolds } from '@/lib/page-cache';
-import { markServiceUnavailable } from '@/lib/service-unavailable';
-import { stockListingVersion } from '@/modules/stock/stock.queries';
 import { cars } from '@/modules/stock/stock.schema';
-import { DATABASE_UNAVAILABLE, lookupTenant } from '@/modules/tenancy/tenancy.request';
-import { normalizeHost } from '@/modules/tenancy/tenancy.host';
 import { leads } from '@/modules/leads/leads.schema';
 import { callLeadRoute, seedLeadWorld, validLead, type LeadWorld } from '@/modules/leads/leads.test-support';
 import * as leadsRoute from '@/app/api/leads/route';
 import * as healthRoute from '@/app/api/health/route';
 import { useTestDatabase } from '../support/database';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { serveStock } from '../support/stock-app';
 
 /**
  * Issue 33, decision 055: the application on a PostgreSQL server reached through a TCP proxy this
  * test controls, so the database can stall (connections open, nothing answered), refuse
  * connections, or refuse this database (SQLSTATE 55000, ALLOW_CONNECTIONS false). The application
  * runs with the server's bounds (SERVER_TIMEOUTS) behind the real request hooks and page cache; the
- * page renders what a stock page renders, through the real tenant lookup and version. The bounds
+ * page is a stock page (tests/support/stock-app.ts), through the real tenant lookup and version. The bounds
  * asserted are the issue's: a cached page 200 within 1 s, an uncached page and a lead 503 within
  * 10 s, health within 2 s; then everything answers again without a restart, and every lead that
  * was accepted (201) is in the database.
@@ -44,28 +38,6 @@ describe('database faults on a PostgreSQL server (through a proxy the test contr
   let adminUrl: string;
   const acceptedLeads: string[] = [];
   let leadCounter = 0;
-
-  /** A stock page: the tenant, the page cache's version, then the cars, as the site's pages do. */
-  async function page(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-    try {
-      const tenant = await lookupTenant(normalizeHost(request.headers.host)!);
-      if (tenant === DATABASE_UNAVAILABLE) {
-        response.writeHead(200, { 'content-type': 'text/html' }).end('Back shortly');
-        return;
-      }
-      if (!tenant) {
-        response.writeHead(404).end();
-        return;
-      }
-      await cachePageWhileVersionHolds(() => stockListingVersion(tenant));
-      const listed = await (await getDb()).select({ slug: cars.slug, price: cars.price }).from(cars).where(eq(cars.websiteId, tenant.id)).orderBy(cars.id);
-      response.writeHead(200, { 'content-type': 'text/html' }).end(`<h1>${tenant.name}</h1>${listed.map((car) => `<p>${car.slug} ${Number(car.price)}</p>`).join('')}`);
-    } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      markServiceUnavailable();
-      response.writeHead(200, { 'content-type': 'text/html' }).end('Back shortly');
-    }
-  }
 
   function get(path: string): Promise<{ status: number; cache: string; body: string; retryAfter?: string; ms: number }> {
     const started = performance.now();
@@ -146,7 +118,7 @@ describe('database faults on a PostgreSQL server (through a proxy the test contr
       trustedProxyHops: 0,
       development: false,
     });
-    server = http.createServer((request, response) => void page(request, response));
+    server = http.createServer((request, response) => void serveStock(request, response));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as { port: number }).port;
   });
