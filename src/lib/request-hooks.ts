@@ -47,6 +47,18 @@ function isHttps(request: http.IncomingMessage, trustedProxyHops: number): boole
   return last === 'https';
 }
 
+/**
+ * The headers every response starts with depend only on https and development: built once per pair
+ * instead of per request (the Content-Security-Policy was a tenth of a cached page's CPU, decision 055).
+ */
+const baseHeaders = new Map<string, [string, string][]>();
+function baseHeadersFor(https: boolean, development: boolean): [string, string][] {
+  const key = `${https}/${development}`;
+  let headers = baseHeaders.get(key);
+  if (!headers) baseHeaders.set(key, (headers = Object.entries(securityHeaders({ https, development }))));
+  return headers;
+}
+
 function refuse(response: http.ServerResponse, { status, message, headers }: Refusal): void {
   // Closed after: a refused request's body may not be parseable (TRACE with a body), and the
   // connection must not carry its leftovers into the next request.
@@ -67,7 +79,7 @@ export function installRequestHooks({ pageCache, trustedProxyHops, development }
     const request = args[0] as http.IncomingMessage;
     const response = args[1] as http.ServerResponse;
     const https = isHttps(request, trustedProxyHops);
-    for (const [name, value] of Object.entries(securityHeaders({ https, development }))) response.setHeader(name, value);
+    for (const [name, value] of baseHeadersFor(https, development)) response.setHeader(name, value);
     const refused = refusal(request);
     if (refused) {
       request.resume();
