@@ -88,7 +88,7 @@ export function pageThroughputTable(rows: ThroughputRow[], connections = 20): st
   return lines.join('\n');
 }
 
-export type RawComparisonRow = { label: string; appRequestsPerSec: number[]; rawRequestsPerSec: number[]; ratio: number };
+export type RawComparisonRow = { label: string; appRequestsPerSec: number[]; rawRequestsPerSec: number[]; ratio: number; failed: number };
 
 /** Issue 33: a page from the page cache must answer at least this share of a raw Node server's requests/s for the same bytes. */
 export const RAW_RATIO_TARGET = 0.7;
@@ -114,10 +114,10 @@ function record(origin: string, urlPath: string, host: string): Promise<Recorded
   });
 }
 
-async function requestsPerSec(origin: string, urlPath: string, host: string, durationS: number, connections: number): Promise<number> {
+/** Requests/s, and the requests that failed (non-2xx, errors, timeouts: a busy machine's, reported beside the figure). */
+async function requestsPerSec(origin: string, urlPath: string, host: string, durationS: number, connections: number): Promise<{ rps: number; failed: number }> {
   const result = await autocannon({ url: new URL(urlPath, origin).toString(), connections, duration: durationS, headers: { host } });
-  if (result.non2xx + result.errors > 0) throw new Error(`${origin}${urlPath}: ${result.non2xx} non-2xx and ${result.errors} errors`);
-  return Math.round(result.requests.average);
+  return { rps: Math.round(result.requests.average), failed: result.non2xx + result.errors };
 }
 
 /**
@@ -154,14 +154,17 @@ export async function measureRawComparison(
     const rawOrigin = `http://127.0.0.1:${rawPort}`;
     const rows: RawComparisonRow[] = [];
     for (const page of pages) {
-      const row: RawComparisonRow = { label: page.label, appRequestsPerSec: [], rawRequestsPerSec: [], ratio: 0 };
+      const row: RawComparisonRow = { label: page.label, appRequestsPerSec: [], rawRequestsPerSec: [], ratio: 0, failed: 0 };
       for (let round = 0; round < rounds; round++) {
-        row.appRequestsPerSec.push(await requestsPerSec(origin, page.path, host, durationS, connections));
-        row.rawRequestsPerSec.push(await requestsPerSec(rawOrigin, page.path, host, durationS, connections));
+        for (const [target, figures] of [[origin, row.appRequestsPerSec], [rawOrigin, row.rawRequestsPerSec]] as const) {
+          const { rps, failed } = await requestsPerSec(target, page.path, host, durationS, connections);
+          figures.push(rps);
+          row.failed += failed;
+        }
       }
       const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
       row.ratio = Math.round((sum(row.appRequestsPerSec) / sum(row.rawRequestsPerSec)) * 100) / 100;
-      log(`  ${row.label}: page cache ${row.appRequestsPerSec.join(', ')} requests/s, raw Node ${row.rawRequestsPerSec.join(', ')} requests/s: ${row.ratio} of raw`);
+      log(`  ${row.label}: page cache ${row.appRequestsPerSec.join(', ')} requests/s, raw Node ${row.rawRequestsPerSec.join(', ')} requests/s: ${row.ratio} of raw (${row.failed} failed)`);
       rows.push(row);
     }
     return rows;
@@ -174,12 +177,12 @@ export async function measureRawComparison(
 /** The comparison as a Markdown table, with the issue's target (≥ RAW_RATIO_TARGET of raw). */
 export function rawComparisonTable(rows: RawComparisonRow[], connections = 20): string {
   const lines = [
-    `| Page (${connections} connections) | Page cache requests/s | Raw Node requests/s, same bytes | Share of raw | Target |`,
-    '| --- | ---: | ---: | ---: | --- |',
+    `| Page (${connections} connections) | Page cache requests/s | Raw Node requests/s, same bytes | Share of raw | Failed | Target |`,
+    '| --- | ---: | ---: | ---: | ---: | --- |',
   ];
   for (const row of rows) {
     const list = (values: number[]) => values.map((value) => value.toLocaleString('en-AU')).join(', ');
-    lines.push(`| ${row.label} | ${list(row.appRequestsPerSec)} | ${list(row.rawRequestsPerSec)} | ${row.ratio.toFixed(2)} | ≥ ${RAW_RATIO_TARGET} ${row.ratio >= RAW_RATIO_TARGET ? '✓' : '✗'} |`);
+    lines.push(`| ${row.label} | ${list(row.appRequestsPerSec)} | ${list(row.rawRequestsPerSec)} | ${row.ratio.toFixed(2)} | ${row.failed} | ≥ ${RAW_RATIO_TARGET} ${row.ratio >= RAW_RATIO_TARGET && row.failed === 0 ? '✓' : '✗'} |`);
   }
   return lines.join('\n');
 }
