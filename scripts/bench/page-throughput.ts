@@ -124,13 +124,14 @@ async function requestsPerSec(origin: string, urlPath: string, host: string, dur
  * Issue 33: the home and content pages from the page cache against a plain Node server sending the
  * same bytes (scripts/bench/raw-server.mjs, in `processes` processes like the application), in the
  * same run: each page recorded from the application (a cache hit), then autocannon on the
- * application and on the raw server in turn, `rounds` times; the ratio of the two sums.
+ * application and on the raw server in turn, `rounds` times (short rounds, so that a shared
+ * machine's load, which comes and goes, falls on both alike); the ratio of the two sums.
  */
 export async function measureRawComparison(
   origin: string,
   options: { durationS: number; rawPort: number; processes: number; rounds?: number; connections?: number; tenant?: string; contentPath?: string; log?: (line: string) => void },
 ): Promise<RawComparisonRow[]> {
-  const { durationS, rawPort, processes, rounds = 2, connections = 20, tenant = 'harbour-city-motors', contentPath = '/about-us', log = () => {} } = options;
+  const { durationS, rawPort, processes, rounds = 4, connections = 20, tenant = 'harbour-city-motors', contentPath = '/about-us', log = () => {} } = options;
   const host = `${tenant}.localhost:${new URL(origin).port || 80}`;
   const pages = [
     { label: 'home page', path: '/' },

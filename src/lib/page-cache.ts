@@ -28,7 +28,8 @@ import { databaseKnownUnavailable } from '@/db/health';
  * normally asks the database nothing.
  */
 
-export type VersionOf = () => Promise<string>;
+/** A page's data version: at once when the process knows it (a cache hit then awaits nothing), else read. */
+export type VersionOf = () => string | Promise<string>;
 export type PageCacheMark = { version: string; versionOf: VersionOf };
 
 type Entry = {
@@ -93,7 +94,7 @@ export class PageCache {
    * The entry for key if it is still current: not expired and its version unchanged; or, while
    * the database is unavailable, as it is (stale-if-error).
    */
-  async current(key: string): Promise<Entry | null> {
+  current(key: string): Entry | null | Promise<Entry | null> {
     const entry = this.entries.get(key);
     if (!entry) return null;
     const now = this.now();
@@ -104,17 +105,28 @@ export class PageCache {
       if (now >= staleUntil) this.delete(key);
       return null;
     }
-    let version: string;
+    let version: string | Promise<string>;
     try {
-      version = await entry.versionOf();
+      version = entry.versionOf();
     } catch (error) {
-      return isDatabaseUnavailable(error) && this.entries.get(key) === entry ? this.used(key, entry) : null;
+      return this.unreadable(key, entry, error);
     }
-    if (version !== entry.version) {
-      if (this.entries.get(key) === entry) this.delete(key);
-      return null;
-    }
-    return this.used(key, entry);
+    if (typeof version === 'string') return this.compared(key, entry, version);
+    return version.then(
+      (read) => this.compared(key, entry, read),
+      (error: unknown) => this.unreadable(key, entry, error),
+    );
+  }
+
+  private compared(key: string, entry: Entry, version: string): Entry | null {
+    if (version === entry.version) return this.used(key, entry);
+    if (this.entries.get(key) === entry) this.delete(key);
+    return null;
+  }
+
+  /** The version could not be read: served as it is if that is because the database is unavailable. */
+  private unreadable(key: string, entry: Entry, error: unknown): Entry | null {
+    return isDatabaseUnavailable(error) && this.entries.get(key) === entry ? this.used(key, entry) : null;
   }
 
   private used(key: string, entry: Entry): Entry {

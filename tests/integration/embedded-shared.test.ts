@@ -74,7 +74,9 @@ describe('the embedded database shared by two server processes through the clust
     await rows(a, 'create table counter (id int primary key, n int not null)');
     await rows(a, 'insert into counter values (1, 0)');
     await rows(b, 'create table steps (seq serial primary key, worker text, step text, xid bigint)');
-  });
+    // The cluster's own start is allowed 90 s above (a primary and two processes compiling TypeScript
+    // on a busy shared machine); the hook waits a little longer than that.
+  }, 120_000);
 
   afterAll(async () => {
     if (primary.exitCode === null && primary.signalCode === null) {

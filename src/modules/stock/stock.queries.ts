@@ -5,8 +5,8 @@ import { getDb, type Db } from '@/db';
 import { dealerships } from '@/modules/tenancy/tenancy.schema';
 import { locations } from '@/modules/locations/locations.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { generationsReadWith } from '@/modules/tenancy/tenancy.memo';
-import { currentGenerations, GONE } from '@/modules/tenancy/tenancy.generations';
+import { generationsReadWith, type Generations } from '@/modules/tenancy/tenancy.memo';
+import { currentGenerations, GONE, knownGenerations } from '@/modules/tenancy/tenancy.generations';
 import { carImages, carPaymentProcessors, cars } from './stock.schema';
 import { isValidCarSlug, matchesDefaultFilters } from './stock.rules';
 import { scopeForTenant, scopeWhere } from './search/search.scope';
@@ -32,9 +32,11 @@ export function visibleCarsWhere(tenant: Tenant, now: Date): SQL {
  * its pages show: websiteVersion). A cached page is served only while this is unchanged
  * (src/lib/page-cache.ts).
  */
-export async function stockListingVersion(tenant: Tenant): Promise<string> {
-  const known = generationsReadWith(tenant.id) ?? (await currentGenerations(tenant.id));
-  return known.website === GONE ? GONE : `${known.cars}:${known.website}`;
+export function stockListingVersion(tenant: Tenant): string | Promise<string> {
+  const format = (known: Generations) => (known.website === GONE ? GONE : `${known.cars}:${known.website}`);
+  // A page-cache hit has it at once (knownGenerations); otherwise read and kept.
+  const known = generationsReadWith(tenant.id) ?? knownGenerations(tenant.id);
+  return known ? format(known) : currentGenerations(tenant.id).then(format);
 }
 
 /** The primary image, else the first photo in order. */

@@ -43,6 +43,9 @@ type Watch = {
 const KEY = Symbol.for('dealer-platform.website-generations');
 const holder = globalThis as unknown as { [KEY]?: WeakMap<Db, Watch> };
 const watches = (holder[KEY] ??= new WeakMap<Db, Watch>());
+/** The database the process last asked about (the one getDatabase() answers), for knownGenerations(). */
+const LATEST = Symbol.for('dealer-platform.website-generations.latest');
+const latest = globalThis as unknown as { [LATEST]?: Watch };
 
 /** The later of two values of one generation: notifications and reads may arrive out of order, generations only grow. */
 function later(a: string, b: string): string {
@@ -57,7 +60,17 @@ function watchOf(handle: DatabaseHandle): Watch {
     watches.set(handle.db, watch);
     start(handle, watch);
   }
+  latest[LATEST] = watch;
   return watch;
+}
+
+/**
+ * The website's generations if this process already holds them, without waiting for anything: what
+ * a page-cache hit checks (decision 055). Undefined when it does not (currentGenerations reads them).
+ */
+export function knownGenerations(websiteId: number): Generations | undefined {
+  const watch = latest[LATEST];
+  return watch && !watch.stopped ? watch.known.get(websiteId) : undefined;
 }
 
 function start(handle: DatabaseHandle, watch: Watch): void {

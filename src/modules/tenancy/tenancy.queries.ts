@@ -4,9 +4,9 @@ import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { getDatabase, getDb, type Db } from '@/db';
 import { queryPrepared } from '@/db/prepared';
 import { manufacturers, navigationItems, websiteDomains, websiteGenerations, websites } from './tenancy.schema';
-import { memoWhileWebsiteUnchanged, rememberGenerations, websiteGeneration } from './tenancy.memo';
+import { generationsReadWith, memoWhileWebsiteUnchanged, rememberGenerations, websiteGeneration } from './tenancy.memo';
 import { carGenerations } from '@/modules/stock/stock.schema';
-import { learnGenerations } from './tenancy.generations';
+import { knownGenerations, learnGenerations } from './tenancy.generations';
 import { parseWebsiteConfig } from './tenancy.config';
 import { devHostForSlug, slugFromDevHost } from './tenancy.host';
 import type { DemoSite, Navigation, NavigationItem, Tenant } from './tenancy.types';
@@ -113,8 +113,10 @@ export async function findTenantById(websiteId: number): Promise<Tenant | null> 
  * is unchanged (src/lib/page-cache.ts); pages that show cars use stockListingVersion, which
  * includes it.
  */
-export function websiteVersion(tenant: Tenant): Promise<string> {
-  return websiteGeneration(tenant.id);
+export function websiteVersion(tenant: Tenant): string | Promise<string> {
+  // In a render, what the tenant lookup read with the website; on a page-cache hit, the process's at
+  // once (knownGenerations, decision 055); otherwise read and kept.
+  return (generationsReadWith(tenant.id) ?? knownGenerations(tenant.id))?.website ?? websiteGeneration(tenant.id);
 }
 
 /** Header and footer menus with their dropdowns, in position order (shared: do not change it). */
