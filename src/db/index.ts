@@ -21,6 +21,11 @@ export function getDatabase(): Promise<DatabaseHandle> {
   return globalForDb.__dbHandle;
 }
 
+/** The promise getDatabase() answers now (undefined before the first call): it changes only when the database is replaced (tests). */
+export function currentDatabase(): Promise<DatabaseHandle> | undefined {
+  return globalForDb.__dbHandle;
+}
+
 export async function getDb(): Promise<Db> {
   return (await getDatabase()).db;
 }

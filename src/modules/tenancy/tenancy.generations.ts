@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import { getDatabase, type Db } from '@/db';
+import { currentDatabase, getDatabase, type Db } from '@/db';
 import type { DatabaseHandle } from '@/db/client';
 import { noteDatabaseAnswered, noteDatabaseUnavailable } from '@/db/health';
 import { rowsOf } from '@/db/rows';
@@ -43,9 +43,9 @@ type Watch = {
 const KEY = Symbol.for('dealer-platform.website-generations');
 const holder = globalThis as unknown as { [KEY]?: WeakMap<Db, Watch> };
 const watches = (holder[KEY] ??= new WeakMap<Db, Watch>());
-/** The database the process last asked about (the one getDatabase() answers), for knownGenerations(). */
+/** The watch of the database getDatabase() answers, for knownGenerations(): kept with that answer, so a replaced database (tests) is not mistaken for it. */
 const LATEST = Symbol.for('dealer-platform.website-generations.latest');
-const latest = globalThis as unknown as { [LATEST]?: Watch };
+const latest = globalThis as unknown as { [LATEST]?: { database: Promise<DatabaseHandle> | undefined; watch: Watch } };
 
 /** The later of two values of one generation: notifications and reads may arrive out of order, generations only grow. */
 function later(a: string, b: string): string {
@@ -60,7 +60,16 @@ function watchOf(handle: DatabaseHandle): Watch {
     watches.set(handle.db, watch);
     start(handle, watch);
   }
-  latest[LATEST] = watch;
+  const database = currentDatabase();
+  const held = latest[LATEST];
+  if (database && (held?.watch !== watch || held.database !== database)) {
+    database.then(
+      (current) => {
+        if (current.db === handle.db && currentDatabase() === database) latest[LATEST] = { database, watch: watch! };
+      },
+      () => undefined,
+    );
+  }
   return watch;
 }
 
@@ -69,8 +78,8 @@ function watchOf(handle: DatabaseHandle): Watch {
  * a page-cache hit checks (decision 055). Undefined when it does not (currentGenerations reads them).
  */
 export function knownGenerations(websiteId: number): Generations | undefined {
-  const watch = latest[LATEST];
-  return watch && !watch.stopped ? watch.known.get(websiteId) : undefined;
+  const held = latest[LATEST];
+  return held && held.database === currentDatabase() && !held.watch.stopped ? held.watch.known.get(websiteId) : undefined;
 }
 
 function start(handle: DatabaseHandle, watch: Watch): void {
