@@ -15,6 +15,11 @@
 //      configures, the providers' scripts answered by local stand-ins of realistic size, side by
 //      side with the same pages of a copy of the website without widgets, and writes that to its
 //      own section (bench:pages-widgets). --only-widgets runs just this part, --no-widgets skips it.
+//   7. (issue 33) requests/s of the pages most visitors ask for (autocannon), and the home and
+//      content pages from the page cache against a plain Node server sending the same bytes in as
+//      many processes, in the same run (target: ≥ 0.7 of its requests/s), written to its own
+//      section (bench:pages-throughput). --only-throughput runs just this part (no Lighthouse).
+//      BENCH_PAGES_PORT moves the server from 3440 (the raw server takes the port two above).
 // The machine is shared; Lighthouse's simulated throttling keeps the figures comparable, but a
 // busy CPU still moves TBT and LCP, hence the median of several runs. Each run's benchmark index
 // (Lighthouse's measure of the host CPU; its 4× slowdown is meant for about 1,500) is reported.
@@ -30,7 +35,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { DEMO_SLUGS } from '../src/db/seed/sites';
 import { ROOT, startServer, waitForServer } from './bench/http';
-import { measurePageThroughput, pageThroughputTable, type ThroughputRow } from './bench/page-throughput';
+import { measurePageThroughput, measureRawComparison, pageThroughputTable, rawComparisonTable, RAW_RATIO_TARGET, type ThroughputRow } from './bench/page-throughput';
 import { cpuName, writeSection } from './bench/report';
 import { prebuildStandIns, startStandInServer, type StandInServer } from './bench/widget-stand-in-server';
 import { STAND_IN_KB, standInScript, widgetOfUrl } from '../tests/support/widget-stand-ins';
@@ -44,10 +49,11 @@ const { values: args } = parseArgs({
     'only-widgets': { type: 'boolean', default: false },
     'no-widgets': { type: 'boolean', default: false },
     'cpu-slowdown': { type: 'string', default: '4' },
+    'only-throughput': { type: 'boolean', default: false },
   },
 });
 
-const PORT = 3440;
+const PORT = Number(process.env.BENCH_PAGES_PORT ?? 3440);
 const TENANTS = DEMO_SLUGS;
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const DIST_DIR = process.env.NEXT_DIST_DIR ?? '.next-bench-pages';
@@ -60,6 +66,9 @@ if (!(CPU_SLOWDOWN >= 1 && CPU_SLOWDOWN <= 30)) throw new Error(`--cpu-slowdown:
 /** How the CPU is throttled, for the reports. */
 const SLOWDOWN_TEXT = CPU_SLOWDOWN === 4 ? '4× CPU slowdown' : `${CPU_SLOWDOWN}× CPU slowdown instead of its 4× (--cpu-slowdown)`;
 const THROUGHPUT_SECONDS = 10;
+/** The raw-server comparison (issue 33): short rounds, alternating, so a shared machine's load falls on both alike. */
+const RAW_ROUNDS = 4;
+const RAW_ROUND_SECONDS = 5;
 // The finance page and its quote popup (issue 15).
 const EXTRA_PAGES = [{ tenant: 'harbour-city-motors', path: '/finance' }];
 
@@ -275,8 +284,7 @@ async function benchAllPages(): Promise<void> {
       console.log(missed.length ? `  budget MISSED: ${missed.join(', ')}` : '  budgets met');
       results.push({ tenant, url, runs, median: med });
     }
-    // Requests per second under autocannon (issue 18): pages from the page cache and a search that misses it.
-    throughput = await measurePageThroughput(`http://127.0.0.1:${PORT}`, { durationS: THROUGHPUT_SECONDS, log: (line) => console.log(line) });
+    throughput = await benchThroughput();
   } finally {
     chrome.kill();
     await server.stop();
@@ -307,6 +315,49 @@ async function benchAllPages(): Promise<void> {
   ].join('\n');
   if (!args['no-write']) console.log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, 'pages'))}`);
   if (results.some((r) => misses(r.median).length > 0)) process.exitCode = 1;
+}
+
+/**
+ * Requests per second under autocannon (issue 18): pages from the page cache and a search that
+ * misses it; then (issue 33) the cached home and content pages against a raw Node server sending
+ * the same bytes, in as many processes as the server runs. Writes its own section.
+ */
+async function benchThroughput(): Promise<ThroughputRow[]> {
+  const origin = `http://127.0.0.1:${PORT}`;
+  const log = (line: string) => console.log(line);
+  const loadStart = os.loadavg()[0];
+  console.log('\nRequests per second (autocannon):');
+  const throughput = await measurePageThroughput(origin, { durationS: THROUGHPUT_SECONDS, log });
+  const { serverProcessCount } = (await import(path.join(ROOT, 'scripts', 'lib.mjs'))) as { serverProcessCount: () => number };
+  const processes = serverProcessCount();
+  console.log(`\nThe page cache against a raw Node server sending the same bytes (${processes} processes each):`);
+  const comparison = await measureRawComparison(origin, { durationS: RAW_ROUND_SECONDS, rounds: RAW_ROUNDS, rawPort: PORT + 2, processes, log });
+  const section = [
+    '## Pages from the cache against a raw Node server (`npm run bench:pages -- --only-throughput`, issue 33)',
+    '',
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC${args.label ? ` (${args.label})` : ''} on ${cpuName()}, ${os.availableParallelism()} cores, Node ${process.version}; load average ${loadStart.toFixed(2)} when it started (the machine is shared). The production build served by \`scripts/serve.mjs\` (${processes} server processes, the embedded database held by the cluster primary) with the demo data, harbour-city-motors; autocannon, 20 connections, ${THROUGHPUT_SECONDS} s per measurement, in this process.`,
+    '',
+    pageThroughputTable(throughput),
+    '',
+    `The home and content pages answered from the page cache, then a plain Node \`http\` server (\`scripts/bench/raw-server.mjs\`, ${processes} processes under node:cluster) sending the bytes the application sent for them (status, headers, body), measured in turn, ${RAW_ROUNDS} rounds of ${RAW_ROUND_SECONDS} s each; the share is the ratio of the sums. Target: the page cache at ≥ ${RAW_RATIO_TARGET} of the raw server's requests/s.`,
+    '',
+    rawComparisonTable(comparison),
+  ].join('\n');
+  if (!args['no-write']) console.log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, 'pages-throughput'))}`);
+  if (comparison.some((row) => row.ratio < RAW_RATIO_TARGET)) process.exitCode = 1;
+  return throughput;
+}
+
+/** --only-throughput: the server and benchThroughput, without Lighthouse. */
+async function benchThroughputOnly(): Promise<void> {
+  const logFile = path.join(os.tmpdir(), `bench-pages-${process.pid}.log`);
+  const server = startServer(PORT, { NEXT_DIST_DIR: DIST_DIR, DATA_DIR, MEDIA_DIR }, logFile);
+  try {
+    await waitForServer(`http://127.0.0.1:${PORT}/`, `${TENANTS[0]}.localhost`, server);
+    await benchThroughput();
+  } finally {
+    await server.stop();
+  }
 }
 
 // ---- Issue 17: the same pages with and without the website's widgets --------------------------
@@ -485,6 +536,7 @@ async function benchWidgets(): Promise<void> {
 async function main(): Promise<void> {
   await build();
   await prepareData();
+  if (args['only-throughput']) return benchThroughputOnly();
   if (!args['only-widgets']) await benchAllPages();
   if (!args['no-widgets']) await benchWidgets();
 }

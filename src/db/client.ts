@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { logger } from '@/lib/logger';
 import { HOST_ENV } from './embedded-wire';
+import { listenInProcess, listenOnServer, type NotificationEvents, type Subscription } from './notifications';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -15,8 +16,25 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DatabaseHandle = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** LISTEN on a channel: on a server a connection of its own; on the embedded database its own delivery (src/db/notifications.ts). */
+  subscribe: (channel: string, events: NotificationEvents) => Promise<Subscription>;
   close: () => Promise<void>;
 };
+
+/**
+ * How long the server waits on the database (decision 055). A stalled or refusing database then
+ * costs a request seconds, not the length of the stall: the error is one isDatabaseUnavailable()
+ * reads as 'try again', and the visitor gets the friendly 503.
+ * - connectMs: to open a connection, and to wait for a free one when the pool is busy.
+ * - statementMs: PostgreSQL's statement_timeout (a slow statement, or one waiting on a lock).
+ * - readMs: node-postgres's own wait for an answer: a stalled network never delivers the server's
+ *   timeout, so the client gives up a second after the server would have.
+ * - idleInTransactionMs: idle_in_transaction_session_timeout (a transaction whose process stopped
+ *   talking holds its locks no longer than this).
+ */
+export type DatabaseTimeouts = { connectMs: number; statementMs: number; readMs: number; idleInTransactionMs: number };
+
+export const SERVER_TIMEOUTS: DatabaseTimeouts = { connectMs: 3_000, statementMs: 5_000, readMs: 6_000, idleInTransactionMs: 10_000 };
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), 'drizzle');
 
@@ -55,30 +73,53 @@ export async function openDatabase(options: {
   dataDir?: string | null;
   poolSize?: number;
   loadDataDir?: Blob;
+  /** Bounds on every wait (the server passes SERVER_TIMEOUTS); none for operator scripts and migrations. */
+  timeouts?: DatabaseTimeouts;
 }): Promise<DatabaseHandle> {
   if (options.url) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new Pool({
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
-      options: Object.entries(SESSION_SETTINGS)
-        .map(([name, value]) => `-c ${name}=${value}`)
-        .join(' '),
-    });
-    // An idle connection the server drops (restart, failover, a dropped database) emits 'error' on
-    // the pool; unhandled, that would end the process. The pool replaces it on the next query.
-    pool.on('error', (error) => logger.warn({ err: error }, 'database connection lost'));
+    const poolOf = (max: number, timeouts: DatabaseTimeouts | undefined) => {
+      const pool = new Pool({
+        connectionString: options.url,
+        max,
+        connectionTimeoutMillis: options.timeouts?.connectMs,
+        options: Object.entries(SESSION_SETTINGS)
+          .map(([name, value]) => `-c ${name}=${value}`)
+          .join(' '),
+        ...(timeouts && {
+          statement_timeout: timeouts.statementMs,
+          query_timeout: timeouts.readMs,
+          idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+          keepAlive: true,
+          keepAliveInitialDelayMillis: 10_000,
+        }),
+      });
+      // An idle connection the server drops (restart, failover, a dropped database) emits 'error' on
+      // the pool; unhandled, that would end the process. The pool replaces it on the next query.
+      pool.on('error', (error) => logger.warn({ err: error }, 'database connection lost'));
+      if (timeouts) pool.on('connect', dropConnectionAfterReadTimeout);
+      return pool;
+    };
+    // Migrations may run longer than a statement's bounds (an index on a large table): their own connection, only its opening bounded.
+    const migrations = poolOf(1, undefined);
+    try {
+      await migrate(drizzle(migrations, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await migrations.end();
+    }
+    const pool = poolOf(options.poolSize ?? 10, options.timeouts);
     const db = drizzle(pool, { schema });
-    await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+    const url = options.url;
+    const connectMs = options.timeouts?.connectMs ?? SERVER_TIMEOUTS.connectMs;
+    return handleOf(db, 'postgres', async (channel, events) => listenOnServer(url, channel, events, connectMs), () => pool.end());
   }
   if (options.dataDir && heldByPrimary(options.dataDir)) {
     const [{ drizzle }, { EmbeddedDatabaseClient }] = await Promise.all([import('drizzle-orm/pglite'), import('./embedded-client')]);
-    const client = new EmbeddedDatabaseClient();
+    const client = new EmbeddedDatabaseClient(options.timeouts);
     const db = drizzle(client as unknown as import('@electric-sql/pglite').PGlite, { schema });
-    return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+    return handleOf(db, 'pglite', (channel, events) => listenInProcess((name, callback) => client.listen(name, callback), channel, events), () => client.close());
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
@@ -97,13 +138,53 @@ export async function openDatabase(options: {
       .map(([name, value]) => `set ${name} = '${value}';`)
       .join('\n'),
   );
-  return {
-    db: db as unknown as Db,
-    kind: 'pglite',
-    close: async () => {
+  return handleOf(
+    db,
+    'pglite',
+    (channel, events) => listenInProcess((name, callback) => client.listen(name, callback), channel, events),
+    async () => {
       await client.close();
       releaseLock();
     },
+  );
+}
+
+/** A handle whose close() ends its subscriptions first. */
+function handleOf(db: unknown, kind: DatabaseHandle['kind'], subscribe: DatabaseHandle['subscribe'], close: () => Promise<void>): DatabaseHandle {
+  const subscriptions = new Set<Promise<Subscription>>();
+  return {
+    db: db as Db,
+    kind,
+    subscribe: (channel, events) => {
+      const subscription = subscribe(channel, events);
+      subscriptions.add(subscription);
+      return subscription;
+    },
+    close: async () => {
+      await Promise.allSettled([...subscriptions].map(async (subscription) => (await subscription).close()));
+      await close();
+    },
+  };
+}
+
+/**
+ * node-postgres gives up on an unanswered statement (query_timeout) but keeps the connection, with
+ * the statement still in flight: inside a transaction the connection goes back to the pool that
+ * way and the next statement queues behind the lost one. A connection that timed out is closed
+ * instead, so the pool opens a fresh one.
+ */
+function dropConnectionAfterReadTimeout(client: import('pg').PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result && typeof (result as Promise<unknown>).then === 'function') {
+      (result as Promise<unknown>).catch((error: unknown) => {
+        if (error instanceof Error && error.message === 'Query read timeout') {
+          (client as unknown as { connection?: { stream?: { destroy: () => void } } }).connection?.stream?.destroy();
+        }
+      });
+    }
+    return result;
   };
 }
 

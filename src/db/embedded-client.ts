@@ -2,7 +2,8 @@ import 'server-only';
 import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { messages, TransactionAbortedError, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
-import { CHANNEL, statementTag, type Request, type Response, type WireError, type WireOptions } from './embedded-wire';
+import type { DatabaseTimeouts } from './client';
+import { CHANNEL, statementTag, type Notification, type Request, type Response, type WireError, type WireOptions } from './embedded-wire';
 
 /**
  * The embedded database as a server process started by scripts/serve.mjs sees it when several
@@ -14,7 +15,7 @@ import { CHANNEL, statementTag, type Request, type Response, type WireError, typ
 
 type Parser = (value: string, typeId?: number) => unknown;
 type Parsers = Partial<Record<number, Parser>>;
-type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
+type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer?: NodeJS.Timeout };
 type Outgoing = Request extends infer R ? (R extends Request ? Omit<R, 'channel' | 'client' | 'id'> : never) : never;
 /** What drizzle-orm/pglite uses of a transaction. */
 export type EmbeddedTransaction = Pick<Transaction, 'query' | 'exec' | 'rollback' | 'closed'>;
@@ -22,6 +23,11 @@ export type EmbeddedTransaction = Pick<Transaction, 'query' | 'exec' | 'rollback
 /** SQLSTATE 08006 (connection failure): isDatabaseUnavailable() reads it as 'try again shortly'. */
 function unreachable(reason: string): Error {
   return Object.assign(new Error(`The embedded database cannot be reached: ${reason}`), { code: '08006' });
+}
+
+/** SQLSTATE 57014, as PostgreSQL's statement_timeout: isDatabaseUnavailable() reads it as 'try again shortly'. */
+function notAnswered(ms: number): Error {
+  return Object.assign(new Error(`canceling statement due to statement timeout: the embedded database did not answer within ${ms} ms`), { code: '57014' });
 }
 
 function errorFromWire(wire: WireError): Error {
@@ -82,18 +88,30 @@ export class EmbeddedDatabaseClient {
   private lastRequest = 0;
   private lastTransaction = 0;
   private closedBecause: string | null = null;
+  private readonly listeners = new Map<string, Set<(payload: string) => void>>();
   private readonly onMessage = (message: unknown) => {
+    const notification = (message as Partial<Notification> | null)?.notification;
+    if (notification && (message as Notification).channel === CHANNEL) {
+      for (const listener of this.listeners.get(notification.channel) ?? []) listener(notification.payload);
+      return;
+    }
     const response = message as Partial<Response> | null;
     if (response?.channel !== CHANNEL || response.client !== this.id || response.id === undefined) return;
     const waiting = this.pending.get(response.id);
     if (!waiting) return;
     this.pending.delete(response.id);
+    clearTimeout(waiting.timer);
     if ('error' in response && response.error) waiting.reject(errorFromWire(response.error));
     else waiting.resolve((response as { result: unknown }).result);
   };
   private readonly onDisconnect = () => this.shutDown('the server process that holds it has ended');
 
-  constructor() {
+  /**
+   * timeouts.readMs bounds every answer (decision 055): a statement queued behind another
+   * process's long transaction, or a primary that has stopped answering, costs a request that long
+   * and an error isDatabaseUnavailable() reads as 'try again', not the whole wait.
+   */
+  constructor(private readonly timeouts?: DatabaseTimeouts) {
     if (!cluster.isWorker || typeof process.send !== 'function') throw new Error('The embedded database is held by another process only for the server processes that scripts/serve.mjs starts');
     this.statementTag = statementTag(cluster.worker!.id);
     process.on('message', this.onMessage);
@@ -115,7 +133,13 @@ export class EmbeddedDatabaseClient {
    */
   async transaction<T>(callback: (tx: EmbeddedTransaction) => Promise<T>): Promise<T> {
     const tx = ++this.lastTransaction;
-    await this.send({ op: 'begin', tx });
+    try {
+      await this.send({ op: 'begin', tx });
+    } catch (error) {
+      // BEGIN not answered in time: the primary drops it instead of holding the database for nobody.
+      this.send({ op: 'rollback', tx }).catch(() => undefined);
+      throw error;
+    }
     let closed = false;
     const ensureOpen = () => {
       if (closed) throw new Error('Transaction is closed');
@@ -154,6 +178,14 @@ export class EmbeddedDatabaseClient {
     }
   }
 
+  /** The database's notifications on `channel`, which the primary passes on to every server process (NOTIFIED_CHANNELS). */
+  async listen(channel: string, callback: (payload: string) => void): Promise<() => void> {
+    let listeners = this.listeners.get(channel);
+    if (!listeners) this.listeners.set(channel, (listeners = new Set()));
+    listeners.add(callback);
+    return () => void listeners.delete(callback);
+  }
+
   /** Stops this client (the database stays open in the primary for the other processes). */
   async close(): Promise<void> {
     this.shutDown('this process closed it');
@@ -175,14 +207,25 @@ export class EmbeddedDatabaseClient {
     if (this.closedBecause) return Promise.reject(unreachable(this.closedBecause));
     const id = ++this.lastRequest;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      const readMs = this.timeouts?.readMs;
+      const timer =
+        readMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              if (this.pending.delete(id)) reject(notAnswered(readMs));
+            }, readMs);
+      this.pending.set(id, { resolve, reject, timer });
       try {
         process.send!({ channel: CHANNEL, client: this.id, id, ...request }, undefined, undefined, (error: Error | null) => {
-          if (error && this.pending.delete(id)) reject(unreachable(error.message));
+          if (error && this.pending.delete(id)) {
+            clearTimeout(timer);
+            reject(unreachable(error.message));
+          }
         });
       } catch (error) {
         // A value the channel cannot carry (a function, a symbol): refused as PGlite would refuse it.
         this.pending.delete(id);
+        clearTimeout(timer);
         reject(error);
       }
     });
@@ -193,7 +236,10 @@ export class EmbeddedDatabaseClient {
     this.closedBecause = reason;
     process.off('message', this.onMessage);
     process.off('disconnect', this.onDisconnect);
-    for (const waiting of this.pending.values()) waiting.reject(unreachable(reason));
+    for (const waiting of this.pending.values()) {
+      clearTimeout(waiting.timer);
+      waiting.reject(unreachable(reason));
+    }
     this.pending.clear();
   }
 }

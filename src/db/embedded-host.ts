@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 import { logger } from '@/lib/logger';
 import { openDatabase } from './client';
-import { CHANNEL, HOST_ENV, errorToWire, statementTag, type Request, type Response, type WireError, type WireOptions } from './embedded-wire';
+import { SERVER_TIMEOUTS } from './client';
+import { CHANNEL, HOST_ENV, NOTIFIED_CHANNELS, errorToWire, statementTag, type Notification, type Request, type Response, type WireError, type WireOptions } from './embedded-wire';
 import { databaseOptions } from './index';
 import { statementNamePrefix } from './prepared';
 
@@ -38,7 +39,12 @@ type OpenTransaction = {
   end: { resolve: () => void; reject: (reason: RolledBack) => void };
   /** Settles after COMMIT or ROLLBACK. */
   done: Promise<void>;
+  /** Rolls the transaction back when its process sends nothing for idleInTransactionMs (decision 055). */
+  idle?: NodeJS.Timeout;
 };
+
+/** SQLSTATE 25P03, as PostgreSQL's idle_in_transaction_session_timeout: isDatabaseUnavailable() reads it as 'try again'. */
+const IDLE_IN_TRANSACTION = 'terminating transaction due to idle-in-transaction timeout';
 
 type Statement = Extract<Request, { op: 'query' | 'exec' }>;
 
@@ -73,6 +79,18 @@ export async function hostEmbeddedDatabase(dataDir = databaseOptions().dataDir):
   cluster.setupPrimary({ serialization: 'advanced' });
 
   const transactions = new Map<string, OpenTransaction>();
+  /** Transactions rolled back for idling, until their process asks about them again. */
+  const timedOut = new Set<string>();
+  const { idleInTransactionMs } = SERVER_TIMEOUTS;
+  const idleFrom = (key: string, open: OpenTransaction) => {
+    clearTimeout(open.idle);
+    open.idle = setTimeout(() => {
+      if (transactions.get(key) !== open) return;
+      timedOut.add(key);
+      logger.warn({ pid: open.worker.process.pid, idleInTransactionMs }, 'a server process left its transaction idle: rolled back');
+      open.end.reject(new RolledBack(IDLE_IN_TRANSACTION));
+    }, idleInTransactionMs);
+  };
   const keyOf = (worker: Worker, request: Request & { tx?: number }) => `${worker.id}/${request.client}/${request.tx}`;
   const ended = new Set<number>();
   let closing = false;
@@ -89,16 +107,31 @@ export async function hostEmbeddedDatabase(dataDir = databaseOptions().dataDir):
     }
   };
   const refuse = (worker: Worker, request: Request, message: string) => answer(worker, request, { error: errorToWire(new Error(message)) });
+  /** A statement, COMMIT or ROLLBACK for a transaction that is not open: 25P03 when it was rolled back for idling. */
+  const closedTransaction = (worker: Worker, request: Request & { tx?: number }) => {
+    const key = keyOf(worker, request);
+    if (!timedOut.has(key)) return refuse(worker, request, 'Transaction is closed');
+    if (request.op === 'commit' || request.op === 'rollback') timedOut.delete(key);
+    if (request.op === 'rollback') return answer(worker, request, { result: null });
+    answer(worker, request, { error: errorToWire(Object.assign(new Error(IDLE_IN_TRANSACTION), { code: '25P03' })) });
+  };
 
   const statement = (worker: Worker, request: Statement) => {
-    const target = request.tx === undefined ? pg : transactions.get(keyOf(worker, request))?.tx;
-    if (!target) return refuse(worker, request, 'Transaction is closed');
+    const key = keyOf(worker, request);
+    const open = request.tx === undefined ? undefined : transactions.get(key);
+    const target = request.tx === undefined ? pg : open?.tx;
+    if (!target) return closedTransaction(worker, request);
+    if (open) clearTimeout(open.idle);
     const options = queryOptions(request.options);
     const running = request.op === 'query' ? target.query(request.text, request.params, options) : target.exec(request.text, options);
-    running.then(
-      (result) => answer(worker, request, { result: sendable(result) }),
-      (error: unknown) => answer(worker, request, { error: errorToWire(error) }),
-    );
+    running
+      .then(
+        (result) => answer(worker, request, { result: sendable(result) }),
+        (error: unknown) => answer(worker, request, { error: errorToWire(error) }),
+      )
+      .finally(() => {
+        if (open && transactions.get(key) === open) idleFrom(key, open);
+      });
   };
 
   const begin = (worker: Worker, request: Request & { tx: number }) => {
@@ -113,6 +146,7 @@ export async function hostEmbeddedDatabase(dataDir = databaseOptions().dataDir):
     open.done = pg.transaction(async (tx) => {
       open.tx = tx;
       answer(worker, request, { result: null });
+      idleFrom(key, open);
       await ending;
     });
     open.done
@@ -122,12 +156,21 @@ export async function hostEmbeddedDatabase(dataDir = databaseOptions().dataDir):
           if (!open.tx) answer(worker, request, { error: errorToWire(error) });
         },
       )
-      .finally(() => transactions.delete(key));
+      .finally(() => {
+        clearTimeout(open.idle);
+        transactions.delete(key);
+      });
   };
 
   const finish = (worker: Worker, request: Request & { tx: number }, commit: boolean) => {
     const open = transactions.get(keyOf(worker, request));
-    if (!open?.tx) return refuse(worker, request, 'Transaction is closed');
+    // A ROLLBACK while BEGIN still waits its turn (the process gave up waiting): dropped when it comes.
+    if (open && !open.tx && !commit) {
+      open.end.reject(new RolledBack('rolled back before it began'));
+      return answer(worker, request, { result: null });
+    }
+    if (!open?.tx) return closedTransaction(worker, request);
+    clearTimeout(open.idle);
     if (commit) open.end.resolve();
     else open.end.reject(new RolledBack('rolled back'));
     open.done.then(
@@ -178,6 +221,18 @@ export async function hostEmbeddedDatabase(dataDir = databaseOptions().dataDir):
     }
   };
 
+  // The database's notifications (the website generations) go to every server process (decision 055).
+  const unlisten = await Promise.all(
+    NOTIFIED_CHANNELS.map((channel) =>
+      pg.listen(channel, (payload) => {
+        const message: Notification = { channel: CHANNEL, notification: { channel, payload } };
+        for (const worker of Object.values(cluster.workers ?? {})) {
+          if (worker?.isConnected()) worker.send(message, undefined, undefined, () => undefined);
+        }
+      }),
+    ),
+  );
+
   cluster.on('message', onMessage);
   cluster.on('disconnect', onGone);
   cluster.on('exit', onGone);
@@ -187,6 +242,7 @@ export async function hostEmbeddedDatabase(dataDir = databaseOptions().dataDir):
     close: async () => {
       if (closing) return;
       closing = true;
+      await Promise.all(unlisten.map((stop) => stop()));
       cluster.off('message', onMessage);
       cluster.off('disconnect', onGone);
       cluster.off('exit', onGone);

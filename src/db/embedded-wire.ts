@@ -31,6 +31,15 @@ export type Request = { channel: typeof CHANNEL; client: string; id: number } & 
   | { op: 'begin' | 'commit' | 'rollback'; tx: number }
 );
 
+/**
+ * A NOTIFY the primary heard on its PGlite, passed on to every server process (decision 055): the
+ * channels it listens on are NOTIFIED_CHANNELS.
+ */
+export type Notification = { channel: typeof CHANNEL; notification: { channel: string; payload: string } };
+
+/** The database's notification channels the primary passes on (drizzle/0017: the website generations). */
+export const NOTIFIED_CHANNELS = ['generations'] as const;
+
 export type Response = { channel: typeof CHANNEL; client: string; id: number } & ({ result: unknown } | { error: WireError });
 
 /**

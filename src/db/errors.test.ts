@@ -8,7 +8,8 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(withCode(code))).toBe(true);
   });
 
-  it.each(['08000', '08001', '08003', '08006', '08P01', '57P01', '57P02', '57P03', '53300'])('is true for SQLSTATE %s', (code) => {
+  // Issue 33: 08xxx, 53xxx, 55000, 57P0x, and the statement and idle-in-transaction timeouts (decision 055).
+  it.each(['08000', '08001', '08003', '08006', '08P01', '57P01', '57P02', '57P03', '57P04', '57P05', '53000', '53100', '53200', '53300', '53400', '55000', '57014', '25P03'])('is true for SQLSTATE %s', (code) => {
     expect(isDatabaseUnavailable(withCode(code))).toBe(true);
   });
 
@@ -18,8 +19,9 @@ describe('isDatabaseUnavailable', () => {
     ['invalid text representation', '22P02'],
     ['numeric out of range', '22003'],
     ['unique violation', '23505'],
-    ['query canceled', '57014'],
-    ['out of memory', '53200'],
+    ['lock not available', '55P03'],
+    ['object in use', '55006'],
+    ['operator intervention lookalike', '57000'],
     ['class 08 lookalike', '0800'],
     ['class 08 with a suffix', '080060'],
   ])('is false for %s (%s)', (_label, code) => {
@@ -46,6 +48,9 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect: connection timeout'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('Connection terminated due to connection timeout'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('Query read timeout'))).toBe(true);
   });
 
   it('is false for other errors and non-errors', () => {

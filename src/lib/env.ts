@@ -102,6 +102,8 @@ export function env(): Env {
       maxBytes: Math.round(e.PAGE_CACHE_MB * 1024 * 1024),
       maxEntryBytes: 2 * 1024 * 1024,
       maxAgeMs: e.PAGE_CACHE_MAX_AGE_S * 1000,
+      // Decision 055: while the database is unavailable, pages up to a day past their age are served as they are.
+      staleIfErrorMs: 24 * 60 * 60 * 1000,
     },
     googleGeocodingApiKey: e.GOOGLE_GEOCODING_API_KEY,
     smtpUrl: e.SMTP_URL,

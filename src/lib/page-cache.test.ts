@@ -88,6 +88,32 @@ describe('PageCache', () => {
     expect(await cache.current('k')).toBeNull();
   });
 
+  it('serves an entry as it is when its version cannot be read because the database is unavailable (stale-if-error, decision 055)', async () => {
+    const cache = cacheAt({ now: 0 });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    cache.store('k', { version: 'v', versionOf: async () => Promise.reject(refused) }, 200, {}, html('page'));
+    expect((await cache.current('k'))?.body.toString()).toBe('page');
+    const timedOut = new Error('Query read timeout');
+    cache.store('t', { version: 'v', versionOf: async () => Promise.reject(timedOut) }, 200, {}, html('other'));
+    expect((await cache.current('t'))?.body.toString()).toBe('other');
+  });
+
+  it('serves an entry past its age while the database is known to be unavailable, up to staleIfErrorMs, and renders it again once it answers', async () => {
+    const clock = { now: 0 };
+    let unavailable = false;
+    const cache = new PageCache({ maxBytes: 10_000, maxEntryBytes: 400, maxAgeMs: 60_000, staleIfErrorMs: 3_600_000, now: () => clock.now, databaseUnavailable: () => unavailable });
+    cache.store('k', { version: 'v', versionOf: async () => 'v' }, 200, {}, html('page'));
+    clock.now = 60_001;
+    expect(await cache.current('k')).toBeNull();
+    // Not dropped: the database may go away before a render replaces it.
+    expect(cache.size.entries).toBe(1);
+    unavailable = true;
+    expect((await cache.current('k'))?.body.toString()).toBe('page');
+    clock.now = 60_001 + 3_600_000;
+    expect(await cache.current('k')).toBeNull();
+    expect(cache.size.entries).toBe(0);
+  });
+
   it('evicts the least recently used pages past its memory limit', async () => {
     const cache = cacheAt({ now: 0 }, 250);
     const mark = { version: 'v', versionOf: async () => 'v' };

@@ -1,6 +1,8 @@
 import type http from 'node:http';
 import { currentRequestState } from './request-context';
 import { normalizeHost } from '@/modules/tenancy/tenancy.host';
+import { isDatabaseUnavailable } from '@/db/errors';
+import { databaseKnownUnavailable } from '@/db/health';
 
 /**
  * A cache of whole rendered pages, checked against the database on every hit.
@@ -17,10 +19,17 @@ import { normalizeHost } from '@/modules/tenancy/tenancy.host';
  *
  * Only anonymous document requests are cached: a request with a cookie, an RSC or router header,
  * or a method other than GET always renders, and only a 200 without Set-Cookie is kept.
- * See docs/decisions/008-page-cache.md.
+ * See docs/decisions/016-page-cache.md.
+ *
+ * Stale-if-error (decision 055): while the database is unavailable, a page is served as it was
+ * stored: when its version cannot be read for that reason, and up to staleIfErrorMs past its age
+ * while the process knows the database is not answering (src/db/health.ts). The versions
+ * themselves are kept in the process (src/modules/tenancy/tenancy.generations.ts), so a hit
+ * normally asks the database nothing.
  */
 
-export type VersionOf = () => Promise<string>;
+/** A page's data version: at once when the process knows it (a cache hit then awaits nothing), else read. */
+export type VersionOf = () => string | Promise<string>;
 export type PageCacheMark = { version: string; versionOf: VersionOf };
 
 type Entry = {
@@ -32,7 +41,16 @@ type Entry = {
   expiresAt: number;
 };
 
-export type PageCacheOptions = { maxBytes: number; maxEntryBytes: number; maxAgeMs: number; now?: () => number };
+export type PageCacheOptions = {
+  maxBytes: number;
+  maxEntryBytes: number;
+  maxAgeMs: number;
+  /** How long past its age a page is still served while the database is unavailable (0: never). */
+  staleIfErrorMs?: number;
+  now?: () => number;
+  /** Whether the database is known not to be answering (src/db/health.ts). */
+  databaseUnavailable?: () => boolean;
+};
 
 /** Request headers of client-side navigations and server actions: their answers are not pages. */
 const ROUTER_HEADERS = ['rsc', 'next-router-state-tree', 'next-router-prefetch', 'next-router-segment-prefetch', 'next-action'];
@@ -57,9 +75,11 @@ export class PageCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
   private readonly now: () => number;
+  private readonly databaseUnavailable: () => boolean;
 
   constructor(private readonly options: PageCacheOptions) {
     this.now = options.now ?? (() => Date.now());
+    this.databaseUnavailable = options.databaseUnavailable ?? databaseKnownUnavailable;
   }
 
   get maxEntryBytes(): number {
@@ -70,24 +90,46 @@ export class PageCache {
     return { entries: this.entries.size, bytes: this.bytes };
   }
 
-  /** The entry for key if it is still current: not expired and its version unchanged. */
-  async current(key: string): Promise<Entry | null> {
+  /**
+   * The entry for key if it is still current: not expired and its version unchanged; or, while
+   * the database is unavailable, as it is (stale-if-error).
+   */
+  current(key: string): Entry | null | Promise<Entry | null> {
     const entry = this.entries.get(key);
     if (!entry) return null;
-    if (this.now() >= entry.expiresAt) {
-      this.delete(key);
+    const now = this.now();
+    if (now >= entry.expiresAt) {
+      const staleUntil = entry.expiresAt + (this.options.staleIfErrorMs ?? 0);
+      if (now < staleUntil && this.databaseUnavailable()) return this.used(key, entry);
+      // Kept for stale-if-error until then (a render that succeeds replaces it).
+      if (now >= staleUntil) this.delete(key);
       return null;
     }
-    let version: string;
+    let version: string | Promise<string>;
     try {
-      version = await entry.versionOf();
-    } catch {
-      return null;
+      version = entry.versionOf();
+    } catch (error) {
+      return this.unreadable(key, entry, error);
     }
-    if (version !== entry.version) {
-      if (this.entries.get(key) === entry) this.delete(key);
-      return null;
-    }
+    if (typeof version === 'string') return this.compared(key, entry, version);
+    return version.then(
+      (read) => this.compared(key, entry, read),
+      (error: unknown) => this.unreadable(key, entry, error),
+    );
+  }
+
+  private compared(key: string, entry: Entry, version: string): Entry | null {
+    if (version === entry.version) return this.used(key, entry);
+    if (this.entries.get(key) === entry) this.delete(key);
+    return null;
+  }
+
+  /** The version could not be read: served as it is if that is because the database is unavailable. */
+  private unreadable(key: string, entry: Entry, error: unknown): Entry | null {
+    return isDatabaseUnavailable(error) && this.entries.get(key) === entry ? this.used(key, entry) : null;
+  }
+
+  private used(key: string, entry: Entry): Entry {
     // Least recently used goes first: re-inserting moves the entry to the end.
     this.entries.delete(key);
     this.entries.set(key, entry);

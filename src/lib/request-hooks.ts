@@ -48,6 +48,18 @@ function isHttps(request: http.IncomingMessage, trustedProxyHops: number): boole
   return last === 'https';
 }
 
+/**
+ * The headers every response starts with depend only on https and development: built once per pair
+ * instead of per request (the Content-Security-Policy was a tenth of a cached page's CPU, decision 055).
+ */
+const baseHeaders = new Map<string, [string, string][]>();
+function baseHeadersFor(https: boolean, development: boolean): [string, string][] {
+  const key = `${https}/${development}`;
+  let headers = baseHeaders.get(key);
+  if (!headers) baseHeaders.set(key, (headers = Object.entries(securityHeaders({ https, development }))));
+  return headers;
+}
+
 function refuse(response: http.ServerResponse, { status, message, headers }: Refusal): void {
   // Closed after: a refused request's body may not be parseable (TRACE with a body), and the
   // connection must not carry its leftovers into the next request.
@@ -69,7 +81,7 @@ export function installRequestHooks({ pageCache, trustedProxyHops, development }
     const response = args[1] as http.ServerResponse;
     answerWithin(request, response, REQUEST_TIMEOUT_MS);
     const https = isHttps(request, trustedProxyHops);
-    for (const [name, value] of Object.entries(securityHeaders({ https, development }))) response.setHeader(name, value);
+    for (const [name, value] of baseHeadersFor(https, development)) response.setHeader(name, value);
     const refused = refusal(request);
     if (refused) {
       request.resume();
@@ -84,7 +96,10 @@ export function installRequestHooks({ pageCache, trustedProxyHops, development }
     const key = cache ? pageCacheKey(request) : null;
     const render = () => renderWithState(this, emit, args, cache, key, !development, (extra, scriptHashes) => contentSecurityPolicy(extra, { https, development, scriptHashes }));
     if (!cache || !key) return render();
-    cache.current(key).then(
+    const found = cache.current(key);
+    // Known at once on a hit whose version the process holds (decision 055): answered without a tick.
+    if (!(found instanceof Promise)) return found ? (replay(found, response), true) : render();
+    found.then(
       (entry) => (entry ? replay(entry, response) : render()),
       () => render(),
     );

@@ -23,6 +23,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 type Worker = { id: number; pid: number; port: number };
 type Answer = { value?: unknown; error?: Record<string, unknown> };
+/** The SQLSTATE of an error as describeError() gives it, drizzle's wrapping or not. */
+const codeOf = (error: Record<string, unknown> | undefined): unknown => error?.code ?? (error?.cause ? codeOf(error.cause as Record<string, unknown>) : undefined);
 
 describe('the embedded database shared by two server processes through the cluster primary', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-shared-'));
@@ -72,7 +74,9 @@ describe('the embedded database shared by two server processes through the clust
     await rows(a, 'create table counter (id int primary key, n int not null)');
     await rows(a, 'insert into counter values (1, 0)');
     await rows(b, 'create table steps (seq serial primary key, worker text, step text, xid bigint)');
-  });
+    // The cluster's own start is allowed 90 s above (a primary and two processes compiling TypeScript
+    // on a busy shared machine); the hook waits a little longer than that.
+  }, 120_000);
 
   afterAll(async () => {
     if (primary.exitCode === null && primary.signalCode === null) {
@@ -175,6 +179,36 @@ describe('the embedded database shared by two server processes through the clust
     expect(await value(b, 'prepared', { values: [7] })).toEqual([[{ twice_shared: 14 }]]);
     expect(await value(a, 'prepared', { values: [8] })).toEqual([[{ twice_shared: 16 }]]);
   });
+
+  it("passes the database's notifications to every server process: a change one makes reaches the other's website generations within a second (decision 055)", async () => {
+    const [{ id }] = await value<{ id: number }[]>(a, 'website', { slug: 'notified-motors' });
+    const before = await value<{ website: string; cars: string }>(b, 'generations', { websiteId: id });
+    const changedAt = Date.now();
+    await rows(a, `update websites set name = 'Notified Motors' where id = ${id}`);
+    let after = before;
+    while (after.website === before.website && Date.now() - changedAt < 2_000) {
+      await sleep(20);
+      after = await value(b, 'generations', { websiteId: id });
+    }
+    expect(BigInt(after.website)).toBeGreaterThan(BigInt(before.website));
+    expect(after.cars).toBe(before.cars);
+    expect(Date.now() - changedAt).toBeLessThan(1_000);
+    // The last test counts the websites the others left.
+    await rows(a, `delete from websites where id = ${id}`);
+  });
+
+  it('bounds the waits (decision 055): a statement queued behind another process\'s transaction gives up after 6 s (57014), and a transaction left idle 10 s is rolled back (25P03)', async () => {
+    const idling = ask(a, 'idle', { me: 'a', pauseMs: 11_000 });
+    await sleep(300);
+    const started = Date.now();
+    const queued = await ask(b, 'execute', { text: 'select count(*)::int as n from steps' });
+    expect(codeOf(queued.error)).toBe('57014');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5_500);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(codeOf((await idling).error)).toBe('25P03');
+    // Nothing of the rolled-back transaction stays, and the database answers again.
+    expect(await rows(b, "select step from steps where step in ('before idling', 'after idling')")).toEqual([]);
+  }, 30_000);
 
   it('rolls back the open transaction of a process killed inside it, and the other process goes on within a second', async () => {
     expect(await value(a, 'hold', { me: 'a' })).toBe('holding');

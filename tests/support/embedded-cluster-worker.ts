@@ -13,6 +13,7 @@ import { getDatabase } from '@/db';
 import { queryPrepared } from '@/db/prepared';
 import { rowsOf } from '@/db/rows';
 import { websites } from '@/modules/tenancy/tenancy.schema';
+import { currentGenerations } from '@/modules/tenancy/tenancy.generations';
 import { describeError, typeRoundTrip } from './embedded-scenarios';
 
 type Args = Record<string, unknown>;
@@ -76,6 +77,15 @@ const actions: Record<string, (args: Args, respond: Respond) => Promise<unknown>
       await tx.execute(sql`insert into steps (worker, step) values (${me}, 'partial')`);
       respond({ value: 'holding' });
       await new Promise(() => {});
+    }),
+  /** The website's generations as this process keeps them (decision 055: told by the primary's notifications). */
+  generations: ({ websiteId }) => currentGenerations(Number(websiteId)),
+  /** Writes in a transaction, sends nothing for pauseMs, then writes again. */
+  idle: ({ me, pauseMs }) =>
+    db.transaction(async (tx) => {
+      await tx.execute(sql`insert into steps (worker, step) values (${me}, 'before idling')`);
+      await sleep(Number(pauseMs));
+      await tx.execute(sql`insert into steps (worker, step) values (${me}, 'after idling')`);
     }),
   types: () => typeRoundTrip(db),
   prepared: ({ values }) => Promise.all((values as number[]).map((value) => queryPrepared<{ twice_shared: number }>(db, sql`select ${value}::int * 2 as twice_shared`))),

@@ -2,11 +2,12 @@ import 'server-only';
 import { cache } from 'react';
 import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db } from '@/db';
-import { dealerships, websiteGenerations, websites } from '@/modules/tenancy/tenancy.schema';
+import { dealerships } from '@/modules/tenancy/tenancy.schema';
 import { locations } from '@/modules/locations/locations.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { generationsReadWith } from '@/modules/tenancy/tenancy.memo';
-import { carGenerations, carImages, carPaymentProcessors, cars } from './stock.schema';
+import { generationsReadWith, type Generations } from '@/modules/tenancy/tenancy.memo';
+import { currentGenerations, GONE, knownGenerations } from '@/modules/tenancy/tenancy.generations';
+import { carImages, carPaymentProcessors, cars } from './stock.schema';
 import { isValidCarSlug, matchesDefaultFilters } from './stock.rules';
 import { scopeForTenant, scopeWhere } from './search/search.scope';
 import { carDisplayName } from './search/search.labels';
@@ -32,17 +33,11 @@ export function visibleCarsWhere(tenant: Tenant, now: Date): SQL {
  * its pages show: websiteVersion). A cached page is served only while this is unchanged
  * (src/lib/page-cache.ts).
  */
-export async function stockListingVersion(tenant: Tenant): Promise<string> {
-  const known = generationsReadWith(tenant.id);
-  if (known) return `${known.cars}:${known.website}`;
-  const db = await getDb();
-  const [row] = await db
-    .select({ cars: carGenerations.generation, website: websiteGenerations.generation })
-    .from(websites)
-    .leftJoin(carGenerations, eq(carGenerations.websiteId, websites.id))
-    .leftJoin(websiteGenerations, eq(websiteGenerations.websiteId, websites.id))
-    .where(eq(websites.id, tenant.id));
-  return row ? `${row.cars ?? 0}:${row.website ?? 0}` : 'gone';
+export function stockListingVersion(tenant: Tenant): string | Promise<string> {
+  const format = (known: Generations) => (known.website === GONE ? GONE : `${known.cars}:${known.website}`);
+  // A page-cache hit has it at once (knownGenerations); otherwise read and kept.
+  const known = generationsReadWith(tenant.id) ?? knownGenerations(tenant.id);
+  return known ? format(known) : currentGenerations(tenant.id).then(format);
 }
 
 /** The primary image, else the first photo in order. */

@@ -1,8 +1,7 @@
 import 'server-only';
 import { cache } from 'react';
-import { eq } from 'drizzle-orm';
 import { getDb, type Db } from '@/db';
-import { websiteGenerations, websites } from './tenancy.schema';
+import { currentGenerations } from './tenancy.generations';
 import type { Tenant } from './tenancy.types';
 
 /** What a website's pages show, as its two counters: website_generations and car_generations (0 when a website has no row yet). */
@@ -12,7 +11,7 @@ export type Generations = { website: string; cars: string };
  * The generations the request's tenant lookup read with the website (findTenantByHost), so the
  * page cache's version, the memo below and the stock index need no read of their own. Per render
  * (React's cache); outside one (a route handler, the page cache checking an entry) it is empty
- * and each reads the database.
+ * and each takes the process's (currentGenerations: kept current by the database's notifications).
  */
 const generationsOfRequest = cache(() => new Map<number, Generations>());
 
@@ -27,18 +26,11 @@ export function generationsReadWith(websiteId: number): Generations | undefined 
 /**
  * The website's generation (migration 0013: bumped in the same transaction as every change to its
  * domains, dealerships, navigation, search pages, locations, special hours and content), read once
- * per request. 'gone' when the website no longer exists.
+ * per request: the one the tenant lookup read, else the process's (decision 055). 'gone' when the
+ * website no longer exists.
  */
 export const websiteGeneration = cache(async (websiteId: number): Promise<string> => {
-  const known = generationsReadWith(websiteId);
-  if (known) return known.website;
-  const db = await getDb();
-  const [row] = await db
-    .select({ generation: websiteGenerations.generation })
-    .from(websites)
-    .leftJoin(websiteGenerations, eq(websiteGenerations.websiteId, websites.id))
-    .where(eq(websites.id, websiteId));
-  return row ? String(row.generation ?? 0) : 'gone';
+  return (generationsReadWith(websiteId) ?? (await currentGenerations(websiteId))).website;
 });
 
 /** Values kept per website; a website asked for more distinct keys than this starts afresh. */

@@ -1,11 +1,12 @@
 import 'server-only';
 import { cache } from 'react';
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
-import { getDb, type Db } from '@/db';
+import { getDatabase, getDb, type Db } from '@/db';
 import { queryPrepared } from '@/db/prepared';
 import { manufacturers, navigationItems, websiteDomains, websiteGenerations, websites } from './tenancy.schema';
-import { memoWhileWebsiteUnchanged, rememberGenerations, websiteGeneration } from './tenancy.memo';
+import { generationsReadWith, memoWhileWebsiteUnchanged, rememberGenerations, websiteGeneration } from './tenancy.memo';
 import { carGenerations } from '@/modules/stock/stock.schema';
+import { knownGenerations, learnGenerations } from './tenancy.generations';
 import { parseWebsiteConfig } from './tenancy.config';
 import { devHostsAnswer } from '@/lib/demo-access';
 import { devHostForSlug, slugFromDevHost } from './tenancy.host';
@@ -78,7 +79,8 @@ function toTenant({ website, manufacturer }: { website: typeof websites.$inferSe
  */
 export const findTenantByHost = cache(async (host: string): Promise<Tenant | null> => {
   const devSlug = devHostsAnswer() ? slugFromDevHost(host) : null;
-  const db = await getDb();
+  const handle = await getDatabase();
+  const db = handle.db;
   const [found] = await readGenerations(
     db,
     devSlug ? sql`${websites.slug} = ${devSlug}` : sql`${websites.id} = (select ${websiteDomains.websiteId} from ${websiteDomains} where ${websiteDomains.host} = ${host})`,
@@ -86,6 +88,7 @@ export const findTenantByHost = cache(async (host: string): Promise<Tenant | nul
   if (!found) return null;
   const generations = { website: String(found.website ?? 0), cars: String(found.cars ?? 0) };
   rememberGenerations(found.id, generations);
+  learnGenerations(handle, found.id, generations);
   let tenants = tenantsByDb.get(db);
   if (!tenants) tenantsByDb.set(db, (tenants = new Map()));
   const held = tenants.get(found.id);
@@ -111,8 +114,10 @@ export async function findTenantById(websiteId: number): Promise<Tenant | null> 
  * is unchanged (src/lib/page-cache.ts); pages that show cars use stockListingVersion, which
  * includes it.
  */
-export function websiteVersion(tenant: Tenant): Promise<string> {
-  return websiteGeneration(tenant.id);
+export function websiteVersion(tenant: Tenant): string | Promise<string> {
+  // In a render, what the tenant lookup read with the website; on a page-cache hit, the process's at
+  // once (knownGenerations, decision 055); otherwise read and kept.
+  return (generationsReadWith(tenant.id) ?? knownGenerations(tenant.id))?.website ?? websiteGeneration(tenant.id);
 }
 
 /** Header and footer menus with their dropdowns, in position order (shared: do not change it). */
