@@ -1,4 +1,6 @@
 // @ts-check
+import fs from 'node:fs';
+import path from 'node:path';
 /**
  * `npm run test:mutation` (issue 36): StrykerJS over the files that hold the rules moving money,
  * leads and limits. Each mutant is run against the Vitest tests that cover it (coverage per test),
@@ -8,9 +10,20 @@
  * A subset: `npm run test:mutation -- --mutate src/modules/finance/finance.calc.ts`.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
+// Tests read shared data beside the project (../shared, e.g. the GeoNames postcode files); the
+// sandboxes are .stryker-tmp/sandbox-*, so .stryker-tmp/shared must lead there too.
+const shared = path.resolve('..', 'shared');
+const link = path.join('.stryker-tmp', 'shared');
+if (fs.existsSync(shared) && !fs.existsSync(link)) {
+  fs.mkdirSync('.stryker-tmp', { recursive: true });
+  fs.symlinkSync(shared, link);
+}
+
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.config.ts', related: true },
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
+  // The first run of the covering tests takes minutes on a loaded two-core machine.
+  dryRunTimeoutMinutes: 60,
   plugins: ['@stryker-mutator/vitest-runner'],
   mutate: [
     // Money: the finance calculator and its display, the reservation rule and commands, the payment
