@@ -6,12 +6,12 @@ import base from './vitest.config';
  * quick run on the pure rule files: MUTATION_TESTS='src/**\/*.test.ts'.
  */
 const only = process.env.MUTATION_TESTS?.split(',').filter(Boolean);
-const [pglite] = base.test?.projects ?? [];
+const [pglite] = (base.test?.projects ?? []) as { test?: Record<string, unknown> }[];
 
 export default {
   ...base,
   test: {
     ...base.test,
-    projects: [only && typeof pglite === 'object' ? { ...pglite, test: { ...pglite.test, include: only } } : pglite],
+    projects: [only ? { ...pglite, test: { ...pglite.test, include: only } } : pglite],
   },
 };
