@@ -8,7 +8,6 @@ import path from 'node:path';
  * reports/mutation/stryker-incremental.json (committed), so a rerun tests only mutants in code or
  * tests that changed. Not run in CI: a full run takes hours (docs/testing.md has the figures).
  * A subset: `npm run test:mutation -- --mutate src/modules/finance/finance.calc.ts`.
- * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 // Tests read shared data beside the project (../shared, e.g. the GeoNames postcode files); the
 // sandboxes are .stryker-tmp/sandbox-*, so .stryker-tmp/shared must lead there too.
@@ -19,7 +18,8 @@ if (fs.existsSync(shared) && !fs.existsSync(link)) {
   fs.symlinkSync(shared, link);
 }
 
-export default {
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+const config = {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts', related: true },
   // The first run of the covering tests takes minutes on a loaded two-core machine.
@@ -65,3 +65,5 @@ export default {
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
 };
+
+export default config;

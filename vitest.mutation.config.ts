@@ -8,10 +8,12 @@ import base from './vitest.config';
 const only = process.env.MUTATION_TESTS?.split(',').filter(Boolean);
 const [pglite] = (base.test?.projects ?? []) as { test?: Record<string, unknown> }[];
 
-export default {
+const config = {
   ...base,
   test: {
     ...base.test,
     projects: [only ? { ...pglite, test: { ...pglite.test, include: only } } : pglite],
   },
 };
+
+export default config;
