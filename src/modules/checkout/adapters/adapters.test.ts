@@ -154,6 +154,65 @@ describe('Till Payments (Gateway API v3)', () => {
   });
 });
 
+describe('Till statuses and callbacks (issue 36: what the mutation run left unchecked)', () => {
+  const options = { url: 'https://gateway.example', apiKey: 'api-key', sharedSecret: 'shared', username: 'user', password: 'pass' };
+  const url = 'https://dealer.example/api/checkout/notifications/till';
+  const date = 'Sat, 28 Nov 2026 09:00:00 GMT';
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const signed = (payload: Record<string, unknown>) => {
+    const body = JSON.stringify(payload);
+    return { body, headers: new Headers({ 'content-type': 'application/json', date, 'x-signature': tillSignature('shared', 'POST', body, 'application/json', date, '/api/checkout/notifications/till') }) };
+  };
+
+  it('maps each transaction type and result to the payment state', () => {
+    const table: [string, string, string][] = [
+      ['PREAUTHORIZE', 'OK', 'authorised'], ['PREAUTHORIZE', 'SUCCESS', 'authorised'], ['PREAUTHORIZE', 'FINISHED', 'authorised'],
+      ['CAPTURE', 'OK', 'captured'], ['VOID', 'OK', 'canceled'], ['REFUND', 'OK', 'refunded'],
+      ['PREAUTHORIZE', 'ERROR', 'failed'], ['PREAUTHORIZE', 'FAILED', 'failed'], ['PREAUTHORIZE', 'DECLINED', 'failed'], ['DEBIT', 'ERROR', 'failed'],
+      ['CAPTURE', 'ERROR', 'requires_payment'], ['VOID', 'DECLINED', 'requires_payment'],
+      ['PREAUTHORIZE', 'PENDING', 'requires_payment'], ['CAPTURE', 'PENDING', 'requires_payment'], ['VOID', 'PENDING', 'requires_payment'], ['REFUND', 'PENDING', 'requires_payment'],
+    ];
+    for (const [type, status, state] of table) expect(tillState(type, status), `${type} ${status}`).toBe(state);
+  });
+
+  it('a capture, void or refund callback names the preauthorisation as the payment; the adapter message first', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-28T09:00:00Z'));
+    const till = tillProvider(options);
+    const capture = signed({ result: 'OK', uuid: 'cap-1', referenceUuid: 'pre-1', transactionType: 'CAPTURE', adapterMessage: 'Captured by the bank', message: 'ok' });
+    expect(await till.parseNotification(capture.body, capture.headers, url)).toEqual({ eventId: 'cap-1:CAPTURE:OK', type: 'CAPTURE', ref: 'pre-1', state: 'captured', message: 'Captured by the bank' });
+    const preauth = signed({ result: 'ERROR', uuid: 'pre-2', referenceUuid: 'other', transactionType: 'PREAUTHORIZE', message: 'Card declined' });
+    expect(await till.parseNotification(preauth.body, preauth.headers, url)).toEqual({ eventId: 'pre-2:PREAUTHORIZE:ERROR', type: 'PREAUTHORIZE', ref: 'pre-2', state: 'failed', message: 'Card declined' });
+    const quiet = signed({ result: 'OK', uuid: 'void-1', transactionType: 'VOID' });
+    expect(await till.parseNotification(quiet.body, quiet.headers, url)).toMatchObject({ ref: 'void-1', state: 'canceled', message: null });
+    // A callback without its uuid, type or result is not a payment event.
+    for (const missing of ['uuid', 'transactionType', 'result']) {
+      const payload: Record<string, unknown> = { result: 'OK', uuid: 'x', transactionType: 'CAPTURE' };
+      delete payload[missing];
+      const callback = signed(payload);
+      expect(await till.parseNotification(callback.body, callback.headers, url), missing).toBeNull();
+    }
+  });
+
+  it('takes a callback dated exactly 15 minutes ago, refuses one a second older, and one without its signature or date', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const till = tillProvider(options);
+    const callback = signed({ result: 'OK', uuid: 'pre-3', transactionType: 'PREAUTHORIZE' });
+    vi.setSystemTime(new Date('2026-11-28T09:15:00Z'));
+    expect(await till.parseNotification(callback.body, callback.headers, url)).toMatchObject({ state: 'authorised' });
+    vi.setSystemTime(new Date('2026-11-28T09:15:01Z'));
+    await expect(till.parseNotification(callback.body, callback.headers, url)).rejects.toThrow('callback date outside the tolerance');
+    vi.setSystemTime(new Date('2026-11-28T09:00:00Z'));
+    for (const header of ['x-signature', 'date']) {
+      const headers = new Headers(callback.headers);
+      headers.delete(header);
+      await expect(till.parseNotification(callback.body, headers, url), header).rejects.toThrow('missing X-Signature or Date');
+    }
+  });
+});
+
 describe('St George IPG', () => {
   const options = { url: 'https://ipg.example/gateway/v2', connectUrl: 'https://connect.example/processing', storeId: '1234567', apiKey: 'key', apiSecret: 'secret', sharedSecret: 'shared' };
 
