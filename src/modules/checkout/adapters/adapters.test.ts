@@ -166,6 +166,38 @@ describe('Till statuses and callbacks (issue 36: what the mutation run left unch
     return { body, headers: new Headers({ 'content-type': 'application/json', date, 'x-signature': tillSignature('shared', 'POST', body, 'application/json', date, '/api/checkout/notifications/till') }) };
   };
 
+  it('captures, voids and refunds: the preauthorisation’s state after each, a repeat (3004) taken, a refusal with its message', async () => {
+    const { sent, fetch } = recorder(() => ({ success: true, uuid: 'till-uuid-2', returnType: 'FINISHED' }));
+    const till = tillProvider({ ...options, fetch });
+    expect(till.name).toBe('till');
+    expect(await till.capture('till-uuid-1', { minor: 50_000, currency: 'AUD' }, 'r-capture')).toEqual({ ref: 'till-uuid-1', state: 'captured', message: null });
+    expect(await till.void('till-uuid-1', 'r-void')).toEqual({ ref: 'till-uuid-1', state: 'canceled', message: null });
+    expect(await till.refund('till-uuid-1', { minor: 50_000, currency: 'AUD' }, 'r-refund')).toEqual({ ref: 'till-uuid-1', state: 'refunded', message: null });
+    for (const request of sent) {
+      expect(request.method).toBe('POST');
+      expect(request.headers.get('accept')).toBe('application/json');
+    }
+    expect(JSON.parse(sent[0].body)).toEqual({ merchantTransactionId: 'r-capture', referenceUuid: 'till-uuid-1', amount: '500.00', currency: 'AUD' });
+    const repeat = recorder(() => ({ success: false, errors: [{ errorMessage: 'Transaction already processed', errorCode: 3004 }] }));
+    expect(await tillProvider({ ...options, fetch: repeat.fetch }).capture('till-uuid-1', { minor: 50_000, currency: 'AUD' }, 'r-capture')).toMatchObject({ state: 'captured' });
+    const refused = recorder(() => ({ success: false, errors: [{ errorMessage: 'Transaction not found', errorCode: 3002 }] }));
+    await expect(tillProvider({ ...options, fetch: refused.fetch }).void('till-uuid-1', 'r-void')).rejects.toThrow('Transaction not found');
+  });
+
+  it('a preauthorisation Till refuses or does not answer with its payment page is refused with the reason', async () => {
+    const cases: [unknown, string][] = [
+      [{ success: false, errors: [{ errorMessage: 'Invalid card', adapterMessage: 'Declined by the bank', errorCode: 2003 }] }, 'Declined by the bank'],
+      [{ success: false, errors: [{ errorMessage: 'Invalid amount', errorCode: 1003 }] }, 'Invalid amount'],
+      [{ success: true }, 'The payment was not accepted.'],
+      [{ success: true, uuid: 'u', returnType: 'FINISHED' }, 'Till answered FINISHED instead of its payment page.'],
+      [{ success: true, uuid: 'u' }, 'Till answered nothing instead of its payment page.'],
+    ];
+    for (const [answer, message] of cases) {
+      const { fetch } = recorder(() => answer);
+      await expect(tillProvider({ ...options, fetch }).createPayment(input), message).rejects.toThrow(message);
+    }
+  });
+
   it('maps each transaction type and result to the payment state', () => {
     const table: [string, string, string][] = [
       ['PREAUTHORIZE', 'OK', 'authorised'], ['PREAUTHORIZE', 'SUCCESS', 'authorised'], ['PREAUTHORIZE', 'FINISHED', 'authorised'],
