@@ -9,12 +9,12 @@ import { PaymentProviderError, SignatureError } from './types';
 
 /** Adapter tests at the level each provider is built (decision 034): request shapes, signatures both ways. */
 
-type Sent = { url: string; method: string; headers: Headers; body: string };
+type Sent = { url: string; method: string; headers: Headers; body: string; redirect?: RequestRedirect };
 
 function recorder(answer: (sent: Sent) => unknown, status = 200) {
   const sent: Sent[] = [];
   const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = { url: String(input), method: init?.method ?? 'GET', headers: new Headers(init?.headers), body: typeof init?.body === 'string' ? init.body : '' };
+    const request = { url: String(input), method: init?.method ?? 'GET', headers: new Headers(init?.headers), body: typeof init?.body === 'string' ? init.body : '', redirect: init?.redirect };
     sent.push(request);
     return new Response(JSON.stringify(answer(request)), { status, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;
@@ -176,12 +176,16 @@ describe('Till statuses and callbacks (issue 36: what the mutation run left unch
     for (const request of sent) {
       expect(request.method).toBe('POST');
       expect(request.headers.get('accept')).toBe('application/json');
+      // Till's answers are read, never followed elsewhere.
+      expect(request.redirect).toBe('manual');
     }
     expect(JSON.parse(sent[0].body)).toEqual({ merchantTransactionId: 'r-capture', referenceUuid: 'till-uuid-1', amount: '500.00', currency: 'AUD' });
     const repeat = recorder(() => ({ success: false, errors: [{ errorMessage: 'Transaction already processed', errorCode: 3004 }] }));
     expect(await tillProvider({ ...options, fetch: repeat.fetch }).capture('till-uuid-1', { minor: 50_000, currency: 'AUD' }, 'r-capture')).toMatchObject({ state: 'captured' });
     const refused = recorder(() => ({ success: false, errors: [{ errorMessage: 'Transaction not found', errorCode: 3002 }] }));
     await expect(tillProvider({ ...options, fetch: refused.fetch }).void('till-uuid-1', 'r-void')).rejects.toThrow('Transaction not found');
+    const bare = recorder(() => ({ success: false }));
+    await expect(tillProvider({ ...options, fetch: bare.fetch }).refund('till-uuid-1', { minor: 50_000, currency: 'AUD' }, 'r-refund')).rejects.toThrow(new PaymentProviderError('The payment was not accepted.'));
   });
 
   it('a preauthorisation Till refuses or does not answer with its payment page is refused with the reason', async () => {
