@@ -32,7 +32,13 @@ export default defineConfig({
       command: 'node tests/e2e/fake-till.mjs',
       url: `http://127.0.0.1:${FAKE_TILL_PORT}/health`,
       reuseExistingServer: false,
-      env: { FAKE_TILL_PORT: String(FAKE_TILL_PORT) },
+      env: {
+        FAKE_TILL_PORT: String(FAKE_TILL_PORT),
+        TILL_API_KEY: E2E_TILL.apiKey,
+        TILL_SHARED_SECRET: E2E_TILL.sharedSecret,
+        TILL_USERNAME: E2E_TILL.username,
+        TILL_PASSWORD: E2E_TILL.password,
+      },
     },
     {
       command: 'node tests/e2e/fake-dealer-webhook.mjs',

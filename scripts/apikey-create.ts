@@ -42,6 +42,7 @@ await withDatabase(async (handle) => {
   console.log(`Dashboard API key for dealership '${key.dealershipSlug}' (website ${key.websiteId}):`);
   console.log(`  key id:  ${key.keyId}`);
   console.log(`  secret:  ${key.secret}`);
+  console.log(`  dealership id:  ${key.dealershipId}`);
   console.log('The secret is shown only this once; only its hash is stored. Revoke with --revoke <key id>.');
   console.log('Example:');
   console.log(`  curl -u '${key.keyId}:${key.secret}' ${base}/websites/${key.websiteId}/cars/${car?.slug ?? 'some-car-slug'}.json`);

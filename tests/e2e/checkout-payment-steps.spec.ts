@@ -46,14 +46,14 @@ async function transaction(uuid: string): Promise<TillTransaction> {
   return (await response.json()) as TillTransaction;
 }
 
-/** Till's callback, signed as Till signs it: base64 HMAC-SHA512 of method, body MD5, content type, date and path. */
+/** Till's callback, signed as Till signs it: base64 HMAC-SHA512 of method, body SHA-512, content type, date and path. */
 async function tillCallback(request: APIRequestContext, t: TillTransaction, result: 'OK' | 'ERROR', extra: Record<string, unknown> = {}) {
   const body = JSON.stringify({ result, uuid: t.uuid, merchantTransactionId: t.merchantTransactionId, purchaseId: `2026-${t.uuid}`, transactionType: 'PREAUTHORIZE', paymentMethod: 'Creditcard', amount: t.amount, currency: t.currency, ...extra });
   const contentType = 'application/json; charset=utf-8';
   const date = new Date().toUTCString();
   const path = new URL(t.callbackUrl).pathname;
-  const md5 = createHash('md5').update(body).digest('hex');
-  const signature = createHmac('sha512', E2E_TILL.sharedSecret).update(['POST', md5, contentType, date, path].join('\n')).digest('base64');
+  const bodyHash = createHash('sha512').update(body).digest('hex');
+  const signature = createHmac('sha512', E2E_TILL.sharedSecret).update(['POST', bodyHash, contentType, date, path].join('\n')).digest('base64');
   // The callback URL is the website's own host (where the visitor started).
   expect(new URL(t.callbackUrl).host).toBe(`${HOST}:${new URL(serverUrl()).port}`);
   return request.post(serverUrl(path), { headers: { host: HOST, 'content-type': contentType, date, 'x-signature': signature }, data: body });

@@ -86,6 +86,9 @@ function visitorReturns(method: 'GET' | 'POST', url: string, body?: string) {
   return returnRoute[method](request, { params: Promise.resolve({ reservationId: id }) });
 }
 
+// The callbacks below are signed with the adapters' own tillSignature and ipgNotificationHash: they
+// must carry the current date (a callback older than 15 minutes is refused), so no fixed vector can
+// sign them; both functions are pinned to the providers' reference vectors in adapters.test.ts.
 function tillCallback(payload: Record<string, unknown>, secret = TILL.sharedSecret) {
   const body = JSON.stringify(payload);
   const date = new Date().toUTCString();

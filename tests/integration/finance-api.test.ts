@@ -10,7 +10,6 @@ import { POST as customerRoute } from '@/app/api/youx/create-customer/route';
 import { POST as carClarityRoute } from '@/app/api/carClarityCustomer/route';
 import { sendPhoneCode, verifyPhoneCode } from '@/modules/identity/identity.codes';
 import { financeApplications } from '@/modules/finance/finance.schema';
-import { instantQuote, financeSettings } from '@/modules/finance/finance.calc';
 import { FINANCE_MESSAGES } from '@/modules/finance/finance.enquiry';
 import { websites } from '@/modules/tenancy/tenancy.schema';
 import { cars } from '@/modules/stock/stock.schema';
@@ -63,11 +62,15 @@ describe('finance quote and hand-over', () => {
   it('quotes from the website’s rates: the calculator’s figures, clamped inputs', async () => {
     const response = await call(quoteRoute, { selfAssessedCreditScore: 'decent', purchasePrice: '$45,000', loanTerm: 4, year: 2021 });
     expect(response.status).toBe(200);
-    const settings = financeSettings({ rates: { GREAT: 7.49, DECENT: 11.5, POOR: 16 } });
-    expect(await response.json()).toEqual(instantQuote({ purchasePrice: 45000, loanTermYears: 4, credit: 'DECENT', settings }));
-    const clamped = await (await call(quoteRoute, { purchasePrice: 5, loanTerm: 12 })).json();
-    // From $5,000: a car's own price is financed from there (decision 052).
-    expect(clamped).toEqual(instantQuote({ purchasePrice: 5000, loanTermYears: 7, credit: 'GREAT', settings }));
+    // Worked by hand from decision 030 (not from instantQuote): $45,000 + the $400 establishment fee
+    // over 208 weeks at 11.5 % / 52 a week, 45,400 × r / (1 − (1 + r)^−208) = 272.54, plus the $10
+    // monthly fee spread over the weeks (120 / 52 = 2.31): 274.85 a week. The comparison rate is on
+    // the benchmark ($30,000 over 60 months, fee payable at settlement): 12.75 % at 11.5 %.
+    expect(await response.json()).toEqual({ weeklyRepaymentAmount: 274.85, advertisedRate: 11.5, comparisonRate: 12.75 });
+    // Clamped to $200,000 and 7 years: $200,400 over 364 weeks at 7.49 % plus 2.31 = 710.13; the
+    // comparison rate at 7.49 % is 8.76 %.
+    const clamped = await (await call(quoteRoute, { purchasePrice: 500_000, loanTerm: 12 })).json();
+    expect(clamped).toEqual({ weeklyRepaymentAmount: 710.13, advertisedRate: 7.49, comparisonRate: 8.76 });
   });
 
   it('refuses malformed quote requests with the field', async () => {

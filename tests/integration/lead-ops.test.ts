@@ -11,7 +11,7 @@ import { GET as failedList } from '@/app/(dashboard)/dealerships/[id]/failed_del
 import { POST as retryRoute } from '@/app/(dashboard)/dealerships/[id]/failed_deliveries/[delivery]/retry/route';
 import { GET as fileRoute } from '@/app/(dashboard)/dealerships/[id]/leads/[leadId]/files/[fileId]/route';
 import { GET as leadsList } from '@/app/(dashboard)/dealerships/[id]/leads.json/route';
-import { MAX_ATTEMPTS, runDeliveryBatch, type Transports } from '@/modules/leads/leads.delivery';
+import { runDeliveryBatch, type Transports } from '@/modules/leads/leads.delivery';
 import { queuePartialLeads } from '@/modules/leads/leads.partial';
 import { PARTIAL_NOTE, setLeadWebhook } from '@/modules/leads/leads.commands';
 import { leadDeliveries, leadFiles, leads, leadWebhooks } from '@/modules/leads/leads.schema';
@@ -43,9 +43,14 @@ describe('lead operations', () => {
     w = await seedLeadWorld(db);
   });
 
-  async function drain(transports: Transports) {
-    for (let i = 0; i < MAX_ATTEMPTS + 2; i += 1) await runDeliveryBatch({ transports, baseDelayMs: 0, limit: 100 });
+  /** Decision 010: 12 attempts, then `failed`. */
+  const ATTEMPTS = 12;
+
+  async function runBatches(count: number, transports: Transports) {
+    for (let i = 0; i < count; i += 1) await runDeliveryBatch({ transports, baseDelayMs: 0, limit: 100 });
   }
+  /** More batches than any delivery may take (12 attempts and 2 more). */
+  const drain = (transports: Transports) => runBatches(ATTEMPTS + 2, transports);
 
   describe('a delivery that fails for good', () => {
     it('alerts the fallback address once, is listed in the Dashboard API, and can be retried', async () => {
@@ -53,9 +58,13 @@ describe('lead operations', () => {
       await db.update(websites).set({ config: { ...site.config, leads: { fallbackEmail: 'manager@alpha.example' } } }).where(eq(websites.id, w.a.websiteId));
       await db.delete(leadDeliveries);
       const { id } = (await (await callLeadRoute(postLead, { host: w.hostA, body: { lead: validLead() }, headers: headers() })).json()) as { id: string };
+      // 11 failed attempts: still pending, no alert yet; the 12th fails it for good.
+      await runBatches(11, failingEmail);
+      const pending = await db.select().from(leadDeliveries).where(eq(leadDeliveries.leadId, id));
+      expect(pending.map((r) => [r.channel, r.status, r.attempts])).toEqual([['email', 'pending', 11]]);
       await drain(failingEmail);
       const rows = await db.select().from(leadDeliveries).where(eq(leadDeliveries.leadId, id));
-      expect(rows.find((r) => r.channel === 'email')).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS });
+      expect(rows.find((r) => r.channel === 'email')).toMatchObject({ status: 'failed', attempts: 12 });
       const alert = rows.find((r) => r.channel === 'alert');
       expect(alert?.payload).toMatchObject({ kind: 'email', to: 'manager@alpha.example' });
       expect(alert?.payload.kind === 'email' && alert.payload.subject).toMatch(/^Undelivered lead: /);
@@ -93,6 +102,51 @@ describe('lead operations', () => {
       expect(rows.map((r) => r.channel)).toEqual(['email']);
       expect(rows[0].status).toBe('failed');
     }, 60_000);
+  });
+
+  describe('the retry back-off (decision 010: 5 s × 2^(n−1), at most an hour)', () => {
+    it('a failed attempt is not retried before its back-off; the wait doubles from 5 s and stops at an hour', async () => {
+      const { id } = (await (await callLeadRoute(postLead, { host: w.hostB, body: { lead: validLead() }, headers: headers() })).json()) as { id: string };
+      const email = async () => (await db.select().from(leadDeliveries).where(and(eq(leadDeliveries.leadId, id), eq(leadDeliveries.channel, 'email'))))[0];
+      // One batch with the default base delay; the wait after attempt n is measured from the batch.
+      async function attemptAndWait(): Promise<{ attempts: number; waitMs: [number, number] }> {
+        await db.update(leadDeliveries).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(eq(leadDeliveries.id, (await email()).id));
+        const before = Date.now();
+        await runDeliveryBatch({ transports: failingEmail, limit: 100 });
+        const after = Date.now();
+        const row = await email();
+        const next = row.nextAttemptAt!.getTime();
+        return { attempts: row.attempts, waitMs: [next - after, next - before] };
+      }
+      const first = await attemptAndWait();
+      expect(first.attempts).toBe(1);
+      expect(first.waitMs[0]).toBeLessThanOrEqual(5_000);
+      expect(first.waitMs[1]).toBeGreaterThanOrEqual(5_000);
+      // Not due yet: another batch leaves it alone.
+      await runDeliveryBatch({ transports: failingEmail, limit: 100 });
+      expect((await email()).attempts).toBe(1);
+
+      const second = await attemptAndWait();
+      expect(second.attempts).toBe(2);
+      expect(second.waitMs[0]).toBeLessThanOrEqual(10_000);
+      expect(second.waitMs[1]).toBeGreaterThanOrEqual(10_000);
+      const third = await attemptAndWait();
+      expect(third.attempts).toBe(3);
+      expect(third.waitMs[0]).toBeLessThanOrEqual(20_000);
+      expect(third.waitMs[1]).toBeGreaterThanOrEqual(20_000);
+
+      // Attempt 10 waits 5 s × 2^9 = 2,560 s; attempt 11 would wait 5,120 s and waits an hour.
+      await db.update(leadDeliveries).set({ attempts: 9 }).where(eq(leadDeliveries.id, (await email()).id));
+      const tenth = await attemptAndWait();
+      expect(tenth.attempts).toBe(10);
+      expect(tenth.waitMs[0]).toBeLessThanOrEqual(2_560_000);
+      expect(tenth.waitMs[1]).toBeGreaterThanOrEqual(2_560_000);
+      const eleventh = await attemptAndWait();
+      expect(eleventh.attempts).toBe(11);
+      expect(eleventh.waitMs[0]).toBeLessThanOrEqual(3_600_000);
+      expect(eleventh.waitMs[1]).toBeGreaterThanOrEqual(3_600_000);
+      expect((await email()).status).toBe('pending');
+    });
   });
 
   describe('files through the Dashboard API', () => {

@@ -20,8 +20,9 @@ describe('prepared statements', () => {
       const [row] = await queryPrepared<{ v: string; n: number }>(db, sql`select ${value}::text as v, length(${value}::text) as n`);
       expect(row, value).toEqual({ v: value, n: [...value].length });
     }
-    const [tables] = await queryPrepared<{ n: number }>(db, sql`select count(*)::int as n from websites`);
-    expect(tables.n).toBeGreaterThanOrEqual(0);
+    // The text that would drop the websites table was only ever a value: the table is still there.
+    const [table] = await queryPrepared<{ exists: boolean }>(db, sql`select to_regclass('public.websites') is not null as exists`);
+    expect(table.exists).toBe(true);
   });
 
   it('sends numbers, booleans, dates and nulls with their types', async () => {

@@ -14,6 +14,9 @@ import { parse as parseCsv } from 'csv-parse/sync';
 const PORT = Number(process.env.SECURITY_PORT ?? 3260);
 const KEY_A = process.env.SECURITY_KEY_A ?? '';
 const KEY_B = process.env.SECURITY_KEY_B ?? '';
+/** The dealerships the two keys belong to: A's on website A (harbour-city-mazda), B's on website B (kiwi-motors). */
+const DEALERSHIP_A = process.env.SECURITY_DEALERSHIP_A ?? '';
+const DEALERSHIP_B = process.env.SECURITY_DEALERSHIP_B ?? '';
 const A = 'harbour-city-motors.localhost';
 const B = 'kiwi-motors.localhost';
 const CONCURRENCY = 8;
@@ -139,13 +142,35 @@ async function leadBodies() {
     { lead: lead({ visited_pages: 'x' }) }, { lead: lead({ visited_pages: [null, 5, '\u0000'] }) }, { lead: lead({ linked_query_params: { 'a\u0000': 'b', c: '\uDC00' } }) },
     { lead: lead({ linked_query_params: [1, 2] }) }, { lead: lead({ url: `/x?${'q'.repeat(5000)}` }) }, { lead: lead({ step_number: 'two' }) },
     { lead: lead({ lead_status: 'Hacked' }) }, { lead: lead({ '<img src=x>': 1 }) }, { lead: lead({ nested: { deep: { deeper: 1 } } }) },
-    { lead: { ...lead(), __proto__: { admin: true } } }, { lead: lead({ website_slug: 'kiwi-motors' }) }, { lead: lead({ dealership_slug: 'kiwi-motors' }) },
+    { lead: { ...lead(), __proto__: { admin: true } } },
     ...['toString', '__proto__', 'constructor', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__'].map((category) => ({ lead: lead({ category }) })),
   ];
   await all(bodies, async (body) => {
     const answer = await send({ method: 'POST', path: '/api/leads', headers: jsonHeaders, body: json(body) });
     if (answer.status !== 201 && (answer.status < 400 || answer.status >= 500)) fail(`POST /api/leads ${json(body).slice(0, 80)}: ${answer.status}`);
   });
+  // A lead on website A that names website B's slug or B's dealership is refused, naming the field
+  // (422), and stored nowhere: neither A's dealership nor B's lists it.
+  const claims: [Record<string, string>, string[]][] = [
+    [{ website_slug: 'kiwi-motors' }, ['lead.website_slug']],
+    [{ dealership_slug: 'kiwi-motors' }, ['lead.dealership_slug']],
+    [{ website_slug: 'kiwi-motors', dealership_slug: 'kiwi-motors' }, ['lead.website_slug', 'lead.dealership_slug']],
+  ];
+  const claimEmails: string[] = [];
+  for (const [claim, fields] of claims) {
+    const email = `probe.claim.${claimEmails.length}.${Date.now()}@example.com`;
+    claimEmails.push(email);
+    const answer = await send({ method: 'POST', path: '/api/leads', headers: jsonHeaders, body: json({ lead: lead({ ...claim, email }) }) });
+    const named = (JSON.parse(answer.body || '{}') as { fields?: Record<string, string> }).fields ?? {};
+    if (answer.status !== 422) fail(`lead on A claiming ${json(claim)}: ${answer.status}, expected 422`);
+    for (const field of fields) if (!named[field]) fail(`lead on A claiming ${json(claim)}: ${field} not named (${json(named).slice(0, 120)})`);
+  }
+  for (const [dealership, key] of [[DEALERSHIP_A, KEY_A], [DEALERSHIP_B, KEY_B]]) {
+    const answer = await send({ path: `/dealerships/${dealership}/leads.json?per_page=100`, headers: { authorization: basic(key) } });
+    if (answer.status !== 200) fail(`leads of dealership ${dealership}: ${answer.status}`);
+    const stored = ((JSON.parse(answer.body || '{}') as { leads?: { email?: string }[] }).leads ?? []).filter((l) => claimEmails.includes(l.email ?? ''));
+    if (stored.length > 0) fail(`refused leads stored for dealership ${dealership}: ${stored.length}`);
+  }
   const raw = ['{', '{"lead":', '\u0000', 'null', '{"lead":{"name":"a"}}'.repeat(5000), Buffer.from([0xff, 0xfe, 0x00])];
   await all(raw, async (body) => {
     const answer = await send({ method: 'POST', path: '/api/leads', headers: jsonHeaders, body });
@@ -160,26 +185,73 @@ async function leadBodies() {
 async function otherApiBodies() {
   family('other API bodies');
   const ids = { car_id: 1, dealership_id: 1, website_id: 1 };
-  const cases: [string, string, unknown][] = [
-    ['POST', '/api/search', { q: 'x'.repeat(10_000) }], ['POST', '/api/search', { filters: { price: { min: 'a' } } }], ['POST', '/api/search', { limit: -1 }],
-    ['POST', '/api/search', { sort: '__proto__' }], ['POST', '/api/search', { facets: ['constructor'] }], ['POST', '/api/search', { q: '\u0000' }], ['POST', '/api/search', []],
-    ['POST', '/api/valuations', { valuation: { vin: '\u0000' } }], ['POST', '/api/valuations', { valuation: { lead_id: 'not-a-uuid' } }], ['PUT', '/api/valuations', { valuation: { id: '00000000-0000-0000-0000-000000000000' } }],
-    ['POST', '/api/miscellaneous', { column_name: '__proto__', data: {} }], ['POST', '/api/miscellaneous', { column_name: 'a', data: { toString: 1 } }],
-    ['POST', '/api/phone-reveal', { ...ids, car_id: 'x' }], ['POST', '/api/phone-reveal', { ...ids, extra: 1 }], ['POST', '/api/events/car_phone_call', { ...ids, url: '\u0000\uD800' }],
-    ['POST', '/api/phone-codes', { phone: '\u0000' }], ['POST', '/api/phone-codes', { phone: '+44 7700 900123' }], ['POST', '/api/phone-codes/verify', { phone: '0412345678', code: { $ne: 1 } }],
-    ['POST', '/api/rate-limit', { phone: ['x'] }], ['POST', '/api/rate-limit', {}],
-    ['POST', '/api/nevdis', { vin: '\u0000' }], ['POST', '/api/nevdis', { rego: 'x'.repeat(1000), state: 'NSW' }], ['POST', '/api/simple-autograb-lookup', { make: '__proto__', model: 'x', year: 2020, km: 1 }],
-    ['POST', '/api/youx/quote', { purchasePrice: '1e309', loanTerm: [], selfAssessedCreditScore: { $gt: '' } }], ['POST', '/api/youx/quote', { year: '\u0000' }],
-    ['POST', '/api/youx/create-customer', { data: { phoneNumber: '0412345678', firstName: 'x'.repeat(10_000) }, additionalData: { car_id: '1 or 1=1' } }],
-    ['POST', '/api/youx/create-customer', { data: [], additionalData: 'x' }], ['POST', '/api/carClarityCustomer', { constructor: { prototype: { x: 1 } } }],
+  // Each hostile body with the answer it must get: the status, and for a refusal the fields it
+  // names (every bad input gets a 4xx naming the field). A few bodies are harmless and taken: a NUL
+  // searched for finds nothing special, a key named toString is data, car 1 is not this website's.
+  type Expected = { status: number; fields?: string[] };
+  const cases: [string, string, unknown, Expected][] = [
+    ['POST', '/api/search', { q: 'x'.repeat(10_000) }, { status: 400, fields: ['q'] }],
+    ['POST', '/api/search', { filters: { price: { min: 'a' } } }, { status: 400, fields: ['filters.price.min'] }],
+    ['POST', '/api/search', { limit: -1 }, { status: 400, fields: ['limit'] }],
+    ['POST', '/api/search', { sort: '__proto__' }, { status: 400, fields: ['sort'] }],
+    ['POST', '/api/search', { facets: ['constructor'] }, { status: 400, fields: ['facets.0'] }],
+    ['POST', '/api/search', { q: '\u0000' }, { status: 200 }],
+    ['POST', '/api/search', [], { status: 400, fields: ['body'] }],
+    ['POST', '/api/valuations', { valuation: { vin: '\u0000' } }, { status: 422, fields: ['valuation.vin'] }],
+    ['POST', '/api/valuations', { valuation: { lead_id: 'not-a-uuid' } }, { status: 422, fields: ['valuation.lead_id'] }],
+    ['PUT', '/api/valuations', { valuation: { id: '00000000-0000-0000-0000-000000000000' } }, { status: 404 }],
+    ['POST', '/api/miscellaneous', { column_name: '__proto__', data: {} }, { status: 422, fields: ['column_name'] }],
+    ['POST', '/api/miscellaneous', { column_name: 'a', data: { toString: 1 } }, { status: 200 }],
+    ['POST', '/api/phone-reveal', { ...ids, car_id: 'x' }, { status: 400, fields: ['car_id'] }],
+    ['POST', '/api/phone-reveal', { ...ids, extra: 1 }, { status: 400, fields: ['extra'] }],
+    ['POST', '/api/events/car_phone_call', { ...ids, url: '\u0000\uD800' }, { status: 404 }],
+    ['POST', '/api/phone-codes', { phone: '\u0000' }, { status: 422, fields: ['phone'] }],
+    ['POST', '/api/phone-codes', { phone: '+44 7700 900123' }, { status: 422, fields: ['phone'] }],
+    ['POST', '/api/phone-codes/verify', { phone: '0412345678', code: { $ne: 1 } }, { status: 422, fields: ['code'] }],
+    ['POST', '/api/rate-limit', { phone: ['x'] }, { status: 422, fields: ['phone'] }],
+    ['POST', '/api/rate-limit', {}, { status: 422, fields: ['phone'] }],
+    ['POST', '/api/nevdis', { vin: '\u0000' }, { status: 422, fields: ['vin'] }],
+    ['POST', '/api/nevdis', { rego: 'x'.repeat(1000), state: 'NSW' }, { status: 422, fields: ['rego'] }],
+    ['POST', '/api/simple-autograb-lookup', { make: '__proto__', model: 'x', year: 2020, km: 1 }, { status: 422, fields: ['make'] }],
+    ['POST', '/api/youx/quote', { purchasePrice: '1e309', loanTerm: [], selfAssessedCreditScore: { $gt: '' } }, { status: 422, fields: ['purchasePrice', 'loanTerm', 'selfAssessedCreditScore'] }],
+    ['POST', '/api/youx/quote', { year: '\u0000' }, { status: 422, fields: ['year'] }],
+    ['POST', '/api/youx/create-customer', { data: { phoneNumber: '0412345678', firstName: 'x'.repeat(10_000) }, additionalData: { car_id: '1 or 1=1' } }, { status: 422, fields: ['data.firstName'] }],
+    ['POST', '/api/youx/create-customer', { data: [], additionalData: 'x' }, { status: 422, fields: ['data', 'additionalData'] }],
+    ['POST', '/api/carClarityCustomer', { constructor: { prototype: { x: 1 } } }, { status: 422, fields: ['data'] }],
   ];
-  await all(cases, async ([method, requestPath, body]) => {
+  await all(cases, async ([method, requestPath, body, expected]) => {
     const answer = await send({ method, path: requestPath, headers: jsonHeaders, body: json(body) });
-    if (answer.status >= 500) fail(`${method} ${requestPath}: ${answer.status}`);
+    const what = `${method} ${requestPath} ${json(body).slice(0, 60)}`;
+    if (answer.status !== expected.status) return fail(`${what}: ${answer.status}, expected ${expected.status}`);
+    let parsed: { error?: unknown; fields?: Record<string, unknown> } = {};
+    try {
+      parsed = JSON.parse(answer.body) as typeof parsed;
+    } catch {
+      return fail(`${what}: the answer is not JSON`);
+    }
+    if (expected.status >= 400 && (typeof parsed.error !== 'string' || parsed.error === '')) fail(`${what}: no error message`);
+    for (const field of expected.fields ?? []) {
+      const reason = parsed.fields?.[field];
+      if (typeof reason !== 'string' || reason === '') fail(`${what}: does not name ${field} with a reason (${json(parsed.fields ?? {}).slice(0, 120)})`);
+    }
   });
-  for (const value of ['', '%00', '%ff', 'x'.repeat(500), '%2B44%207700%20900123', '0412345678&phone_number=1']) {
+  // The contact check: a malformed number is refused with a message; the first of two values counts.
+  for (const value of ['', '%00', '%ff', 'x'.repeat(500), '%2B44%207700%20900123']) {
     const answer = await send({ path: `/api/check-if-contact-exists?phone_number=${value}` });
-    if (answer.status >= 500) fail(`check-if-contact-exists ${value.slice(0, 20)}: ${answer.status}`);
+    const parsed = (() => {
+      try {
+        return JSON.parse(answer.body) as { data?: unknown; error?: unknown };
+      } catch {
+        return {};
+      }
+    })();
+    if (answer.status !== 422 || typeof parsed.error !== 'string' || parsed.error === '' || parsed.data !== null) {
+      fail(`check-if-contact-exists ${value.slice(0, 20)}: ${answer.status} ${answer.body.slice(0, 80)}`);
+    }
+  }
+  const repeated = await send({ path: '/api/check-if-contact-exists?phone_number=0412345678&phone_number=1' });
+  if (repeated.status !== 200 || json(JSON.parse(repeated.body || '{}')) !== json({ data: { exists: false }, error: null })) {
+    fail(`check-if-contact-exists with two numbers: ${repeated.status} ${repeated.body.slice(0, 80)}`);
   }
   const authHeaders = ['Basic', 'Basic !!!', `Basic ${'A'.repeat(5000)}`, basic('dk_000000000000000000000000:x'), basic(':'), basic('\u0000:\u0000'), 'Bearer x', basic(`${KEY_A.split(':')[0]}:wrong`)];
   await all(authHeaders, async (authorization) => {
@@ -229,7 +301,8 @@ async function crossTenant() {
   const checks: [string, Request, (status: number) => boolean][] = [
     ['A’s lead changed on B’s host', { method: 'PUT', host: B, path: `/api/leads/${id}`, headers: { ...jsonHeaders, 'x-edit-token': token ?? '' }, body: json({ lead: { message: 'from B' } }) }, (s) => s === 404],
     ['A’s lead changed without its token', { method: 'PUT', path: `/api/leads/${id}`, headers: jsonHeaders, body: json({ lead: { message: 'no token' } }) }, (s) => s === 404],
-    ['website A’s outbox from B', { host: B, path: '/dev/outbox', client: '127.0.0.1' }, () => true],
+    // Served (200, from this machine, as 'demo outbox' checks) but B's own: A's lead is not in it (below).
+    ['website A’s outbox from B', { host: B, path: '/dev/outbox', client: '127.0.0.1', headers: { 'x-dealer-client-address': '127.0.0.1' } }, (s) => s === 200],
     ['key B reads website 1', { path: `/websites/1/cars/${hits[0]?.slug}.json`, headers: { authorization: basic(KEY_B) } }, (s) => s === 404],
     ['key B reads dealership 11’s leads', { path: '/dealerships/11/leads.json', headers: { authorization: basic(KEY_B) } }, (s) => s === 404],
     ['key A reads website 7', { path: '/websites/7/pages/search_slugs.json', headers: { authorization: basic(KEY_A) } }, (s) => s === 404],

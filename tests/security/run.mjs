@@ -28,8 +28,8 @@ async function apiKey(dealership) {
       if (name) key[name] = value;
     },
   });
-  if (code !== 0 || !key['key id'] || !key.secret) throw new Error(`no API key for ${dealership}`);
-  return `${key['key id']}:${key.secret}`;
+  if (code !== 0 || !key['key id'] || !key.secret || !key['dealership id']) throw new Error(`no API key for ${dealership}`);
+  return { credentials: `${key['key id']}:${key.secret}`, dealershipId: key['dealership id'] };
 }
 const keys = { a: await apiKey('harbour-city-mazda'), b: await apiKey('kiwi-motors') };
 
@@ -38,7 +38,14 @@ let code = 1;
 try {
   await waitForHttp(`http://127.0.0.1:${port}/api/health`, 120_000);
   code = await tsx('tests/security/probe.ts', [], {
-    env: { ...process.env, SECURITY_PORT: String(port), SECURITY_KEY_A: keys.a, SECURITY_KEY_B: keys.b },
+    env: {
+      ...process.env,
+      SECURITY_PORT: String(port),
+      SECURITY_KEY_A: keys.a.credentials,
+      SECURITY_KEY_B: keys.b.credentials,
+      SECURITY_DEALERSHIP_A: keys.a.dealershipId,
+      SECURITY_DEALERSHIP_B: keys.b.dealershipId,
+    },
   });
 } finally {
   server.kill('SIGTERM');

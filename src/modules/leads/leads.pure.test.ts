@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { buildAdf, escapeXml } from './leads.adf';
-import { backoffMs, MAX_DELAY_MS, signWebhook } from './leads.delivery';
+import { backoffMs, signWebhook } from './leads.delivery';
 import { isDisposableEmail, scoreLead, type SpamSignals } from './leads.spam';
 import { parseTrail, recordVisit, TRAIL_MAX_AGE_MS, trailLeadFields } from './leads.tracking';
 import { safeFileName, sniffContentType } from './leads.files';
@@ -74,7 +74,10 @@ describe('ADF/XML', () => {
 describe('delivery back-off and webhook signature', () => {
   it('doubles from the base and stops at an hour', () => {
     expect([1, 2, 3, 4].map((n) => backoffMs(n, 1000))).toEqual([1000, 2000, 4000, 8000]);
-    expect(backoffMs(30, 1000)).toBe(MAX_DELAY_MS);
+    // Decision 010: at most an hour.
+    expect(backoffMs(30, 1000)).toBe(3_600_000);
+    // The default base is 5 s: 5 s × 2^(n−1).
+    expect([1, 2, 3, 10, 11].map((n) => backoffMs(n))).toEqual([5_000, 10_000, 20_000, 2_560_000, 3_600_000]);
   });
   it('signs t.body with HMAC-SHA256', () => {
     const expected = createHmac('sha256', 'k').update('1700000000.{"a":1}').digest('hex');

@@ -6,7 +6,9 @@ import { hostedPageUrl, PaymentProviderError, returnUrlWith, SignatureError, typ
  * Till Payments, Gateway API v3 (decision 034 says what is built and what remains):
  * `POST /api/v3/transaction/{apiKey}/preauthorize|capture|void|refund`, HTTP Basic auth with the
  * API user, and every request and callback signed:
- * `X-Signature: base64(HMAC-SHA512(sharedSecret, method \n md5(body) \n content-type \n date \n path))`.
+ * `X-Signature: base64(HMAC-SHA512(sharedSecret, method \n sha512hex(body) \n content-type \n date \n path))`
+ * (Till's current scheme; the MD5 body hash is its legacy one, decision 059). Callbacks are signed
+ * the way the request that started the transaction was.
  * The preauthorisation without a card token answers a redirect to Till's hosted payment page; Till
  * then POSTs the result to the callback URL, signed the same way. Till's merchantTransactionId is
  * unique per merchant, so the idempotency key is sent as it: a repeat is refused, never charged twice.
@@ -17,8 +19,8 @@ export type TillOptions = { url: string; apiKey: string; sharedSecret: string; u
 const CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export function tillSignature(sharedSecret: string, method: string, body: string, contentType: string, date: string, requestUri: string): string {
-  const md5 = body === '' ? '' : createHash('md5').update(body).digest('hex');
-  return createHmac('sha512', sharedSecret).update([method, md5, contentType, date, requestUri].join('\n')).digest('base64');
+  const bodyHash = createHash('sha512').update(body).digest('hex');
+  return createHmac('sha512', sharedSecret).update([method, bodyHash, contentType, date, requestUri].join('\n')).digest('base64');
 }
 
 type TillResult = {
