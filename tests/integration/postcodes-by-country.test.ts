@@ -6,6 +6,7 @@ import * as leadsRoute from '@/app/api/leads/route';
 import * as deliveryRoute from '@/app/api/checkout/delivery/route';
 import { callLeadRoute, validLead } from '@/modules/leads/leads.test-support';
 import { websites } from '@/modules/tenancy/tenancy.schema';
+import { leads } from '@/modules/leads/leads.schema';
 import { seedCheckoutWorld, type CheckoutWorld } from '@/modules/checkout/checkout.test-support';
 
 /**
@@ -69,6 +70,23 @@ describe('a New Zealand website (en-NZ): postcodes of exactly 4 digits', () => {
 
 describe('a US website (en-US): 5-digit ZIP codes', () => {
   beforeAll(() => setLocale('en-US'));
+  let phone = 0;
+  const usPhone = () => `(214) 555-${String(1000 + (phone += 1)).slice(-4)}`;
+
+  // Issue 31 item 1: every US lead with a 5-digit ZIP was refused with the 4-digit message.
+  it('the lead API takes a ZIP (75201) and a ZIP+4 (75201-1234), kept as typed, and refuses 4 digits, 6 digits and a malformed +4', async () => {
+    for (const good of ['75201', '75201-1234']) {
+      const taken = await lead(good, usPhone());
+      expect(taken.status, good).toBe(201);
+      const [row] = await db.select({ postcode: leads.postcode }).from(leads).where(eq(leads.id, taken.body.id!));
+      expect(row.postcode, good).toBe(good);
+    }
+    for (const bad of ['7520', '752011', '75201-123', '75201 1234x']) {
+      const refused = await lead(bad, usPhone());
+      expect(refused.status, bad).toBe(422);
+      expect(refused.body.fields, bad).toEqual({ 'lead.postcode': ZIP });
+    }
+  });
 
   it('the delivery check takes 75201 (Dallas) and refuses 4 and 6 digits with the ZIP message', async () => {
     expect(await delivery('75201')).toEqual({ status: 200, body: { postcode: '75201' } });
