@@ -21,12 +21,13 @@ type Hit = { id: number; slug: string; name: string; price: number };
 async function usedCar(page: Page): Promise<Hit> {
   const response = await page.request.post(serverUrl('/api/search'), {
     headers: { host: HOST },
-    data: { filters: { car_type: ['used'], dealership_name: ['Harbour City Mazda'], price: { min: 15000, max: 60000 } }, limit: 1 },
+    data: { filters: { car_type: ['used'], dealership_name: ['Harbour City Mazda'], price: { min: 15000, max: 60000 } }, limit: 20 },
   });
   expect(response.status()).toBe(200);
-  const [hit] = (await response.json()).hits as Hit[];
+  // For sale now: other specs reserve this dealership's cars, and a reserved car offers no finance (decision 052).
+  const hit = ((await response.json()).hits as (Hit & { status: string; reserved: boolean })[]).find((h) => h.status === 'in_stock' && !h.reserved);
   expect(hit).toBeTruthy();
-  return hit;
+  return hit!;
 }
 
 async function codeFromOutbox(page: Page): Promise<string> {

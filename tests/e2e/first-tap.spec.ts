@@ -157,15 +157,19 @@ for (const mode of MODES.filter((m) => m !== 'no JavaScript')) {
   });
 }
 
-const CONTACT_DETAILS: Record<string, { phone: string; postcode: string }> = {
-  'harbour-city-motors': { phone: '0412 345 678', postcode: '2000' },
-  'kiwi-motors': { phone: '021 123 4567', postcode: '1010' },
-  'lone-star-auto': { phone: '(512) 555-0134', postcode: '78701' },
+// A new mobile number for each lead: a phone may send 10 leads a day to one website (LEAD_LIMIT_PER_PHONE).
+let leadNumber = 0;
+const CONTACT_DETAILS: Record<string, { phone: () => string; postcode: string }> = {
+  'harbour-city-motors': { phone: () => `0413 6${String(leadNumber).padStart(2, '0')} 1${String(leadNumber).padStart(2, '0')}`, postcode: '2000' },
+  'kiwi-motors': { phone: () => `021 6${String(leadNumber).padStart(2, '0')} 41${String(leadNumber).padStart(2, '0')}`, postcode: '1010' },
+  'lone-star-auto': { phone: () => `(512) 555-01${String(leadNumber).padStart(2, '0')}`, postcode: '78701' },
 };
 
 /** Fills the contact form as a visitor would: their details, a message, and the first choice of every select. */
 async function fillContactForm(form: ReturnType<Page['locator']>, slug: string, firstName: string) {
-  const { phone, postcode } = CONTACT_DETAILS[slug]!;
+  leadNumber += 1;
+  const { postcode } = CONTACT_DETAILS[slug]!;
+  const phone = CONTACT_DETAILS[slug]!.phone();
   await form.getByLabel(/^First Name/).fill(firstName);
   await form.getByLabel(/^Last Name/).fill('Citizen');
   await form.getByLabel(/^Email/).fill(`first.tap.${slug}.${Date.now()}@example.com`);

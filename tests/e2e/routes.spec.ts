@@ -16,17 +16,16 @@ test('the Host header names the website however it is spelt (case, port, trailin
   }
 });
 
-test('a Host header that is not a host name gets the plain 404 document, naming no dealer', async ({ request }) => {
-  for (const host of ['x..y', 'harbour-city-motors.localhost/contact', '-bad-.example']) {
-    for (const path of ['/', '/contact', '/cars/anything']) {
+// Refused before any page or route runs (decision 056, issue 33: a Host with userinfo or a path
+// was resolved to a website and used to build payment return URLs).
+test('a Host header that is not a host name is refused with 400, naming no dealer', async ({ request }) => {
+  for (const host of ['x..y', 'harbour-city-motors.localhost/contact', '-bad-.example', 'harbour-city-motors.localhost:80@evil.example']) {
+    for (const path of ['/', '/contact', '/cars/anything', '/robots.txt', '/sitemap.xml', '/feeds/google-vehicles.xml']) {
       const response = await request.get(serverUrl(path), { headers: { host } });
-      expect(response.status(), `${host} ${path}`).toBe(404);
-      const html = await response.text();
-      expect(html).toContain('There is nothing at this address.');
-      expect(html).not.toMatch(/Harbour City|Kiwi Motors|Lone Star/);
-    }
-    for (const path of ['/robots.txt', '/sitemap.xml', '/feeds/google-vehicles.xml']) {
-      expect((await request.get(serverUrl(path), { headers: { host } })).status(), `${host} ${path}`).toBe(404);
+      expect(response.status(), `${host} ${path}`).toBe(400);
+      const body = await response.text();
+      expect(body, `${host} ${path}`).toContain('Bad request: the Host header is not a host name');
+      expect(body).not.toMatch(/Harbour City|Kiwi Motors|Lone Star/);
     }
   }
 });

@@ -1,6 +1,6 @@
 'use client';
 
-import { useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
 import { useInputBeforeHydration } from '@/components/ui/use-input-before-hydration';
 import { FieldControl, fieldId, FormAlert } from '@/modules/leads/components/form-controls';
 import { contactFields, type FieldDef } from '@/modules/leads/leads.fields';
@@ -11,8 +11,11 @@ import type { PaymentStep } from '../payment-step';
 import { EDIT_TOKEN_HEADER } from '@/modules/leads/leads.rules';
 import { newKey, RESERVATION_TOKEN_HEADER, storeReservation } from './checkout-storage';
 import { HostedPayment } from './hosted-payment';
-import { StripePayment } from './stripe-payment';
 import { useStepHeading } from './use-step-heading';
+
+// Stripe's step is wanted only where the website pays through Stripe, once the car is held: loaded
+// then, not with the page (decision 033's budget for /checkout-journey).
+const StripePayment = lazy(() => import('./stripe-payment').then((m) => ({ default: m.StripePayment })));
 
 /**
  * The checkout page's island (decisions 034 and 041, issue 16): the visitor's details (the lead
@@ -344,7 +347,9 @@ export function CheckoutFlow({ car, kind, amountDisplay, holdMinutes, refundTerm
         {heading(`Pay your ${amountDisplay} deposit`)}
         {alertBox}
         {payment.kind === 'stripe' ? (
-          <StripePayment step={payment} amountDisplay={amountDisplay} submitClasses={submitClasses} onConfirmed={() => reservation && settle(reservation, started.token)} />
+          <Suspense fallback={<p className="text-slate-600">Loading the payment form…</p>}>
+            <StripePayment step={payment} amountDisplay={amountDisplay} submitClasses={submitClasses} onConfirmed={() => reservation && settle(reservation, started.token)} />
+          </Suspense>
         ) : (
           <HostedPayment step={payment} amountDisplay={amountDisplay} submitClasses={submitClasses} />
         )}
