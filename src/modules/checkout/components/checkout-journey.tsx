@@ -1,6 +1,6 @@
 'use client';
 
-import { useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
 import { FieldControl, fieldId, FormAlert, StepProgress } from '@/modules/leads/components/form-controls';
 import { createValuation, newIdempotencyKey, saveValuationData, sendLead } from '@/modules/leads/components/lead-client';
 import type { FieldValue } from '@/modules/leads/leads.field-rules';
@@ -11,8 +11,11 @@ import type { Estimate } from '@/modules/vehicles/vehicles.estimate';
 import { estimateData, estimateForValues, estimateLeadFields } from '@/modules/vehicles/components/vehicle-client';
 import { InstantEstimate, LOOKUP_FIELDS, VehicleLookup } from '@/modules/vehicles/components/vehicle-lookup';
 import { useStepHeading } from './use-step-heading';
-import { CheckoutFlow } from './checkout-flow';
 import type { DepositFlow } from './checkout-page';
+
+// The deposit step is the journey's last: loaded when the visitor reaches it, not with the page
+// (decision 033's budget for /checkout-journey).
+const CheckoutFlow = lazy(() => import('./checkout-flow').then((m) => ({ default: m.CheckoutFlow })));
 
 /**
  * The online purchase (/checkout-journey, issue 16): the buyer's choices, one step each — cash or
@@ -244,6 +247,7 @@ export function CheckoutJourney({ flow, site, locations, finance, vehicleFields 
               ))}
             </ul>
           </div>
+          <Suspense fallback={<p className="mt-5 text-slate-600">Loading</p>}>
           <CheckoutFlow
             {...flow}
             choices={{
@@ -261,6 +265,7 @@ export function CheckoutJourney({ flow, site, locations, finance, vehicleFields 
             }}
             onBack={back}
           />
+          </Suspense>
         </div>
       ) : (
         <form onSubmit={next} noValidate aria-labelledby={`${FORM_ID}-heading`} className="space-y-5" data-step={step}>
