@@ -24,10 +24,14 @@ async function usedCar(page: Page): Promise<Hit> {
     data: { filters: { car_type: ['used'], dealership_name: ['Harbour City Mazda'], price: { min: 15000, max: 60000 } }, limit: 20 },
   });
   expect(response.status()).toBe(200);
-  // For sale now: other specs reserve this dealership's cars, and a reserved car offers no finance (decision 052).
-  const hit = ((await response.json()).hits as (Hit & { status: string; reserved: boolean })[]).find((h) => h.status === 'in_stock' && !h.reserved);
-  expect(hit).toBeTruthy();
-  return hit!;
+  // One whose page offers finance now: other specs reserve or hold this dealership's cars, and such
+  // a car offers none (decision 052).
+  for (const hit of (await response.json()).hits as (Hit & { status: string; reserved: boolean })[]) {
+    if (hit.status !== 'in_stock' || hit.reserved) continue;
+    const carPage = await page.request.get(serverUrl(`/cars/${hit.slug}`), { headers: { host: HOST } });
+    if (carPage.status() === 200 && (await carPage.text()).includes('data-finance-estimate')) return hit;
+  }
+  throw new Error('no used car of Harbour City Mazda offers finance');
 }
 
 async function codeFromOutbox(page: Page): Promise<string> {
