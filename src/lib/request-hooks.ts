@@ -61,15 +61,19 @@ function baseHeadersFor(https: boolean, development: boolean): [string, string][
 }
 
 /**
- * The build's own files (scripts, styles, fonts under /_next/static/, immutable): only the headers a
- * browser reads on such a file. A page's policy (CSP, framing, opener, permissions) means nothing on
- * a script, and repeated on each of a page's 10 or so chunks it was about 7 KB of every page load
- * (decision 033's measure counts it).
+ * The build's own files (scripts, styles, fonts under /_next/static/, immutable) keep only the
+ * headers a browser reads on such a file. A page's policy (CSP, framing, opener, permissions) means
+ * nothing on a script, and repeated on each of a page's 10 or so chunks it was about 7 KB of every
+ * page load (decision 033's measure counts it). An answer there that is not a file (a 400 or 404
+ * page) is a document and keeps them all.
  */
 const BUILD_FILES = '/_next/static/';
-function buildFileHeaders(https: boolean): [string, string][] {
-  const keep = new Set(['X-Content-Type-Options', 'Strict-Transport-Security']);
-  return baseHeadersFor(https, false).filter(([name]) => keep.has(name));
+const BUILD_FILE_KEEPS = new Set(['x-content-type-options', 'strict-transport-security']);
+const PAGE_ONLY_HEADERS = Object.keys(securityHeaders({ https: true, development: false }))
+  .map((name) => name.toLowerCase())
+  .filter((name) => !BUILD_FILE_KEEPS.has(name));
+function isServedBuildFile(request: http.IncomingMessage, statusCode: number): boolean {
+  return statusCode < 400 && (request.url ?? '').startsWith(BUILD_FILES);
 }
 
 function refuse(response: http.ServerResponse, { status, message, headers }: Refusal): void {
@@ -93,8 +97,7 @@ export function installRequestHooks({ pageCache, trustedProxyHops, development }
     const response = args[1] as http.ServerResponse;
     answerWithin(request, response, REQUEST_TIMEOUT_MS);
     const https = isHttps(request, trustedProxyHops);
-    const headers = request.url?.startsWith(BUILD_FILES) ? buildFileHeaders(https) : baseHeadersFor(https, development);
-    for (const [name, value] of headers) response.setHeader(name, value);
+    for (const [name, value] of baseHeadersFor(https, development)) response.setHeader(name, value);
     const refused = refusal(request);
     if (refused) {
       request.resume();
@@ -139,6 +142,7 @@ function renderWithState(
   response.writeHead = function (this: http.ServerResponse, statusCode: number, ...rest: unknown[]) {
     statusCode = statusForResponse(state, this, statusCode);
     sentStatus = statusCode;
+    if (isServedBuildFile(request, statusCode)) for (const name of PAGE_ONLY_HEADERS) this.removeHeader(name);
     // The page named its widgets' origins while rendering (allowCspSources), and its own inline
     // scripts are known once it is complete (rewriteDocumentResponse): the policy allows both.
     if (state.cspExtra || scriptHashes.length > 0) this.setHeader('Content-Security-Policy', csp(state.cspExtra ?? {}, scriptHashes));

@@ -1,7 +1,7 @@
 /**
  * The security headers of every response (decision 028), set by the request hook before anything
  * else writes, so pages, API answers and page-cache replays all carry them; the build's static
- * files get only nosniff and HSTS (request-hooks.ts buildFileHeaders).
+ * files, when served, keep only nosniff and HSTS (request-hooks.ts PAGE_ONLY_HEADERS).
  *
  * Scripts run only from the platform, the origins named, and, inline, only the platform's own
  * scripts by their SHA-256 (decision 040): a rendered page's header names the hashes of its inline

@@ -41,6 +41,13 @@ beforeAll(async () => {
   installRequestHooks({ pageCache: { maxBytes: 4 << 20, maxEntryBytes: 1 << 20, maxAgeMs: 60_000 }, trustedProxyHops: 0, development: false });
   server = http.createServer((request, response) => {
     void (async () => {
+      if (request.url?.startsWith('/_next/static/')) {
+        // As Next's static serving answers: the file, or its 404 page.
+        const found = request.url === '/_next/static/chunks/a.js';
+        response.statusCode = found ? 200 : 404;
+        response.setHeader('Content-Type', found ? 'application/javascript; charset=UTF-8' : 'text/html; charset=utf-8');
+        return response.end(found ? 'self.a=1' : '<!DOCTYPE html><title>404</title>');
+      }
       if (request.url?.startsWith('/api/')) {
         response.setHeader('Content-Type', 'application/json');
         return response.end('{"ok":true}');
@@ -138,6 +145,20 @@ describe('the Content-Security-Policy of rendered pages', () => {
       const policy = scriptSrc(response.headers.get('content-security-policy') ?? '');
       expect(policy).toMatch(/^script-src 'self' /);
       expect(policy).not.toMatch(/sha256-|unsafe-inline/);
+    }
+  });
+
+  it("keeps only nosniff and HSTS on the build's files; an answer there that is not a file keeps every document header (decision 028)", async () => {
+    const file = await get('/_next/static/chunks/a.js');
+    expect(await file.text()).toBe('self.a=1');
+    expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+    for (const name of ['content-security-policy', 'x-frame-options', 'referrer-policy', 'permissions-policy']) expect(file.headers.get(name)).toBeNull();
+    for (const path of ['/_next/static/%ff', '/_next/static/chunks/gone.js']) {
+      const missing = await get(path);
+      expect(missing.status).toBeGreaterThanOrEqual(400);
+      for (const name of ['content-security-policy', 'x-frame-options', 'referrer-policy', 'permissions-policy', 'x-content-type-options']) {
+        expect(missing.headers.get(name), `${path} ${name}`).not.toBeNull();
+      }
     }
   });
 });
