@@ -64,8 +64,8 @@ function baseHeadersFor(https: boolean, development: boolean): [string, string][
  * The build's own files (scripts, styles, fonts under /_next/static/, immutable) keep only the
  * headers a browser reads on such a file. A page's policy (CSP, framing, opener, permissions) means
  * nothing on a script, and repeated on each of a page's 10 or so chunks it was about 7 KB of every
- * page load (decision 033's measure counts it). An answer there that is not a file (a 400 or 404
- * page) is a document and keeps them all.
+ * page load (decision 033's measure counts it). An answer there that is not a file (a redirect,
+ * a 400 or 404 page) keeps them all.
  */
 const BUILD_FILES = '/_next/static/';
 const BUILD_FILE_KEEPS = new Set(['x-content-type-options', 'strict-transport-security']);
@@ -73,7 +73,7 @@ const PAGE_ONLY_HEADERS = Object.keys(securityHeaders({ https: true, development
   .map((name) => name.toLowerCase())
   .filter((name) => !BUILD_FILE_KEEPS.has(name));
 function isServedBuildFile(request: http.IncomingMessage, statusCode: number): boolean {
-  return statusCode < 400 && (request.url ?? '').startsWith(BUILD_FILES);
+  return (statusCode === 200 || statusCode === 206 || statusCode === 304) && (request.url ?? '').startsWith(BUILD_FILES);
 }
 
 function refuse(response: http.ServerResponse, { status, message, headers }: Refusal): void {
