@@ -36,7 +36,7 @@ export function tsx(script, args = [], options = {}) {
   return run(bin('tsx'), ['--conditions=react-server', script, ...args], options);
 }
 
-const BUILD_INPUTS = ['src', 'next.config.ts', 'postcss.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const BUILD_INPUTS = ['src', 'scripts/compile-hints.mjs', 'next.config.ts', 'postcss.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
 function newestMtime(entry) {
   const stat = fs.statSync(entry, { throwIfNoEntry: false });
@@ -59,6 +59,8 @@ export async function buildIfNeeded(distDir = process.env.NEXT_DIST_DIR ?? '.nex
   const tsconfig = path.join(root, 'tsconfig.json');
   const before = { text: fs.readFileSync(tsconfig), stat: fs.statSync(tsconfig) };
   await runOrExit(bin('next'), ['build'], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  const { addCompileHints } = await import('./compile-hints.mjs');
+  addCompileHints(path.join(root, distDir));
   if (!fs.readFileSync(tsconfig).equals(before.text)) {
     fs.writeFileSync(tsconfig, before.text);
     fs.utimesSync(tsconfig, before.stat.atime, before.stat.mtime);

@@ -205,3 +205,24 @@ test('the override template leads with its sidebar four', async ({ page }) => {
   }
   throw new Error('no reservable car on gold-coast-used-cars');
 });
+
+test("the scripts a car page starts with carry V8's compile hint; a script loaded on demand does not (decision 061)", async ({ page }) => {
+  const hinted = (src: string) => page.evaluate(async (path) => (await (await fetch(path)).text()).startsWith('//# allFunctionsCalledOnLoad\n'), src);
+  const requested: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script' && request.url().includes('/_next/static/chunks/')) requested.push(new URL(request.url()).pathname);
+  });
+  await page.goto(siteUrl('lone-star-auto', '/'));
+  const startup = requested.slice();
+  expect(startup.length).toBeGreaterThan(3);
+  for (const src of startup) expect(await hinted(src), src).toBe(true);
+  // The enquiry dialog's code loads when it is opened: it stays lazy.
+  await page.locator('.car-card-link').first().click();
+  await page.waitForURL(/\/cars\//);
+  await page.getByRole('list', { name: 'Actions' }).getByRole('link', { name: /^Inquire Now/ }).first().click();
+  await expect(page.locator('[role="dialog"] form')).toBeVisible();
+  const later = requested.filter((src) => !startup.includes(src));
+  const lazy = [];
+  for (const src of later) if (!(await hinted(src))) lazy.push(src);
+  expect(lazy.length, `scripts loaded after the start: ${later.join(', ')}`).toBeGreaterThan(0);
+});
