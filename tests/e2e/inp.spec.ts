@@ -150,7 +150,8 @@ async function readyForInput(page: Page, url: string, element: () => Promise<boo
   await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 5000 })));
 }
 
-const hasFiber = (selector: string) => (page: Page) => () =>
+/** Whether React has taken over the element (hydrated it). */
+const hasFiber = (page: Page, selector: string) => () =>
   page.evaluate((s) => {
     const element = document.querySelector(s);
     return !!element && Object.keys(element).some((key) => key.startsWith('__reactFiber'));
@@ -253,7 +254,7 @@ for (const tenant of TENANTS) {
   test(`${tenant.slug}: typing into the enquiry form answers within ${TARGET_MS} ms a key at the reference phone`, async ({ browser }) => {
     const page = await throttledPage(browser);
     const form = page.locator('#contact-form form');
-    await readyForInput(page, siteUrl(tenant.slug, '/contact'), hasFiber('#contact-form form input')(page));
+    await readyForInput(page, siteUrl(tenant.slug, '/contact'), hasFiber(page, '#contact-form form input'));
     const field = form.getByLabel(/^First Name/);
     await field.click();
     const figure = await measure(page, () => field.pressSequentially('Jordan', { delay: 120 }));
