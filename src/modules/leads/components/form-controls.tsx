@@ -1,4 +1,4 @@
-import type { ChangeEvent } from 'react';
+import { memo, type ChangeEvent } from 'react';
 import { cn } from '@/components/ui/cn';
 import type { FieldDef } from '../leads.fields';
 import type { FieldValue } from '../leads.field-rules';
@@ -38,7 +38,8 @@ export function fieldId(formId: string, name: string): string {
   return `${formId}-${name.replace(/[^a-zA-Z0-9_-]/g, '-')}`;
 }
 
-export function FieldControl({ formId, field, value, error, onChange, onFiles }: FieldControlProps) {
+/** Memoised: in a form, a keystroke re-renders only the field whose value changed. */
+export const FieldControl = memo(function FieldControl({ formId, field, value, error, onChange, onFiles }: FieldControlProps) {
   const id = fieldId(formId, field.name);
   const errorId = `${id}-error`;
   const hintId = field.hint ? `${id}-hint` : null;
@@ -134,7 +135,7 @@ export function FieldControl({ formId, field, value, error, onChange, onFiles }:
       <FieldError id={errorId} error={error} />
     </div>
   );
-}
+});
 
 function FieldError({ id, error }: { id: string; error: string | undefined }) {
   if (!error) return null;

@@ -5,7 +5,7 @@ import { useInputBeforeHydration } from '@/components/ui/use-input-before-hydrat
 import { PLAIN_FORM, PLAIN_FORM_ACTION, plainFormKinds } from '../leads.plain-form';
 import { REFUSED_FORM_ANCHOR } from '../leads.refused-form';
 import { useRefusedForm } from './refused-form-context';
-import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import type { FieldDef, LeadSite, StepDef } from '../leads.fields';
@@ -140,7 +140,9 @@ export function LeadForm({
     setEdited((current) => ({ ...current, ...Object.fromEntries(Object.entries(typed).filter(([name]) => fieldNames.has(name))) })),
   );
 
-  function onChange(name: string, value: FieldValue) {
+  // Stable, with onFiles and the fields as shown, so a keystroke re-renders only its own field
+  // (FieldControl is memoised): a whole form per key was most of typing's cost on a phone (issue 32).
+  const onChange = useCallback((name: string, value: FieldValue) => {
     setEdited((current) => ({ ...current, [name]: value }));
     // Checked again on the next submit; the stale message goes now.
     setErrors((current) => {
@@ -149,7 +151,14 @@ export function LeadForm({
       delete next[name];
       return next;
     });
-  }
+  }, []);
+  const onFiles = useCallback(
+    (name: string, chosen: File[]) => {
+      setFiles((current) => ({ ...current, [name]: chosen }));
+      onChange(name, chosen.map((file) => file.name).join(', '));
+    },
+    [onChange],
+  );
 
   const textOf = (name: string): string => {
     const value = valueOf(name);
@@ -348,14 +357,18 @@ export function LeadForm({
   // What the visitor reads, in the website's spelling ('ZIP code', 'Inquiry' on en-US sites).
   const say = (text: string) => spell(site, text);
   const today = todayIn(site.timeZone);
-  const shown = (field: FieldDef): FieldDef => ({
-    ...field,
-    label: say(field.label),
-    hint: field.hint && say(field.hint),
-    options: field.options?.map((option) => ({ ...option, label: say(option.label) })),
-    // Past dates are refused: the date picker starts at today in the website's time zone.
-    ...(field.kind === 'date' ? { min: today } : {}),
-  });
+  const shownFields = useMemo(() => {
+    const shownField = (field: FieldDef): FieldDef => ({
+      ...field,
+      label: spell(site, field.label),
+      hint: field.hint && spell(site, field.hint),
+      options: field.options?.map((option) => ({ ...option, label: spell(site, option.label) })),
+      // Past dates are refused: the date picker starts at today in the website's time zone.
+      ...(field.kind === 'date' ? { min: today } : {}),
+    });
+    return new Map(steps.flatMap((candidate) => candidate.fields).map((field) => [field, shownField(field)]));
+  }, [site, steps, today]);
+  const shown = (field: FieldDef): FieldDef => shownFields.get(field)!;
   const headingId = `${formId}-heading`;
   const percent = progressPercent(stepIndex, steps.length);
   return (
@@ -403,10 +416,7 @@ export function LeadForm({
               value={valueOf(field.name)}
               error={errors[field.name]}
               onChange={onChange}
-              onFiles={(name, chosen) => {
-                setFiles((current) => ({ ...current, [name]: chosen }));
-                onChange(name, chosen.map((file) => file.name).join(', '));
-              }}
+              onFiles={onFiles}
             />
           ),
         )}

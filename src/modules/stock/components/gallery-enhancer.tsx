@@ -24,15 +24,24 @@ export function GalleryEnhancer({ id }: { id: string }) {
     const { signal } = controller;
     let index = 0;
 
+    // A new photo is decoded off the main thread, so a swipe paints without waiting for it.
+    main.decoding = full.decoding = 'async';
+    /** The full-screen photo follows the main one only while its dialog is open (and when it opens). */
+    const showIn = (image: HTMLImageElement, thumb: HTMLAnchorElement) => {
+      const { src, srcset, alt } = thumb.dataset;
+      if (srcset) image.srcset = srcset;
+      if (src) image.src = src;
+      if (alt) image.alt = alt;
+    };
     const show = (next: number) => {
+      const previous = thumbs[index];
       index = (next + count) % count;
       const thumb = thumbs[index];
       if (!thumb) return;
-      const { src, srcset, alt } = thumb.dataset;
-      if (srcset) main.srcset = full.srcset = srcset;
-      if (src) main.src = full.src = src;
-      if (alt) main.alt = full.alt = alt;
-      thumbs.forEach((t, i) => (i === index ? t.setAttribute('aria-current', 'true') : t.removeAttribute('aria-current')));
+      showIn(main, thumb);
+      if (dialog.open) showIn(full, thumb);
+      previous?.removeAttribute('aria-current');
+      thumb.setAttribute('aria-current', 'true');
       counters.forEach((c) => (c.textContent = `${index + 1} / ${count}`));
     };
 
@@ -56,6 +65,7 @@ export function GalleryEnhancer({ id }: { id: string }) {
       'click',
       (event) => {
         event.preventDefault();
+        if (thumbs[index]) showIn(full, thumbs[index]);
         dialog.showModal();
       },
       { signal },
