@@ -80,10 +80,10 @@ describe('feeds in the page cache', () => {
       try {
         // The process learns the new car generation by notification or its poll (decision 055:
         // within a second); until then the cached copy may still be served.
-        let changed = await get(`/feeds/${file}`);
+        let changed: Awaited<ReturnType<typeof get>> | undefined;
         await expect.poll(async () => (changed = await get(`/feeds/${file}`)).body.includes('23990 AUD'), { timeout: 1_000, interval: 50 }).toBe(true);
-        expect(changed.cache).toBe('miss');
-        expect(changed.body).not.toContain('25000 AUD');
+        expect(changed?.cache).toBe('miss');
+        expect(changed?.body).not.toContain('25000 AUD');
         expect((await get(`/feeds/${file}`)).cache).toBe('hit');
       } finally {
         await db.update(cars).set({ price: 25_000 }).where(eq(cars.slug, 'feed-car-1'));
