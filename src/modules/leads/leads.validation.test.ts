@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { parseWebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { normaliseCategory, successCategorySlug } from './leads.rules';
 import {
@@ -12,11 +13,13 @@ import {
   leadName,
   leadPayloadSchema,
   leadRequestSchema,
+  messageSchema,
   miscellaneousRequestSchema,
   nameSchema,
   phoneRuleFor,
   postcodeSchema,
   preferredDateSchema,
+  requiredTextSchema,
   stateSchema,
   userDetailsSchema,
   valuationSchema,
@@ -236,6 +239,9 @@ describe('lead API payload, field by field', () => {
   it('a complete lead with a shown select left blank is refused naming it; a partial save or a form without the select is not (SPEC §5)', () => {
     expect(errorsOf({ ...lead, category: '' })).toEqual({ category: '*This is a required field.' });
     expect(errorsOf({ ...lead, location_id: null })).toEqual({ location_id: '*This is a required field.' });
+    // An empty location id would otherwise just be absent; blank spaces would be 'not a whole number'.
+    expect(errorsOf({ ...lead, location_id: '' })).toEqual({ location_id: '*This is a required field.' });
+    expect(errorsOf({ ...lead, location_id: '  ' })).toEqual({ location_id: '*This is a required field.' });
     expect(errorsOf({ ...lead, dealership_slug: '   ' })).toEqual({ dealership_slug: '*This is a required field.' });
     expect(errorsOf({ ...lead, location_id: null, dealership_slug: '', lead_status: 'Incomplete' })).toEqual({});
     expect(errorsOf({ ...lead, location_id: null, form_completed: false })).toEqual({});
@@ -250,6 +256,10 @@ describe('lead API payload, field by field', () => {
     expect(errorsOf({ category: 'General Enquiry', name: 'Jane' })).toEqual({ email: '*This is a required field.' });
     expect(errorsOf({ category: 'General Enquiry', name: 'Jane', phone: '0411 222 333' })).toEqual({});
     expect(errorsOf({ message: 'Later step' }, 'update')).toEqual({});
+    // Either mark of a partial save is enough; a form that says it is complete is checked.
+    expect(errorsOf({ message: 'Step 1', lead_status: 'Incomplete' })).toEqual({});
+    expect(errorsOf({ message: 'Step 1', form_completed: false })).toEqual({});
+    expect(errorsOf({ name: 'Jane', phone: '0411 222 333', form_completed: true })).toEqual({ category: '*This is a required field.' });
     expect(errorsOf({ message: 'Later step' }, 'create')).not.toEqual({});
   });
 
@@ -258,10 +268,16 @@ describe('lead API payload, field by field', () => {
     expect(errorsOf({ ...lead, 'a.b': 'x' })).toEqual({ 'a.b': 'is not an accepted field name' });
     const many = Object.fromEntries(Array.from({ length: 61 }, (_, i) => [`field_${i}`, 'x']));
     expect(errorsOf({ ...lead, ...many })).toEqual({ body: 'must have at most 60 extra fields' });
+    // 60 extra fields, as the message says, besides the known ones.
+    const sixty = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`field_${i}`, 'x']));
+    expect(errorsOf({ ...lead, ...sixty })).toEqual({});
+    // Blank optional fields ('' or null) are absent; the honeypot is taken as text (scored as spam later).
+    expect(valueOf({ last_name: null, postcode: '', favourite_color: 'blue' })).toMatchObject({ last_name: undefined, postcode: undefined, favourite_color: 'blue' });
   });
 
   it('drops what the form’s own code sends when it is not what it should be', () => {
     expect(valueOf({ step_number: 2, fill_ms: 4_000 })).toMatchObject({ step_number: 2, fill_ms: 4_000 });
+    expect(valueOf({ step_number: 0, fill_ms: 0 })).toMatchObject({ step_number: 0, fill_ms: 0 });
     for (const bad of [-1, 1.5, '3', null]) {
       expect(valueOf({ step_number: bad, fill_ms: bad }), String(bad)).toMatchObject({ step_number: undefined, fill_ms: undefined });
     }
@@ -270,6 +286,7 @@ describe('lead API payload, field by field', () => {
     expect(valueOf({ has_files: true }).has_files).toBe(true);
     expect(valueOf({ has_files: 'true' }).has_files).toBeUndefined();
     expect(valueOf({ url: 12 }).url).toBe('12');
+    expect(valueOf({ url: Number.NaN }).url).toBeUndefined();
     expect(valueOf({ url: { a: 1 } }).url).toBeUndefined();
     expect(valueOf({ url: '' }).url).toBeUndefined();
   });
@@ -289,6 +306,7 @@ describe('lead API payload, field by field', () => {
     // One schema per rule and mode: the test number of this rule is accepted by it only.
     expect(schema.safeParse({ lead: { ...lead, phone: '0400 000 000' } }).success).toBe(true);
     expect(leadRequestSchema({ ...DEFAULT_PHONE_RULE, testNumber: '0400 000 000' })).toBe(schema);
+    expect(schema.parse({ lead }).lead).toMatchObject({ name: 'Jane Citizen', category: 'General Enquiry' });
     expect(leadRequestSchema({ ...DEFAULT_PHONE_RULE, testNumber: '0400 000 001' })).not.toBe(schema);
   });
 });
@@ -305,6 +323,10 @@ describe('names, dates and options', () => {
     expect(leadDisplayName({ name: 'Jo Dyke', last_name: 'Van Dyke' })).toBe('Jo Dyke Van Dyke');
     expect(leadDisplayName({ last_name: 'Citizen' })).toBe('Citizen');
     expect(leadDisplayName({ name: 'Jo', last_name: '  ' })).toBe('Jo');
+    expect(leadDisplayName({ name: 'Jo' })).toBe('Jo');
+    // Words are compared whatever the spaces between them.
+    expect(leadDisplayName({ name: 'Jo Van Dyke', last_name: 'Van  Dyke' })).toBe('Jo Van Dyke');
+    expect(leadDisplayName({ name: 'Jo Van  Dyke', last_name: 'Van Dyke' })).toBe('Jo Van  Dyke');
   });
 
   it('a test-drive date must exist when all three parts are given', () => {
@@ -326,6 +348,9 @@ describe('names, dates and options', () => {
   });
 
   it('says a value that is not text is not text, and a missing one is required', () => {
+    expect(messageOf(requiredTextSchema.safeParse('line one\nline two'))).toBe('Please remove unusual characters.');
+    expect(messageOf(messageSchema.safeParse('line one\nline two'))).toBeNull();
+    expect(Object.keys(fieldErrors(z.object({}).strict().safeParse({ a: 1, b: 2 }).error!))).toEqual(['a, b']);
     expect(messageOf(nameSchema.safeParse(5))).toBe('must be text');
     expect(messageOf(nameSchema.safeParse(undefined))).toBe('*This is a required field.');
     expect(messageOf(stateSchema.safeParse(''))).toBe('*This is a required field.');
