@@ -128,6 +128,8 @@ describe('enquiry form', () => {
     const parsed = schema.parse({ ...valid, Rego: '', opt_in: false });
     expect(parsed.last_name).toBeUndefined();
     expect(parsed.Rego).toBeUndefined();
+    // Services picked and the honeypot are taken as given (the honeypot is scored as spam later).
+    expect(schema.parse({ ...valid, additional_services: ['Window tinting'], favourite_color: 'blue' })).toMatchObject({ additional_services: ['Window tinting'], favourite_color: 'blue' });
   });
 
   it('gives each wrong field its message, all at once', () => {
@@ -368,6 +370,9 @@ describe('valuations', () => {
     expect(fieldErrors(valuationSchema.safeParse({ 'a.b': 'x' }).error!)).toEqual({ 'a.b': 'is not an accepted field name' });
     const many = Object.fromEntries(Array.from({ length: 61 }, (_, i) => [`field_${i}`, 'x']));
     expect(fieldErrors(valuationSchema.safeParse(many).error!)).toEqual({ body: 'must have at most 60 extra fields' });
+    // 60 extra fields, as the message says, besides the known ones.
+    const sixty = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`field_${i}`, 'x']));
+    expect(valuationSchema.safeParse({ rego: 'ABC123', year: 2019, ...sixty }).success).toBe(true);
   });
 
   it('names a saved block of valuation data by a lowercase column name', () => {
