@@ -191,6 +191,9 @@ describe('phone rules, case by case', () => {
     expect(normalizePhone('1202555012', 'US')).toBe('1202555012');
     expect(normalizePhone('22025550123', 'US')).toBe('22025550123');
     expect(normalizePhone('2025550123', 'US')).toBe('2025550123');
+    // Nor does a leading 1 elsewhere: 1 211 234 5678 is not the NZ mobile 021 123 45678.
+    expect(normalizePhone('12112345678', 'NZ')).toBe('12112345678');
+    expect(phoneError('1 211 234 5678', NZ)).toBe(PHONE_MESSAGES.newZealand);
   });
 
   it('turns a leading 61 into 0 before an enquiry is sent, spaces after it dropped (SPEC §5)', () => {
