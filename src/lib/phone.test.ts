@@ -176,3 +176,61 @@ describe('phone metadata (AU, NZ and US only)', () => {
     expect(differences).toEqual([]);
   });
 });
+
+// Issue 36: what the mutation run left unchecked. Plain names: Stryker matches tests by name, and
+// the it.each names above carry brackets.
+describe('phone rules, case by case', () => {
+  it('normalises to the national form: country prefixes only where they are one', () => {
+    expect(normalizePhone('+61 411 222 333')).toBe('0411222333'); // AU by default
+    // Too short to be 61 and a national number: left as typed.
+    expect(normalizePhone('6141234', 'AU')).toBe('6141234');
+    expect(normalizePhone('61412345', 'AU')).toBe('61412345');
+    // An Australian 13/1300 number starts with 1: not a US country code.
+    expect(normalizePhone('1300 123 456', 'AU')).toBe('1300123456');
+    // US: only 11 digits starting with 1 lose the 1.
+    expect(normalizePhone('1202555012', 'US')).toBe('1202555012');
+    expect(normalizePhone('22025550123', 'US')).toBe('22025550123');
+    expect(normalizePhone('2025550123', 'US')).toBe('2025550123');
+    // Nor does a leading 1 elsewhere: 1 211 234 5678 is not the NZ mobile 021 123 45678.
+    expect(normalizePhone('12112345678', 'NZ')).toBe('12112345678');
+    expect(phoneError('1 211 234 5678', NZ)).toBe(PHONE_MESSAGES.newZealand);
+  });
+
+  it('turns a leading 61 into 0 before an enquiry is sent, spaces after it dropped (SPEC §5)', () => {
+    expect(enquiryPhone(' 61411222333 ')).toBe('0411222333');
+    expect(enquiryPhone('+61 411222333')).toBe('0411222333');
+    expect(enquiryPhone('61 411222333')).toBe('0411222333');
+  });
+
+  it('writes E.164 forms as SPEC §5 says, leaving anything else as typed', () => {
+    expect(toAustralianE164('61411222333')).toBe('+61411222333');
+    expect(toAustralianE164('0411 222 333')).toBe('+61411222333');
+    expect(toAustralianE164('411222614')).toBe('411222614');
+    expect(toUsE164('+1 202 555 0123')).toBe('+12025550123');
+    expect(toUsE164('120255501234')).toBe('120255501234');
+    expect(toUsE164('12345')).toBe('12345');
+    expect(toUsE164('+2025550123')).toBe('+2025550123');
+    expect(toUsE164('20255501234')).toBe('20255501234');
+  });
+
+  it('refuses E.164 numbers with anything before or after them', () => {
+    expect(phoneError('++1 202 555 0123', US_E164)).toBe(PHONE_MESSAGES.usE164);
+    expect(phoneError('+1 202 555 012345', US_E164)).toBe(PHONE_MESSAGES.usE164);
+    expect(phoneError('++61 411 222 333', AU_E164)).toBe(PHONE_MESSAGES.australianE164);
+    expect(phoneError('+61 411 222 3334', AU_E164)).toBe(PHONE_MESSAGES.australianE164);
+    // E.164 is an AU and US rule: a NZ website keeps its own check.
+    expect(phoneError('021 123 4567', { ...NZ, format: 'e164' })).toBeNull();
+  });
+
+  it('counts a NZ number’s characters without the spaces around it, and refuses letters around the digits', () => {
+    expect(phoneError('  021 123 4567   ', NZ)).toBeNull();
+    expect(phoneError('x021 123 4567', NZ)).toBe(PHONE_MESSAGES.newZealand);
+    expect(phoneError('021 123 4567x', NZ)).toBe(PHONE_MESSAGES.newZealand);
+  });
+
+  it('submits the national form unless the rule is E.164 for AU or US', () => {
+    expect(formatPhoneForSubmit('(202) 555-0123', US)).toBe('2025550123');
+    expect(formatPhoneForSubmit('(202) 555-0123', US_E164)).toBe('+12025550123');
+    expect(formatPhoneForSubmit('+64 21 123 4567', { ...NZ, format: 'e164' })).toBe('0211234567');
+  });
+});

@@ -14,10 +14,8 @@ import { POST as carPhoneCall } from '@/app/api/events/car_phone_call/route';
 import * as carRoute from '@/app/(dashboard)/websites/[websiteId]/cars/[slug]/route';
 import { leadDeliveries, leads } from '@/modules/leads/leads.schema';
 import { cars } from '@/modules/stock/stock.schema';
-import { LEAD_STEPS_PER_IP_PER_HOUR } from '@/modules/leads/leads.limits';
 import { VALUATIONS_PER_IP_PER_HOUR } from '@/modules/leads/leads.valuations';
 import { PHONE_EVENTS_PER_IP_PER_HOUR } from '@/modules/stock/car-phone.http';
-import { LOGIN_FAILURES_PER_IP, LOGIN_FAILURES_PER_KEY_AND_IP } from '@/modules/dashboard/dashboard.auth';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 
 // Every scrypt run of the Dashboard API's key check, counted (the real scrypt still runs), so a test
@@ -112,8 +110,14 @@ describe('hardening', () => {
     it('PUTs from one address are limited per hour', async () => {
       const lead = await startLead();
       const address = '203.0.113.88';
+      // Decision 024: 120 later steps per address an hour; the 121st is refused.
+      const statuses: number[] = [];
       let last: Response | undefined;
-      for (let i = 0; i <= LEAD_STEPS_PER_IP_PER_HOUR; i += 1) last = await put(lead.id, { lead: { step_number: 1 } }, 'wrong', { [CLIENT_ADDRESS_HEADER]: address });
+      for (let i = 0; i < 121; i += 1) {
+        last = await put(lead.id, { lead: { step_number: 1 } }, 'wrong', { [CLIENT_ADDRESS_HEADER]: address });
+        statuses.push(last.status);
+      }
+      expect(statuses.slice(0, 120).filter((s) => s === 429)).toEqual([]);
       expect(last!.status).toBe(429);
       expect(last!.headers.get('retry-after')).toMatch(/^\d+$/);
     });
@@ -253,6 +257,9 @@ describe('hardening', () => {
       const address = '203.0.113.95';
       const statuses: number[] = [];
       const runsBefore = scryptRuns.count;
+      // Decision 024: 10 failed logins per key id and address, 30 per address, in 15 minutes.
+      const LOGIN_FAILURES_PER_KEY_AND_IP = 10;
+      const LOGIN_FAILURES_PER_IP = 30;
       for (let i = 0; i < LOGIN_FAILURES_PER_KEY_AND_IP + 1; i += 1) {
         statuses.push((await callRoute(carRoute.GET, carParams('a-camry-1'), { authorization: wrong, headers: { [CLIENT_ADDRESS_HEADER]: address } })).status);
       }
@@ -269,12 +276,12 @@ describe('hardening', () => {
       expect(ok.status).toBe(200);
       // Unknown key ids count against the address too.
       const guessing = '203.0.113.97';
-      let last = 0;
+      const guesses: number[] = [];
       for (let i = 0; i <= LOGIN_FAILURES_PER_IP; i += 1) {
         const keyId = `dk_${String(i).padStart(24, '0')}`;
-        last = (await callRoute(carRoute.GET, carParams('a-camry-1'), { authorization: basicAuth({ keyId, secret: 'x' }), headers: { [CLIENT_ADDRESS_HEADER]: guessing } })).status;
+        guesses.push((await callRoute(carRoute.GET, carParams('a-camry-1'), { authorization: basicAuth({ keyId, secret: 'x' }), headers: { [CLIENT_ADDRESS_HEADER]: guessing } })).status);
       }
-      expect(last).toBe(429);
+      expect(guesses).toEqual([...Array<number>(LOGIN_FAILURES_PER_IP).fill(401), 429]);
     });
   });
 

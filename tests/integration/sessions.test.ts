@@ -8,7 +8,10 @@ import { GET as authRoute } from '@/app/api/auth/route';
 import { POST as signInRoute } from '@/app/api/auth/sign-in/route';
 import { POST as refreshRoute } from '@/app/api/auth/refresh/route';
 import { POST as signOutRoute } from '@/app/api/auth/sign-out/route';
-import { ACCESS_TOKEN_SECONDS, startSession, verifyAccessToken } from '@/modules/identity/identity.sessions';
+import { ACCESS_TOKEN_SECONDS, currentUser, findOrCreateCustomer, platformSecret, refreshSession, signOut, startSession, verifyAccessToken } from '@/modules/identity/identity.sessions';
+import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
+import { createHash } from 'node:crypto';
+import { sessions } from '@/modules/identity/identity.schema';
 import { customers } from '@/modules/identity/identity.schema';
 import { findTenantById } from '@/modules/tenancy/tenancy.queries';
 import { leadDeliveries } from '@/modules/leads/leads.schema';
@@ -194,5 +197,57 @@ describe('phone sign-in sessions', () => {
       expect(status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
       expect(status).toBeLessThan(500);
     }
+  });
+  // Issue 36: each refusal with its reason, at the functions the routes call.
+  it('issues 15-minute access tokens and 400-day sessions, and refuses each bad token with its reason', async () => {
+    const reason = (promise: Promise<unknown>) => promise.then(() => 'accepted', (error: Error) => error.message);
+    const customer = await findOrCreateCustomer(tenantA, '+61413999001', { first_name: '  Ann  ', last_name: '   ', email: 'x'.repeat(250) });
+    expect(customer).toMatchObject({ firstName: 'Ann', lastName: null });
+    expect(customer.email).toHaveLength(200);
+    expect((await findOrCreateCustomer(tenantA, '+61413999001', {})).id).toBe(customer.id);
+
+    // Decision 029: a 15-minute access token, HS256, for this website; SPEC §9: the session lives 34,560,000 s.
+    const t = Date.UTC(2026, 10, 28, 9, 0, 0);
+    const session = await startSession(tenantA, customer, t);
+    expect(session).toMatchObject({ expires_in: 900, expires_at: t / 1000 + 900, token_type: 'bearer', user: { id: customer.id, first_name: 'Ann' } });
+    expect(decodeProtectedHeader(session.access_token)).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(decodeJwt(session.access_token)).toMatchObject({ sub: customer.id, aud: `website:${tenantA.id}`, iss: 'dealer-platform', iat: t / 1000, exp: t / 1000 + 900 });
+    // Only the refresh token's SHA-256 is stored.
+    const [row] = await db.select().from(sessions).where(eq(sessions.refreshTokenHash, createHash('sha256').update(session.refresh_token).digest('hex')));
+    expect(row.expiresAt.getTime()).toBe(t + 34_560_000_000);
+    expect(await verifyAccessToken(tenantA, session.access_token, t + 899_000)).toMatchObject({ customerId: customer.id, expiresAt: t / 1000 + 900 });
+    expect(await reason(verifyAccessToken(tenantA, session.access_token, t + 900_000))).toBe('expired');
+    expect(await reason(verifyAccessToken(tenantA, 'x.y.z', t))).toBe('invalid');
+
+    // Signed with the platform's key but not in the platform's shape.
+    const secret = new TextEncoder().encode(await platformSecret());
+    const uuid = '11111111-2222-4333-8444-555555555555';
+    const forge = (claims: Record<string, unknown>, options: { sub?: string; aud?: string | string[]; exp?: boolean } = {}) => {
+      let jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer('dealer-platform').setAudience(options.aud ?? `website:${tenantA.id}`).setIssuedAt(t / 1000);
+      if (options.sub !== undefined) jwt = jwt.setSubject(options.sub);
+      if (options.exp !== false) jwt = jwt.setExpirationTime(t / 1000 + 60);
+      return jwt.sign(secret);
+    };
+    const verify = async (token: Promise<string>) => reason(verifyAccessToken(tenantA, await token, t));
+    expect(await verify(forge({ sid: uuid }, { sub: customer.id, aud: ['website:999', `website:${tenantA.id}`] }))).toBe('accepted');
+    expect(await verify(forge({ sid: uuid }, { sub: customer.id, aud: ['website:999'] }))).toBe('wrong-website');
+    expect(await verify(forge({ sid: uuid }))).toBe('invalid'); // no subject
+    expect(await verify(forge({ sid: 5 }, { sub: customer.id }))).toBe('invalid');
+    expect(await verify(forge({ sid: uuid }, { sub: customer.id, exp: false }))).toBe('invalid');
+    expect(await verify(forge({ sid: uuid }, { sub: 'not-a-uuid' }))).toBe('invalid');
+    expect(await verify(forge({ sid: 'not-a-uuid' }, { sub: customer.id }))).toBe('invalid');
+    // A well-formed token of a customer that does not exist, and of a session signed out.
+    expect(await reason(currentUser(tenantA, await forge({ sid: uuid }, { sub: uuid }), t))).toBe('invalid');
+    expect(await currentUser(tenantA, session.access_token, t)).toMatchObject({ id: customer.id });
+
+    // Refresh: unknown, expired at the session's end exactly, exchanged twice, signed out.
+    expect(await reason(refreshSession(tenantA, 'no-such-token', t))).toBe('invalid');
+    expect(await reason(refreshSession(tenantA, session.refresh_token, t + 34_560_000_000))).toBe('expired');
+    const next = await refreshSession(tenantA, session.refresh_token, t + 1_000);
+    expect(await reason(refreshSession(tenantA, session.refresh_token, t + 2_000))).toBe('reused');
+    expect(await reason(refreshSession(tenantA, next.refresh_token, t + 3_000))).toBe('revoked');
+    const other = await startSession(tenantA, customer, t);
+    await signOut(tenantA, other.access_token, 'local', t);
+    expect(await reason(currentUser(tenantA, other.access_token, t))).toBe('revoked');
   });
 });

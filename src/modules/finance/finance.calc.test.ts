@@ -10,7 +10,9 @@ import {
   instantQuote,
   monthlyFromWeekly,
   parseCreditHistory,
+  purchasePriceFloor,
   repayment,
+  roundCents,
 } from './finance.calc';
 
 const loan = { principal: 30_000, annualRatePercent: 10, termMonths: 60 } as const;
@@ -50,6 +52,13 @@ describe('comparisonRate', () => {
     const rate = comparisonRate({ amount: 10_000, termMonths: 12, annualRatePercent: 8.99, establishmentFee: 400, monthlyFee: 10 });
     expect(rate).toBeGreaterThan(17);
   });
+
+  it('finds a rate however high: above the 1,200 % p.a. its search starts under', () => {
+    // $632.61 a month against $500 advanced ($30,000 less a $29,500 fee): over 60 months the
+    // monthly rate is about 632.61 / 500 = 1.2652 (the payments beyond the first few are worth
+    // almost nothing), 1,518 % p.a.
+    expect(comparisonRate({ annualRatePercent: 8.99, establishmentFee: 29_500, monthlyFee: 10 })).toBeCloseTo(1518.3, 0);
+  });
 });
 
 describe('input rules', () => {
@@ -65,6 +74,13 @@ describe('input rules', () => {
     expect(clampPurchasePrice(Number.NaN)).toBe(30_000);
   });
 
+  it("floors a car's price at 10,000 only when it has a price above zero", () => {
+    expect(purchasePriceFloor(8_990)).toBe(8_990);
+    expect(purchasePriceFloor(0)).toBe(10_000);
+    expect(purchasePriceFloor(-1)).toBe(10_000);
+    expect(purchasePriceFloor(undefined)).toBe(10_000);
+  });
+
   it('clamps the loan term to 1–7 years, default 5', () => {
     expect(clampLoanTermYears(0)).toBe(1);
     expect(clampLoanTermYears(1)).toBe(1);
@@ -73,11 +89,14 @@ describe('input rules', () => {
     expect(clampLoanTermYears('3')).toBe(3);
     expect(clampLoanTermYears('')).toBe(5);
     expect(clampLoanTermYears('abc')).toBe(5);
+    expect(clampLoanTermYears('   ')).toBe(5);
+    expect(clampLoanTermYears(' 3 ')).toBe(3);
   });
 
   it('reads the credit history, default GREAT', () => {
     expect(parseCreditHistory('POOR')).toBe('POOR');
     expect(parseCreditHistory('decent')).toBe('DECENT');
+    expect(parseCreditHistory(' poor ')).toBe('POOR');
     expect(parseCreditHistory('excellent')).toBe('GREAT');
     expect(parseCreditHistory(undefined)).toBe('GREAT');
   });
@@ -85,6 +104,11 @@ describe('input rules', () => {
   it('converts weekly to monthly at 4.33 weeks a month', () => {
     expect(monthlyFromWeekly(100)).toBe(433);
     expect(monthlyFromWeekly(146.73)).toBe(635.34);
+  });
+
+  it('rounds to the cent, half a cent up, though 1.005 is stored a little below it', () => {
+    expect(roundCents(1.005)).toBe(1.01);
+    expect(roundCents(1.004)).toBe(1);
   });
 });
 
@@ -137,6 +161,25 @@ describe('disclaimerText', () => {
     expect(text).toContain('at 10.00% p.a. is $109.61 per week ($474.61 per month)');
     expect(text).toContain('Comparison rate 11.26% p.a. based on a secured loan of $30,000 over 5 years.');
     expect(text.endsWith(COMPARISON_RATE_WARNING)).toBe(true);
+    expect(text).toContain('($474.61 per month), including a $400 establishment fee and a $10 monthly fee. Comparison rate');
+  });
+
+  it('names the fees when there is either one, and none when both are nil', () => {
+    // No fees: $27,000 less the $9,000 balloon's present value over 260 weeks at 10 %: $105.35.
+    const none = disclaimerText(financeSettings({ establishmentFee: 0, monthlyFee: 0 }));
+    expect(none).toContain('is $105.35 per week ($456.17 per month). Comparison rate 10.00% p.a.');
+    expect(none).not.toContain('establishment fee');
+    expect(disclaimerText(financeSettings({ establishmentFee: 0, monthlyFee: 10 }))).toContain('including a $0 establishment fee and a $10 monthly fee.');
+    expect(disclaimerText(financeSettings({ establishmentFee: 400, monthlyFee: 0 }))).toContain('including a $400 establishment fee and a $0 monthly fee.');
+  });
+
+  it('writes amounts as money: thousands grouped, no deposit as $0, a minus before the dollar sign', () => {
+    expect(disclaimerText(financeSettings({ monthlyFee: 1_250_000 }))).toContain('and a $1,250,000 monthly fee.');
+    expect(disclaimerText(financeSettings({ exampleDepositPercent: 0 }))).toContain('with a 0% deposit ($0),');
+    // A final payment above the price makes the weekly amount negative: at 0 %, ($27,400 − $45,000)
+    // / 260 weeks + $2.31 of monthly fees = −$65.38.
+    const negative = disclaimerText(financeSettings({ calculatorInterest: 0, exampleBalloonPercent: 150 }));
+    expect(negative).toContain('is -$65.38 per week (-$283.10 per month)');
   });
 
   it("keeps the example and warning under a website's own text", () => {
@@ -144,5 +187,7 @@ describe('disclaimerText', () => {
     expect(text.startsWith('Finance by Example Credit. Example:')).toBe(true);
     expect(text).toContain('unsecured loan');
     expect(text).toContain(COMPARISON_RATE_WARNING);
+    expect(disclaimerText(financeSettings({ disclaimer: '  Finance by Example Credit.  ' })).startsWith('Finance by Example Credit. Example:')).toBe(true);
+    expect(disclaimerText(financeSettings({ disclaimer: '   ' })).startsWith('Repayment estimates on this website are a guide only')).toBe(true);
   });
 });

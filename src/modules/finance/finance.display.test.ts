@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebsiteConfig } from '@/modules/tenancy/tenancy.config';
-import { financeDisclaimer, formatRepayment, repaymentEstimate, showsRepayments } from './finance.display';
+import { financeDisclaimer, formatRepayment, offersInstantFinance, repaymentEstimate, showsRepayments } from './finance.display';
 import { financeEnquiryFromForm, refusedFinanceForm as refusedForm, refusedFormPath } from './finance.enquiry';
 import { parseRefusedForm, refusedFormCookieValue } from '@/modules/leads/leads.refused-form';
 import { clampPurchasePrice, instantQuote, purchasePriceFloor } from './finance.calc';
@@ -17,6 +17,7 @@ describe('repayment estimates beside prices', () => {
     expect(financeDisclaimer(au)).toContain('Comparison rate 11.26% p.a.');
     expect(formatRepayment(66.29)).toBe('$66.29');
     expect(formatRepayment(1234.5)).toBe('$1,234.50');
+    expect(formatRepayment(1_234_567.8)).toBe('$1,234,567.80');
   });
   it('quotes a car under $10,000 on its own price, not on a $10,000 loan', () => {
     // The $8,990 Tiguan: $9,390 with the fee at 8.99 % over 260 weeks, + $2.31 of monthly fees.
@@ -29,6 +30,8 @@ describe('repayment estimates beside prices', () => {
   });
   it('hides it below $5,000, without a price, where the website turns it off, and on NZ and US websites', () => {
     expect(repaymentEstimate(au, 4_999)).toBeNull();
+    // Decision 052: from $5,000 itself. $5,400 with the fee at 8.99 % over 260 weeks is $25.80, + $2.31.
+    expect(repaymentEstimate(au, 5_000)?.weeklyRepaymentAmount).toBe(28.11);
     expect(repaymentEstimate(au, 0)).toBeNull();
     expect(repaymentEstimate(parseWebsiteConfig({ finance: { showRepayments: false } }), 30_000)).toBeNull();
     for (const currency of ['NZD', 'USD']) {
@@ -36,6 +39,11 @@ describe('repayment estimates beside prices', () => {
       expect(showsRepayments(config)).toBe(false);
       expect(repaymentEstimate(config, 30_000)).toBeNull();
     }
+  });
+  it('offers the instant quote and hand-over on Australian websites that keep it on (the partners lend in Australia, decision 030)', () => {
+    expect(offersInstantFinance(au)).toBe(true);
+    expect(offersInstantFinance(parseWebsiteConfig({ finance: { instantQuote: false } }))).toBe(false);
+    for (const currency of ['NZD', 'USD']) expect(offersInstantFinance(parseWebsiteConfig({ currency }))).toBe(false);
   });
   it('follows the website’s rates', () => {
     const dearer = repaymentEstimate(parseWebsiteConfig({ finance: { rates: { GREAT: 14 } } }), 30_000)!;

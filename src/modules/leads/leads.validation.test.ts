@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PHONE_MESSAGES } from '@/lib/phone';
+import { z } from 'zod';
 import { parseWebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { normaliseCategory, successCategorySlug } from './leads.rules';
 import {
@@ -9,15 +9,22 @@ import {
   enquiryFormSchema,
   fieldErrors,
   LEAD_MESSAGES,
+  leadDisplayName,
   leadName,
+  leadPayloadSchema,
   leadRequestSchema,
+  messageSchema,
+  miscellaneousRequestSchema,
   nameSchema,
   phoneRuleFor,
   postcodeSchema,
   preferredDateSchema,
+  requiredTextSchema,
   stateSchema,
   userDetailsSchema,
+  valuationSchema,
 } from './leads.validation';
+import { DEFAULT_PHONE_RULE, PHONE_MESSAGES } from '@/lib/phone';
 
 function messageOf(result: { success: boolean; error?: { issues: { message: string }[] } }): string | null {
   return result.success ? null : (result.error?.issues[0]?.message ?? null);
@@ -121,6 +128,8 @@ describe('enquiry form', () => {
     const parsed = schema.parse({ ...valid, Rego: '', opt_in: false });
     expect(parsed.last_name).toBeUndefined();
     expect(parsed.Rego).toBeUndefined();
+    // Services picked and the honeypot are taken as given (the honeypot is scored as spam later).
+    expect(schema.parse({ ...valid, additional_services: ['Window tinting'], favourite_color: 'blue' })).toMatchObject({ additional_services: ['Window tinting'], favourite_color: 'blue' });
   });
 
   it('gives each wrong field its message, all at once', () => {
@@ -210,5 +219,168 @@ describe('lead rules', () => {
     expect(successCategorySlug('used')).toBe('used-vehicle-enquiry');
     expect(successCategorySlug('new')).toBe('new-vehicle-enquiry');
     expect(successCategorySlug(undefined)).toBe('new-vehicle-enquiry');
+  });
+});
+
+// Issue 36: what the mutation run left unchecked. Schemas are built inside each test, so the
+// per-test coverage sees them.
+describe('lead API payload, field by field', () => {
+  const lead = { name: 'Jane Citizen', email: 'jane@example.com', phone: '0411 222 333', category: 'General Enquiry' };
+  const parse = (fields: Record<string, unknown>, mode: 'create' | 'update' = 'create') =>
+    leadPayloadSchema(DEFAULT_PHONE_RULE, mode).safeParse(fields);
+  const errorsOf = (fields: Record<string, unknown>, mode: 'create' | 'update' = 'create') => {
+    const result = parse(fields, mode);
+    return result.success ? {} : fieldErrors(result.error);
+  };
+  const valueOf = (fields: Record<string, unknown>) => {
+    const result = parse({ ...lead, ...fields });
+    if (!result.success) throw new Error(JSON.stringify(fieldErrors(result.error)));
+    return result.data as Record<string, unknown>;
+  };
+
+  it('a complete lead with a shown select left blank is refused naming it; a partial save or a form without the select is not (SPEC §5)', () => {
+    expect(errorsOf({ ...lead, category: '' })).toEqual({ category: '*This is a required field.' });
+    expect(errorsOf({ ...lead, location_id: null })).toEqual({ location_id: '*This is a required field.' });
+    // An empty location id would otherwise just be absent; blank spaces would be 'not a whole number'.
+    expect(errorsOf({ ...lead, location_id: '' })).toEqual({ location_id: '*This is a required field.' });
+    expect(errorsOf({ ...lead, location_id: '  ' })).toEqual({ location_id: '*This is a required field.' });
+    expect(errorsOf({ ...lead, dealership_slug: '   ' })).toEqual({ dealership_slug: '*This is a required field.' });
+    expect(errorsOf({ ...lead, location_id: null, dealership_slug: '', lead_status: 'Incomplete' })).toEqual({});
+    expect(errorsOf({ ...lead, location_id: null, form_completed: false })).toEqual({});
+    expect(errorsOf({ ...lead, location_id: 3, dealership_slug: 'harbour-city-mazda' })).toEqual({});
+    expect(errorsOf(lead)).toEqual({});
+  });
+
+  it('a complete lead needs its category, a name and an email or a phone; a later step (update) sends only its own fields', () => {
+    expect(errorsOf({ name: 'Jane', phone: '0411 222 333' })).toEqual({ category: '*This is a required field.' });
+    expect(errorsOf({ category: 'General Enquiry', phone: '0411 222 333' })).toEqual({ name: '*This is a required field.' });
+    expect(errorsOf({ category: 'General Enquiry', first_name: 'Jane', email: 'jane@example.com' })).toEqual({});
+    expect(errorsOf({ category: 'General Enquiry', name: 'Jane' })).toEqual({ email: '*This is a required field.' });
+    expect(errorsOf({ category: 'General Enquiry', name: 'Jane', phone: '0411 222 333' })).toEqual({});
+    expect(errorsOf({ message: 'Later step' }, 'update')).toEqual({});
+    // Either mark of a partial save is enough; a form that says it is complete is checked.
+    expect(errorsOf({ message: 'Step 1', lead_status: 'Incomplete' })).toEqual({});
+    expect(errorsOf({ message: 'Step 1', form_completed: false })).toEqual({});
+    expect(errorsOf({ name: 'Jane', phone: '0411 222 333', form_completed: true })).toEqual({ category: '*This is a required field.' });
+    expect(errorsOf({ message: 'Later step' }, 'create')).not.toEqual({});
+  });
+
+  it('keeps extra fields with plain names, refuses other names, and a lead of too many', () => {
+    expect(valueOf({ 'Vehicle Make': 'Mazda', stock_number: 'A1', 'where-did-you-hear-about-us': 'Google' })).toMatchObject({ 'Vehicle Make': 'Mazda', stock_number: 'A1' });
+    expect(errorsOf({ ...lead, 'a.b': 'x' })).toEqual({ 'a.b': 'is not an accepted field name' });
+    const many = Object.fromEntries(Array.from({ length: 61 }, (_, i) => [`field_${i}`, 'x']));
+    expect(errorsOf({ ...lead, ...many })).toEqual({ body: 'must have at most 60 extra fields' });
+    // 60 extra fields, as the message says, besides the known ones.
+    const sixty = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`field_${i}`, 'x']));
+    expect(errorsOf({ ...lead, ...sixty })).toEqual({});
+    // Blank optional fields ('' or null) are absent; the honeypot is taken as text (scored as spam later).
+    expect(valueOf({ last_name: null, postcode: '', favourite_color: 'blue' })).toMatchObject({ last_name: undefined, postcode: undefined, favourite_color: 'blue' });
+  });
+
+  it('drops what the form’s own code sends when it is not what it should be', () => {
+    expect(valueOf({ step_number: 2, fill_ms: 4_000 })).toMatchObject({ step_number: 2, fill_ms: 4_000 });
+    expect(valueOf({ step_number: 0, fill_ms: 0 })).toMatchObject({ step_number: 0, fill_ms: 0 });
+    for (const bad of [-1, 1.5, '3', null]) {
+      expect(valueOf({ step_number: bad, fill_ms: bad }), String(bad)).toMatchObject({ step_number: undefined, fill_ms: undefined });
+    }
+    expect(valueOf({ skipped_steps: [0, 2, -1, 1.5, 'x'] }).skipped_steps).toEqual([0, 2]);
+    expect(valueOf({ skipped_steps: 'x' }).skipped_steps).toBeUndefined();
+    expect(valueOf({ has_files: true }).has_files).toBe(true);
+    expect(valueOf({ has_files: 'true' }).has_files).toBeUndefined();
+    expect(valueOf({ url: 12 }).url).toBe('12');
+    expect(valueOf({ url: Number.NaN }).url).toBeUndefined();
+    expect(valueOf({ url: { a: 1 } }).url).toBeUndefined();
+    expect(valueOf({ url: '' }).url).toBeUndefined();
+  });
+
+  it('keeps the visitor’s trail and tracking query as text only (SPEC §4)', () => {
+    expect(valueOf({ visited_pages: ['/a', 5, null, '/b'] }).visited_pages).toEqual(['/a', '/b']);
+    expect(valueOf({ visited_pages: '/a' }).visited_pages).toBeUndefined();
+    expect(valueOf({ linked_query_params: { utm_source: 'google', n: 5, '': 'x' } }).linked_query_params).toEqual({ utm_source: 'google' });
+    expect(valueOf({ linked_query_params: ['a'] }).linked_query_params).toBeUndefined();
+    expect(valueOf({ linked_query_params: null }).linked_query_params).toBeUndefined();
+  });
+
+  it('wraps the lead: a missing lead is required, another value must be an object', () => {
+    const schema = leadRequestSchema({ ...DEFAULT_PHONE_RULE, testNumber: '0400 000 000' });
+    expect(fieldErrors(schema.safeParse(null).error!)).toEqual({ body: '*This is a required field.' });
+    expect(fieldErrors(schema.safeParse('x').error!)).toEqual({ body: 'must be an object' });
+    // One schema per rule and mode: the test number of this rule is accepted by it only.
+    expect(schema.safeParse({ lead: { ...lead, phone: '0400 000 000' } }).success).toBe(true);
+    expect(leadRequestSchema({ ...DEFAULT_PHONE_RULE, testNumber: '0400 000 000' })).toBe(schema);
+    expect(schema.parse({ lead }).lead).toMatchObject({ name: 'Jane Citizen', category: 'General Enquiry' });
+    expect(leadRequestSchema({ ...DEFAULT_PHONE_RULE, testNumber: '0400 000 001' })).not.toBe(schema);
+  });
+});
+
+describe('names, dates and options', () => {
+  it('reads the name (SPEC §3) and shows it with the last name once', () => {
+    expect(leadName({ name: '  Jane  ' })).toBe('Jane');
+    expect(leadName({ name: '   ', first_name: ' Jo ' })).toBe('Jo');
+    expect(leadName({})).toBe('');
+    expect(leadDisplayName({ name: 'Jo', last_name: 'Citizen' })).toBe('Jo Citizen');
+    expect(leadDisplayName({ name: 'Jo Citizen', last_name: 'citizen' })).toBe('Jo Citizen');
+    expect(leadDisplayName({ firstName: 'Jo', lastName: 'Van Dyke' })).toBe('Jo Van Dyke');
+    expect(leadDisplayName({ name: 'Jo Van Dyke', last_name: 'Van Dyke' })).toBe('Jo Van Dyke');
+    expect(leadDisplayName({ name: 'Jo Dyke', last_name: 'Van Dyke' })).toBe('Jo Dyke Van Dyke');
+    expect(leadDisplayName({ last_name: 'Citizen' })).toBe('Citizen');
+    expect(leadDisplayName({ name: 'Jo', last_name: '  ' })).toBe('Jo');
+    expect(leadDisplayName({ name: 'Jo' })).toBe('Jo');
+    // Words are compared whatever the spaces between them.
+    expect(leadDisplayName({ name: 'Jo Van Dyke', last_name: 'Van  Dyke' })).toBe('Jo Van Dyke');
+    expect(leadDisplayName({ name: 'Jo Van  Dyke', last_name: 'Van Dyke' })).toBe('Jo Van  Dyke');
+  });
+
+  it('a test-drive date must exist when all three parts are given', () => {
+    expect(preferredDateSchema.safeParse({ day: '31', month: '4', year: '2027' }).error?.issues[0]).toMatchObject({ message: 'Please choose a real date.', path: ['day'] });
+    expect(preferredDateSchema.safeParse({ day: '29', month: '2', year: '2027' }).success).toBe(false);
+    expect(preferredDateSchema.safeParse({ day: '29', month: '2', year: '2028' }).success).toBe(true);
+    expect(preferredDateSchema.safeParse({ day: '31', month: '4' }).success).toBe(true);
+    expect(preferredDateSchema.safeParse({ day: '31', year: '2027' }).success).toBe(true);
+    expect(preferredDateSchema.safeParse({ month: '4', year: '2027' }).success).toBe(true);
+  });
+
+  it('shows a location or dealership select only with options to choose from', () => {
+    const config = parseWebsiteConfig({ leads: { showLocationSelect: true, showDealershipSelect: true } });
+    expect(enquiryFormOptionsFor(config, { locations: ['Parramatta'], dealerships: ['harbour-city-mazda'] })).toMatchObject({ locations: ['Parramatta'], dealerships: ['harbour-city-mazda'] });
+    expect(enquiryFormOptionsFor(config, { locations: [], dealerships: [] })).toMatchObject({ locations: null, dealerships: null });
+    expect(enquiryFormOptionsFor(config)).toMatchObject({ locations: null, dealerships: null });
+    const hidden = parseWebsiteConfig({ leads: { showLocationSelect: false, showDealershipSelect: false } });
+    expect(enquiryFormOptionsFor(hidden, { locations: ['Parramatta'], dealerships: ['x'] })).toMatchObject({ locations: null, dealerships: null });
+  });
+
+  it('says a value that is not text is not text, and a missing one is required', () => {
+    expect(messageOf(requiredTextSchema.safeParse('line one\nline two'))).toBe('Please remove unusual characters.');
+    expect(messageOf(messageSchema.safeParse('line one\nline two'))).toBeNull();
+    expect(Object.keys(fieldErrors(z.object({}).strict().safeParse({ a: 1, b: 2 }).error!))).toEqual(['a, b']);
+    expect(messageOf(nameSchema.safeParse(5))).toBe('must be text');
+    expect(messageOf(nameSchema.safeParse(undefined))).toBe('*This is a required field.');
+    expect(messageOf(stateSchema.safeParse(''))).toBe('*This is a required field.');
+    expect(messageOf(stateSchema.safeParse(undefined))).toBe('*This is a required field.');
+    expect(messageOf(stateSchema.safeParse('XX'))).toBe('Please choose an Australian state or territory.');
+  });
+});
+
+describe('valuations', () => {
+  it('checks the known fields and keeps plain extra ones', () => {
+    expect(valuationSchema.parse({ rego: 'ABC123', year: '2019', km: '45000', colour: 'Red' })).toEqual({ rego: 'ABC123', year: 2019, km: 45_000, colour: 'Red' });
+    expect(fieldErrors(valuationSchema.safeParse({ year: 1899 }).error!)).toEqual({ year: 'must be 1900 or later' });
+    expect(fieldErrors(valuationSchema.safeParse({ year: 2101 }).error!)).toEqual({ year: 'must be 2100 or earlier' });
+    expect(fieldErrors(valuationSchema.safeParse({ km: -1 }).error!)).toEqual({ km: 'must not be negative' });
+    expect(fieldErrors(valuationSchema.safeParse({ 'a.b': 'x' }).error!)).toEqual({ 'a.b': 'is not an accepted field name' });
+    const many = Object.fromEntries(Array.from({ length: 61 }, (_, i) => [`field_${i}`, 'x']));
+    expect(fieldErrors(valuationSchema.safeParse(many).error!)).toEqual({ body: 'must have at most 60 extra fields' });
+    // 60 extra fields, as the message says, besides the known ones.
+    const sixty = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`field_${i}`, 'x']));
+    expect(valuationSchema.safeParse({ rego: 'ABC123', year: 2019, ...sixty }).success).toBe(true);
+  });
+
+  it('names a saved block of valuation data by a lowercase column name', () => {
+    expect(miscellaneousRequestSchema.parse({ column_name: 'trade_in', data: { a: 1 } })).toEqual({ column_name: 'trade_in', data: { a: 1 } });
+    expect(fieldErrors(miscellaneousRequestSchema.safeParse({ data: {} }).error!)).toEqual({ column_name: '*This is a required field.' });
+    for (const name of ['Trade', '1abc', 'a-b', `a${'b'.repeat(63)}`]) {
+      expect(fieldErrors(miscellaneousRequestSchema.safeParse({ column_name: name, data: {} }).error!), name).toEqual({ column_name: 'must be lowercase letters, digits and underscores' });
+    }
+    expect(fieldErrors(miscellaneousRequestSchema.safeParse({ column_name: 'a', data: { 'a.b': 1 } }).error!)).toEqual({ 'data.a.b': 'is not an accepted field name' });
   });
 });

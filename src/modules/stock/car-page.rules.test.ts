@@ -160,6 +160,12 @@ describe('marketIndicator (SPEC §5, §9)', () => {
       below: 1000,
     });
     expect(marketIndicator(car({ price: 30_000, marketAveragePrice: 32_000, stateMarketAveragePrice: 30_400 }), compare)).toBeNull();
+    // A state average of 0 is no average: the national one is used.
+    expect(marketIndicator(car({ price: 30_000, marketAveragePrice: 31_000, stateMarketAveragePrice: 0 }), compare)).toEqual({
+      average: 31_000,
+      scope: 'national',
+      below: 1000,
+    });
   });
 
   it('needs the feature, an in-stock unreserved car, a price above 200 and an average', () => {
@@ -184,6 +190,8 @@ describe('maskPhone (SPEC §9)', () => {
     expect(maskPhone('02 9555 0101')).toBe('02 95XX XXXX');
     expect(maskPhone('+61491570156')).toBe('+6149XXXXXXX');
     expect(maskPhone('(555) 010-0199')).toBe('(555) XXX-XXXX');
+    // Counted from the first character of the number, not from spaces before it.
+    expect(maskPhone('  02 9555 0101 ')).toBe('02 95XX XXXX');
   });
 
   it('leaves a number of 5 characters or fewer as it is', () => {
@@ -229,7 +237,8 @@ describe('links', () => {
       vehiclePriceBudget: '32990',
       preferredDealership: 'harbour-city-mazda',
     });
-    expect(new URL(financeHref(car({ price: 0, vin: null, nvic: null })), 'http://x').searchParams.has('price')).toBe(false);
+    const bare = new URL(financeHref(car({ price: 0, vin: null, nvic: null, dealershipSlug: '' })), 'http://x').searchParams;
+    expect(Object.fromEntries(bare)).toEqual({ car_id: 'mazda-cx5-2021-m7', car_type: 'used', year: '2021' });
   });
 
   it('links each form action to its SPEC §2 route', () => {
@@ -304,6 +313,15 @@ describe('carActions', () => {
     const site = config({ checkout: { enabled: true, paymentProvider: 'Till' } });
     const actions = carActions(car({ price: 24_990 }), site, 'override', context);
     expect(actions.slice(0, 4).map((a) => a.label)).toEqual(['Enquire Now', 'Get Your Valuation', 'Get Finance', 'Reserve Now - $24,990']);
+    // The sidebar's valuation is the trade-in action, once; the rest follow in the default order.
+    expect(kinds(actions)).toEqual(['enquire', 'tradeIn', 'finance', 'reserve', 'call', 'testDrive', 'location', 'requestPhotos']);
+    const byDefault = carActions(car(), config(), 'default', context);
+    expect(byDefault.find((a) => a.kind === 'tradeIn')?.label).toBe('Trade-in Valuation');
+    // The dealer is called on the number's digits (and a leading +) only.
+    expect(byDefault.find((a) => a.kind === 'call')?.href).toBe('tel:0295550101');
+    expect(carActions(car({ phone: '+61 2 9555-0101' }), config(), 'default', context).find((a) => a.kind === 'call')?.href).toBe('tel:+61295550101');
+    // No location, no 'Vehicle Location'.
+    expect(kinds(carActions(car({ location: null }), config(), 'default', context))).not.toContain('location');
   });
 
   it('offers a sold car no reserve, test drive or photos, and no call without a number', () => {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cardSchema, CARD_MESSAGES, luhnValid, SANDBOX_TEST_CARDS } from '../checkout.validation';
 import { fakeStripe } from './fake-stripe';
@@ -304,6 +305,122 @@ describe('St George IPG', () => {
     const provider = stGeorgeProvider(options);
     expect(await provider.parseNotification(new URLSearchParams(fields).toString(), new Headers(), 'https://x')).toMatchObject({ ref: 'order-1', state: 'authorised' });
     await expect(provider.parseNotification(new URLSearchParams({ ...fields, chargetotal: '1.00' }).toString(), new Headers(), 'https://x')).rejects.toBeInstanceOf(SignatureError);
+  });
+});
+
+describe('St George statuses and answers (issue 36: what the mutation run left unchecked)', () => {
+  const options = { url: 'https://ipg.example/gateway/v2', connectUrl: 'https://connect.example/processing', storeId: '1234567', apiKey: 'key', apiSecret: 'secret', sharedSecret: 'shared' };
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  /** A fetch answering each request with the given status and body text. */
+  const answering = (status: number, text: string) => (async () => new Response(text, { status, headers: { 'content-type': 'application/json' } })) as typeof fetch;
+
+  it('dates the hosted page form in the time zone it names (Sydney: UTC+11 in summer, +10 in winter)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-28T09:05:07Z'));
+    let created = await stGeorgeProvider(options).createPayment(input);
+    if (created.step.kind !== 'form-post') throw new Error('a form post');
+    expect(created.step.fields).toMatchObject({ timezone: 'Australia/Sydney', txndatetime: '2026:11:28-20:05:07', hash_algorithm: 'HMACSHA256', checkoutoption: 'combinedpage' });
+    vi.setSystemTime(new Date('2026-06-01T00:00:09Z'));
+    created = await stGeorgeProvider(options).createPayment(input);
+    if (created.step.kind !== 'form-post') throw new Error('a form post');
+    expect(created.step.fields.txndatetime).toBe('2026:06:01-10:00:09');
+  });
+
+  it('takes the order id from the idempotency key: letters, digits and hyphens only, at most 64', async () => {
+    const created = await stGeorgeProvider(options).createPayment({ ...input, idempotencyKey: `a_b c/${'9'.repeat(70)}`, currency: 'NZD' });
+    expect(created.ref).toBe(`a-b-c-${'9'.repeat(58)}`);
+    if (created.step.kind !== 'form-post') throw new Error('a form post');
+    expect(created.step.fields).toMatchObject({ oid: created.ref, currency: '554', email: 'jane@example.com' });
+  });
+
+  it('sends a currency IPG’s table lacks as the platform’s own, AUD (036)', async () => {
+    const created = await stGeorgeProvider(options).createPayment({ ...input, currency: 'EUR' });
+    if (created.step.kind !== 'form-post') throw new Error('a form post');
+    expect(created.step.fields.currency).toBe('036');
+  });
+
+  it('retrieves the order with a signed GET and maps its type and status to the payment state', async () => {
+    const cases: [Record<string, unknown>, string, string | null][] = [
+      [{ transactionType: 'PREAUTH', transactionStatus: 'APPROVED' }, 'authorised', null],
+      [{ transactionType: 'PREAUTH', transactionStatus: 'WAITING' }, 'authorised', null],
+      [{ transactionType: 'PREAUTH', transactionStatus: 'Y:123456:0123456789:PPX :1234' }, 'authorised', null],
+      [{ transactionType: 'POSTAUTH', transactionStatus: 'APPROVED' }, 'captured', null],
+      [{ transactionType: 'VOID', transactionStatus: 'APPROVED' }, 'canceled', null],
+      [{ transactionType: 'RETURN', transactionStatus: 'APPROVED' }, 'refunded', null],
+      [{ transactionType: 'PREAUTH', transactionStatus: 'DECLINED', processor: { responseMessage: 'Do not honour' } }, 'failed', 'Do not honour'],
+      [{ transactionType: 'POSTAUTH', transactionStatus: 'FAILED' }, 'failed', null],
+      [{ transactionType: 'PREAUTH' }, 'requires_payment', null],
+    ];
+    for (const [answer, state, message] of cases) {
+      const { sent, fetch } = recorder(() => answer);
+      expect(await stGeorgeProvider({ ...options, fetch }).retrieve('order-1'), JSON.stringify(answer)).toEqual({ ref: 'order-1', state, message });
+      const [request] = sent;
+      expect(request.method).toBe('GET');
+      expect(request.url).toBe('https://ipg.example/gateway/v2/orders/order-1');
+      expect(request.body).toBe('');
+      expect(request.redirect).toBe('manual');
+      expect(request.headers.get('content-type')).toBe('application/json');
+      expect(request.headers.get('timestamp')).toMatch(/^\d{13}$/);
+      expect(request.headers.get('message-signature')).toBe(ipgMessageSignature('key', 'secret', request.headers.get('client-request-id')!, request.headers.get('timestamp')!, ''));
+    }
+  });
+
+  it('voids without an amount and refunds with one; a refused secondary transaction is refused with IPG’s message', async () => {
+    const { sent, fetch } = recorder(() => ({ transactionStatus: 'APPROVED' }));
+    const ipg = stGeorgeProvider({ ...options, fetch });
+    expect(ipg.name).toBe('stgeorge');
+    expect(await ipg.capture('order-1', { minor: 50_000, currency: 'AUD' }, 'r-capture')).toEqual({ ref: 'order-1', state: 'captured', message: null });
+    expect(await ipg.void('order-1', 'r-void')).toEqual({ ref: 'order-1', state: 'canceled', message: null });
+    expect(await ipg.refund('order-1', { minor: 12_345, currency: 'AUD' }, 'r-refund')).toEqual({ ref: 'order-1', state: 'refunded', message: null });
+    expect(sent.map((r) => [r.method, r.redirect])).toEqual([['POST', 'manual'], ['POST', 'manual'], ['POST', 'manual']]);
+    expect(JSON.parse(sent[1].body)).toEqual({ requestType: 'VoidTransaction' });
+    expect(JSON.parse(sent[2].body)).toEqual({ requestType: 'ReturnTransaction', transactionAmount: { total: '123.45', currency: 'AUD' } });
+    // An answer without a status is taken (the request was accepted).
+    expect(await stGeorgeProvider({ ...options, fetch: recorder(() => ({})).fetch }).void('order-1', 'r-void')).toMatchObject({ state: 'canceled' });
+    const declined = recorder(() => ({ transactionStatus: 'DECLINED', processor: { responseMessage: 'Already settled' } }));
+    await expect(stGeorgeProvider({ ...options, fetch: declined.fetch }).void('order-1', 'r-void')).rejects.toThrow(new PaymentProviderError('Already settled'));
+    const bare = recorder(() => ({ transactionStatus: 'FAILED' }));
+    await expect(stGeorgeProvider({ ...options, fetch: bare.fetch }).refund('order-1', { minor: 1, currency: 'AUD' }, 'r')).rejects.toThrow(new PaymentProviderError('IPG: FAILED'));
+  });
+
+  it('refuses an error answer with its message, and an answer that is not JSON', async () => {
+    const cases: [number, string, string][] = [
+      [400, JSON.stringify({ error: { message: 'Invalid amount' }, processor: { responseMessage: 'x' } }), 'Invalid amount'],
+      [400, JSON.stringify({ processor: { responseMessage: 'Card expired' } }), 'Card expired'],
+      [400, JSON.stringify({}), 'IPG answered 400.'],
+      [502, '<html>Bad gateway</html>', 'IPG answered 502 without JSON.'],
+    ];
+    for (const [status, text, message] of cases) {
+      await expect(stGeorgeProvider({ ...options, fetch: answering(status, text) }).retrieve('order-1'), message).rejects.toThrow(new PaymentProviderError(message));
+    }
+    // 399 is not an error status.
+    expect(await stGeorgeProvider({ ...options, fetch: answering(399, JSON.stringify({ transactionType: 'PREAUTH', transactionStatus: 'APPROVED' })) }).retrieve('order-1')).toMatchObject({ state: 'authorised' });
+  });
+
+  it('reads a notification: its type, state, event id and failure reason; one without order or status is no event', async () => {
+    const ipg = stGeorgeProvider(options);
+    const notify = (fields: Record<string, string>) => {
+      const signed = { ...fields, notification_hash: ipgNotificationHash(fields, 'shared') };
+      return ipg.parseNotification(new URLSearchParams(signed).toString(), new Headers(), 'https://x');
+    };
+    const base = { chargetotal: '500.00', currency: '036', txndatetime: '2026:11:28-20:00:00', storename: '1234567', approval_code: 'Y:1', oid: 'order-1' };
+    expect(await notify({ ...base, status: 'APPROVED', txntype: 'postauth', ipgTransactionId: '845' })).toEqual({ eventId: 'order-1:845:POSTAUTH:APPROVED', type: 'POSTAUTH', ref: 'order-1', state: 'captured', message: null });
+    expect(await notify({ ...base, status: 'approved' })).toEqual({ eventId: 'order-1::PREAUTH:approved', type: 'PREAUTH', ref: 'order-1', state: 'authorised', message: null });
+    expect(await notify({ ...base, status: 'DECLINED', txntype: 'preauth', fail_reason: 'Card declined' })).toMatchObject({ state: 'failed', message: 'Card declined' });
+    expect(await notify({ ...base, status: 'APPROVED', txntype: 'void' })).toMatchObject({ state: 'canceled' });
+    expect(await notify({ ...base, status: 'APPROVED', txntype: 'return' })).toMatchObject({ state: 'refunded' });
+    // A declined notification may come without an approval code: the recipe hashes it as empty.
+    const { approval_code: _none, ...unapproved } = base;
+    const emptyCode = createHmac('sha256', 'shared').update('500.00|036|2026:11:28-20:00:00|1234567|').digest('base64');
+    const declined = new URLSearchParams({ ...unapproved, status: 'DECLINED', notification_hash: emptyCode }).toString();
+    expect(await ipg.parseNotification(declined, new Headers(), 'https://x')).toMatchObject({ ref: 'order-1', state: 'failed' });
+    expect(await notify({ ...base, oid: '', status: 'APPROVED' })).toBeNull();
+    expect(await notify({ ...base, status: '' })).toBeNull();
+    await expect(ipg.parseNotification(new URLSearchParams(base).toString(), new Headers(), 'https://x')).rejects.toThrow('missing notification_hash');
+    // A hash of another length is refused like a wrong one.
+    await expect(ipg.parseNotification(new URLSearchParams({ ...base, status: 'APPROVED', notification_hash: 'AAAA' }).toString(), new Headers(), 'https://x')).rejects.toBeInstanceOf(SignatureError);
   });
 });
 

@@ -37,9 +37,13 @@ export function ipgNotificationHash(fields: Record<string, string>, sharedSecret
 /** ISO 4217 numeric codes IPG Connect wants. */
 const NUMERIC_CURRENCY: Record<string, string> = { AUD: '036', NZD: '554', USD: '840' };
 
+/** The time zone the form declares: IPG reads txndatetime as the local time there. */
+const IPG_TIME_ZONE = 'Australia/Sydney';
+const ipgClock = new Intl.DateTimeFormat('en-AU', { timeZone: IPG_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+
 function ipgTime(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getUTCFullYear()}:${pad(date.getUTCMonth() + 1)}:${pad(date.getUTCDate())}-${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+  const part = Object.fromEntries(ipgClock.formatToParts(date).map((p) => [p.type, p.value]));
+  return `${part.year}:${part.month}:${part.day}-${part.hour}:${part.minute}:${part.second}`;
 }
 
 function stateOf(transactionType: string | undefined, status: string | undefined): PaymentState {
@@ -103,7 +107,7 @@ export function stGeorgeProvider(options: StGeorgeOptions): PaymentProvider {
       const ref = input.idempotencyKey.replace(/[^A-Za-z0-9-]/g, '-').slice(0, 64);
       const fields: Record<string, string> = {
         txntype: 'preauth',
-        timezone: 'Australia/Sydney',
+        timezone: IPG_TIME_ZONE,
         txndatetime: ipgTime(new Date()),
         hash_algorithm: 'HMACSHA256',
         storename: options.storeId,
