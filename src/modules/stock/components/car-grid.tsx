@@ -16,7 +16,7 @@ type Props = {
 /** Cards in a responsive grid: 1 column on phones, 2 from 576 px, 3 from 992 px. */
 export function CarGrid({ cars, config, now, priorityCount = 0, headingLevel = 3, label }: Props) {
   return (
-    <ul aria-label={label} className="car-grid grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
+    <ul aria-label={label} className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
       {cars.map((car, index) => (
         <li key={car.id}>
           <CarCard view={carCardView(car, config, now, { priority: index < priorityCount, headingLevel })} />
