@@ -37,6 +37,10 @@ describe('repayment', () => {
 });
 
 describe('comparisonRate', () => {
+  it('refuses a fee that takes the whole amount (no rate exists; it used to search forever)', () => {
+    expect(() => comparisonRate({ amount: 5_000, annualRatePercent: 8.99, establishmentFee: 5_000, monthlyFee: 10 })).toThrow(RangeError);
+    expect(() => comparisonRate({ amount: 4_000, annualRatePercent: 8.99, establishmentFee: 5_000, monthlyFee: 0 })).toThrow(RangeError);
+  });
   it('gives about 10.25 % for $30,000 over 5 years at 8.99 % with $400 and $10 monthly fees', () => {
     const rate = comparisonRate({ annualRatePercent: 8.99, establishmentFee: 400, monthlyFee: 10 });
     expect(Math.abs(rate - 10.25)).toBeLessThanOrEqual(0.05);

@@ -87,6 +87,8 @@ export function comparisonRate({
   const payment =
     repayment({ principal: amount, annualRatePercent, termMonths: n, frequency: 'monthly' }) + monthlyFee;
   const netAdvanced = amount - establishmentFee;
+  // Nothing advanced: no rate makes the payments worth it (and the search below would never end).
+  if (!(netAdvanced > 0)) throw new RangeError(`comparisonRate: the establishment fee (${establishmentFee}) must be less than the amount (${amount})`);
   // Present value of the payments at monthly rate r, minus the amount advanced: falls as r rises.
   const excess = (r: number) => (r === 0 ? payment * n : (payment * (1 - Math.pow(1 + r, -n))) / r) - netAdvanced;
   // Costs of credit are never negative here, so the rate is never below zero.
