@@ -91,16 +91,17 @@ describe('feeds in the page cache', () => {
     });
   }
 
-  it('turning a feed off takes effect on the next fetch, cached copy or not', async () => {
+  it('turning a feed off takes effect within decision 055\'s one second, cached copy or not', async () => {
     await get('/feeds/meta-vehicles.csv');
     expect((await get('/feeds/meta-vehicles.csv')).cache).toBe('hit');
+    const status = async (file: string) => (await get(`/feeds/${file}`)).status;
     await db.update(websites).set({ config: { feeds: { meta: { enabled: false } } } }).where(eq(websites.id, websiteId));
     try {
-      expect((await get('/feeds/meta-vehicles.csv')).status).toBe(404);
-      expect((await get('/feeds/google-vehicles.xml')).status).toBe(200);
+      await expect.poll(() => status('meta-vehicles.csv'), { timeout: 1_000, interval: 50 }).toBe(404);
+      expect(await status('google-vehicles.xml')).toBe(200);
     } finally {
       await db.update(websites).set({ config: {} }).where(eq(websites.id, websiteId));
     }
-    expect((await get('/feeds/meta-vehicles.csv')).status).toBe(200);
+    await expect.poll(() => status('meta-vehicles.csv'), { timeout: 1_000, interval: 50 }).toBe(200);
   });
 });
