@@ -3,7 +3,7 @@
 //   npm run apikey:create -- --revoke <key-id>
 // The secret is printed once and kept only as a salted scrypt hash.
 import { and, desc, eq } from 'drizzle-orm';
-import { createApiKey, revokeApiKey } from '../src/modules/dashboard/dashboard.auth';
+import { createApiKey, revokeApiKey } from '@/lib/http';
 import { websiteDomains, websites } from '../src/modules/tenancy/tenancy.schema';
 import { cars } from '../src/modules/stock/stock.schema';
 import { stringOptions, withDatabase } from './cli';

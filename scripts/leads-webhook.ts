@@ -5,7 +5,7 @@
 // https to a public address; a loopback or private address (or a name resolving to one) is refused,
 // as the delivery refuses it, unless LEAD_WEBHOOK_ALLOW_PRIVATE=1 (then http on this machine too).
 // On the embedded database, stop the server first (one process may open it).
-import { ValidationError } from '../src/modules/dashboard/dashboard.errors';
+import { ValidationError } from '@/lib/http';
 import { setLeadWebhook } from '../src/modules/leads/leads.commands';
 import { stringOptions, withDatabase } from './cli';
 

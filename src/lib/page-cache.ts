@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { currentRequestState } from './request-context';
-import { normalizeHost } from '@/modules/tenancy/tenancy.host';
+import { normalizeHost } from '@/lib/host';
 import { isDatabaseUnavailable } from '@/db/errors';
 import { databaseKnownUnavailable } from '@/db/health';
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '@/db';
 import { rowsOf } from '@/db/rows';
-import { DashboardError } from '@/modules/dashboard/dashboard.errors';
+import { HttpError } from '@/lib/http/errors';
 
 /**
  * The shared limiter: every endpoint that costs money or can be abused counts against limits kept
@@ -32,7 +32,7 @@ export type RateLimit = {
 export type LimitCount = { key: string; points: number; expire: number | string };
 export type LimitVerdict = { ok: true } | { ok: false; limit: RateLimit; message: string; retryAfterSeconds: number };
 
-export class RateLimitedError extends DashboardError {
+export class RateLimitedError extends HttpError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,

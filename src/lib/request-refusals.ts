@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { normalizeHost } from '@/modules/tenancy/tenancy.host';
+import { normalizeHost } from '@/lib/host';
 
 /**
  * Requests answered before Next sees them (decision 028), because Next would answer them wrongly:

@@ -9,7 +9,7 @@ import * as startRoute from '@/app/api/checkout/reservations/route';
 import * as cardRoute from '@/app/api/checkout/reservations/[reservationId]/sandbox/card/route';
 import * as deliveryRoute from '@/app/api/checkout/delivery/route';
 import * as leadsRoute from '@/app/api/leads/route';
-import * as leadRoute from '@/app/api/leads/[leadId]/route';
+import * as visitorRoute from '@/app/api/leads/[leadId]/route';
 import * as valuationsRoute from '@/app/api/valuations/route';
 import { callLeadRoute } from '@/modules/leads/leads.test-support';
 import { runDeliveryBatch, signWebhook } from '@/modules/leads/leads.delivery';
@@ -64,7 +64,7 @@ async function journeySteps(host: string, carId: number, locationId: number) {
     [2, { trade_in: 'yes', valuation_id: valuationId, trade_in_vehicle: '2018 Toyota Corolla (rego ABC123 NSW)' }],
     [3, { fulfilment: 'Pick up', pickup_location_id: locationId, pickup_location: 'Sales' }],
   ] as const) {
-    const saved = await call(leadRoute.PUT, host, { method: 'PUT', headers: editToken, params: { leadId: lead.id }, body: { lead: { ...PARTIAL, step_number: step, lead_id: lead.id, ...fields } } });
+    const saved = await call(visitorRoute.PUT, host, { method: 'PUT', headers: editToken, params: { leadId: lead.id }, body: { lead: { ...PARTIAL, step_number: step, lead_id: lead.id, ...fields } } });
     expect(saved.status).toBe(200);
   }
   return { lead, valuationId };
@@ -172,7 +172,7 @@ describe('the online purchase journey', () => {
     expect((await db.select({ reserved: cars.reserved }).from(cars).where(eq(cars.id, w.carA)))[0].reserved).toBe(false);
 
     // A lead already sent is not reused.
-    const done = await call(leadRoute.PUT, w.hostA, { method: 'PUT', headers: { 'x-edit-token': lead.token }, params: { leadId: lead.id }, body: { lead: { lead_id: lead.id, name: 'Jane', email: 'jane.sent@example.com' } } });
+    const done = await call(visitorRoute.PUT, w.hostA, { method: 'PUT', headers: { 'x-edit-token': lead.token }, params: { leadId: lead.id }, body: { lead: { lead_id: lead.id, name: 'Jane', email: 'jane.sent@example.com' } } });
     expect(done.status).toBe(200);
     const reused = await call(startRoute.POST, w.hostA, { body: purchase(w.carA, { lead_id: lead.id }), headers: { 'x-edit-token': lead.token } });
     expect(reused).toMatchObject({ status: 422, body: { fields: { 'choices.lead_id': 'has already been sent' } } });

@@ -4,7 +4,7 @@ import type { Db } from '@/db';
 import { useTestDatabase } from '../support/database';
 import { apiKeys } from '@/modules/tenancy/tenancy.schema';
 import { cars } from '@/modules/stock/stock.schema';
-import { authenticate, createApiKey, revokeApiKey, verifySecret } from '@/modules/dashboard/dashboard.auth';
+import { authenticate, createApiKey, revokeApiKey, verifySecret } from '@/lib/http';
 import { basicAuth, callRoute, carBody, seedDashboardWorld, type DashboardWorld } from '@/modules/dashboard/dashboard.test-support';
 import * as carRoute from '@/app/(dashboard)/websites/[websiteId]/cars/[slug]/route';
 import * as serviceBookings from '@/app/(dashboard)/dealerships/[id]/available_service_bookings.json/route';

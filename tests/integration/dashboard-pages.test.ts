@@ -4,7 +4,7 @@ import { useTestDatabase } from '../support/database';
 import { searchPages } from '@/modules/tenancy/tenancy.schema';
 import { locations, specialHours } from '@/modules/locations/locations.schema';
 import { bumpStockVersion } from '@/modules/stock/stock.commands';
-import { authenticate } from '@/modules/dashboard/dashboard.auth';
+import { authenticate } from '@/lib/http';
 import { getDashboardSessionData } from '@/modules/dashboard/dashboard.service';
 import { basicAuth, callRoute, carBody, seedDashboardWorld, type DashboardWorld } from '@/modules/dashboard/dashboard.test-support';
 import * as carRoute from '@/app/(dashboard)/websites/[websiteId]/cars/[slug]/route';

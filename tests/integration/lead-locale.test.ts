@@ -3,14 +3,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db';
 import { useTestDatabase } from '../support/database';
 import * as leadsRoute from '@/app/api/leads/route';
-import * as leadRoute from '@/app/api/leads/[leadId]/route';
+import * as visitorRoute from '@/app/api/leads/[leadId]/route';
 import * as withFilesRoute from '@/app/api/leads/with-files/route';
 import * as dashboardLeads from '@/app/(dashboard)/dealerships/[id]/leads.json/route';
 import { callRoute } from '@/modules/dashboard/dashboard.test-support';
 import { leadDeliveries, leadFiles, leads } from '@/modules/leads/leads.schema';
 import { callLeadRoute, seedLeadWorld, validLead, type LeadWorld } from '@/modules/leads/leads.test-support';
 import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
-import { devHostForSlug } from '@/modules/tenancy/tenancy.host';
+import { devHostForSlug } from '@/lib/host';
 import type { WebsiteConfigInput } from '@/modules/tenancy/tenancy.config';
 
 /**
@@ -164,7 +164,7 @@ describe('lead API by the website country (issue 31)', () => {
       const first = await post(validLead({ category: 'Trade-In Enquiry', lead_status: 'Incomplete', form_completed: false, step_number: 1 }));
       expect(first.status).toBe(201);
       const { id, token } = (await first.json()) as { id: string; token: string };
-      const last = await callLeadRoute(leadRoute.PUT, {
+      const last = await callLeadRoute(visitorRoute.PUT, {
         host: w.hostA,
         method: 'PUT',
         params: { leadId: id },

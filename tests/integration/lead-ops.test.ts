@@ -15,7 +15,7 @@ import { runDeliveryBatch, type Transports } from '@/modules/leads/leads.deliver
 import { queuePartialLeads } from '@/modules/leads/leads.partial';
 import { PARTIAL_NOTE, setLeadWebhook } from '@/modules/leads/leads.commands';
 import { leadDeliveries, leadFiles, leads, leadWebhooks } from '@/modules/leads/leads.schema';
-import { ValidationError } from '@/modules/dashboard/dashboard.errors';
+import { ValidationError } from '@/lib/http';
 import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { env } from '@/lib/env';

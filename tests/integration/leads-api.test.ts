@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db';
 import { useTestDatabase } from '../support/database';
 import * as leadsRoute from '@/app/api/leads/route';
-import * as leadRoute from '@/app/api/leads/[leadId]/route';
+import * as visitorRoute from '@/app/api/leads/[leadId]/route';
 import * as withFilesRoute from '@/app/api/leads/with-files/route';
 import * as valuationsRoute from '@/app/api/valuations/route';
 import * as miscRoute from '@/app/api/miscellaneous/route';
@@ -27,7 +27,7 @@ describe('lead API', () => {
   const post = (body: unknown, headers: Record<string, string> = {}, host?: string) =>
     callLeadRoute(leadsRoute.POST, { host: host ?? w.hostA, body, headers: { 'x-dealer-client-address': '203.0.113.1', ...headers } });
   const put = (id: string, body: unknown, host?: string, token?: string) =>
-    callLeadRoute(leadRoute.PUT, { host: host ?? w.hostA, method: 'PUT', body, params: { leadId: id }, headers: token ? { 'x-edit-token': token } : {} });
+    callLeadRoute(visitorRoute.PUT, { host: host ?? w.hostA, method: 'PUT', body, params: { leadId: id }, headers: token ? { 'x-edit-token': token } : {} });
 
   it('stores an enquiry, records its event and puts one email with an ADF attachment in the outbox', async () => {
     const response = await post({ lead: validLead({ car_id: w.carA, 'Vehicle Make': 'Toyota', visited_pages: ['/', '/cars/a-camry-1'], linked_query_params: { utm_source: 'google' } }) });

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db';
 import { useTestDatabase } from '../support/database';
 import * as leadsRoute from '@/app/api/leads/route';
-import * as leadRoute from '@/app/api/leads/[leadId]/route';
+import * as visitorRoute from '@/app/api/leads/[leadId]/route';
 import * as withFilesRoute from '@/app/api/leads/with-files/route';
 import * as valuationsRoute from '@/app/api/valuations/route';
 import * as miscRoute from '@/app/api/miscellaneous/route';
@@ -150,7 +150,7 @@ describe('lead endpoints under hostile input', () => {
     await run('PUT /api/leads/{id}', 2, (random, i) => {
       const id = [ownLeadId, otherLeadId, 'x', '00000000-0000-0000-0000-000000000000', ownLeadId.toUpperCase(), "1' or '1'='1"][Math.floor(random() * 6)];
       const body = hostileBody(random, 'lead', () => hostileLead(random, otherIds));
-      return callLeadRoute(leadRoute.PUT, { host: w.hostA, method: 'PUT', params: { leadId: id }, ...body, headers: { 'x-dealer-client-address': ip(i) } });
+      return callLeadRoute(visitorRoute.PUT, { host: w.hostA, method: 'PUT', params: { leadId: id }, ...body, headers: { 'x-dealer-client-address': ip(i) } });
     });
   }, 600_000);
 

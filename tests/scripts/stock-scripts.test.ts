@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { openDatabase } from '@/db/client';
 import { apiKeys, dealerships, websites } from '@/modules/tenancy/tenancy.schema';
-import { verifySecret } from '@/modules/dashboard/dashboard.auth';
+import { verifySecret } from '@/lib/http';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 const execFileAsync = promisify(execFile);

@@ -10,7 +10,7 @@ import { stockListingVersion } from '@/modules/stock/stock.queries';
 import { cars } from '@/modules/stock/stock.schema';
 import { searchStock } from '@/modules/stock/search/search.service';
 import { searchRequestSchema } from '@/modules/stock/search/search.validation';
-import { normalizeHost } from '@/modules/tenancy/tenancy.host';
+import { normalizeHost } from '@/lib/host';
 import { DATABASE_UNAVAILABLE, lookupTenant } from '@/modules/tenancy/tenancy.request';
 
 /**

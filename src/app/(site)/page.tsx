@@ -10,7 +10,7 @@ import { DemoDirectory } from '@/modules/tenancy/components/demo-directory';
 import { HomeHero } from '@/modules/tenancy/components/home-hero';
 import { CarTypeLinks, HelpLinks } from '@/modules/tenancy/components/home-sections';
 import { buildNavEntries, carTypeQuickLinks } from '@/modules/tenancy/components/navigation-model';
-import { isLoopbackHost } from '@/modules/tenancy/tenancy.host';
+import { isLoopbackHost } from '@/lib/host';
 import { findTenantByHost, getNavigation, listDemoSites } from '@/modules/tenancy/tenancy.queries';
 import { requestHost } from '@/modules/tenancy/tenancy.request';
 import { cachePageWhileVersionHolds } from '@/lib/page-cache';

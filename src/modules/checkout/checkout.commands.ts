@@ -6,8 +6,7 @@ import { rowsOf } from '@/db/rows';
 import { formatMoney } from '@/lib/format';
 import { logger } from '@/lib/logger';
 import { consumeLimits, HOUR_MS, waitPhrase, type RateLimit } from '@/lib/rate-limit';
-import { DashboardError, NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
-import { parseWith } from '../leads/leads.http';
+import { HttpError, NotFoundError, ValidationError, parseWith } from '@/lib/http';
 import { wakeDeliveryWorker } from '../leads/leads.delivery';
 import { editTokenMatches, hashEditToken, newEditToken } from '../leads/leads.tokens';
 import { platformSecret } from '../identity/identity.sessions';
@@ -50,7 +49,7 @@ export const CARD_ATTEMPTS_PER_RESERVATION = 5;
 export const CARD_ATTEMPTS_PER_IP_PER_HOUR = 20;
 export const STARTS_PER_IP_PER_HOUR = 10;
 
-export class ReservationRefusedError extends DashboardError {
+export class ReservationRefusedError extends HttpError {
   constructor(
     message: string,
     readonly similarCars: SimilarCar[] = [],
@@ -355,7 +354,7 @@ export async function startReservation(tenant: Tenant, body: unknown, meta: Star
       const row = await lockReservation(tx, tenant.id, id);
       if (row?.status === 'pending_payment') await setStatus(tx, row, 'failed', 'system', 'the provider did not create the payment', { failureMessage: CHECKOUT_MESSAGES.providerFailed });
     });
-    throw new DashboardError(502, CHECKOUT_MESSAGES.providerFailed);
+    throw new HttpError(502, CHECKOUT_MESSAGES.providerFailed);
   }
   const [row] = await db.select().from(reservations).where(and(eq(reservations.websiteId, tenant.id), eq(reservations.id, id)));
   return { reservation: reservationView(tenant, row), token: token.token, payment, replayed: false };
@@ -402,7 +401,7 @@ async function pendingSandboxReservation(tenant: Tenant, id: string, token: stri
   const row = await getReservation(tenant, id, token);
   if (row.provider !== 'sandbox' || !row.providerRef) throw new NotFoundError();
   await consumeLimits(await getDb(), cardLimits(tenant.id, id, ip));
-  if (row.status !== 'pending_payment') throw new DashboardError(409, row.failureMessage ?? CHECKOUT_MESSAGES.notPending);
+  if (row.status !== 'pending_payment') throw new HttpError(409, row.failureMessage ?? CHECKOUT_MESSAGES.notPending);
   return row;
 }
 
@@ -411,7 +410,7 @@ async function askSandbox<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof PaymentProviderError) throw new DashboardError(409, error.message);
+    if (error instanceof PaymentProviderError) throw new HttpError(409, error.message);
     throw error;
   }
 }
@@ -652,9 +651,9 @@ export async function refundReservation(websiteId: number, dealershipId: number,
   const [row] = await db.select().from(reservations).where(and(eq(reservations.websiteId, websiteId), eq(reservations.dealershipId, dealershipId), eq(reservations.id, id)));
   if (!row) throw new NotFoundError();
   if (row.status === 'refunded' || row.status === 'cancelled') return row;
-  if (row.status === 'expired' || row.status === 'failed') throw new DashboardError(409, CHECKOUT_MESSAGES.cannotRefund);
+  if (row.status === 'expired' || row.status === 'failed') throw new HttpError(409, CHECKOUT_MESSAGES.cannotRefund);
   const provider = providerByName(row.provider);
-  if (!provider) throw new DashboardError(503, 'The payment provider of this reservation is not configured on this server.');
+  if (!provider) throw new HttpError(503, 'The payment provider of this reservation is not configured on this server.');
   const money = { minor: row.amountMinor, currency: row.currency };
   let state: PaymentState;
   try {
@@ -672,7 +671,7 @@ export async function refundReservation(websiteId: number, dealershipId: number,
       }
     }
   } catch (error) {
-    if (error instanceof PaymentProviderError) throw new DashboardError(502, `The payment provider refused: ${error.message}`);
+    if (error instanceof PaymentProviderError) throw new HttpError(502, `The payment provider refused: ${error.message}`);
     throw error;
   }
   const result = await db.transaction(async (tx) => {
@@ -759,8 +758,8 @@ export async function redeemRefundLink(tenant: Pick<Tenant, 'id'>, token: string
     return row.status === 'refunded' || row.status === 'cancelled' ? 'refunded' : 'nothing';
   } catch (error) {
     if (error instanceof NotFoundError) return 'not-found';
-    if (error instanceof DashboardError && error.status === 409) return 'nothing';
-    if (error instanceof DashboardError) return 'provider';
+    if (error instanceof HttpError && error.status === 409) return 'nothing';
+    if (error instanceof HttpError) return 'provider';
     throw error;
   }
 }

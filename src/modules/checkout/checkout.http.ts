@@ -1,10 +1,8 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { logger } from '@/lib/logger';
-import { errorResponse, jsonResponse, readBodyBytes } from '../dashboard/dashboard.http';
-import { DashboardError } from '../dashboard/dashboard.errors';
-import { leadRoute } from '../leads/leads.http';
-import { devHostForSlug, normalizeHost } from '../tenancy/tenancy.host';
+import { errorResponse, jsonResponse, readBodyBytes, HttpError, visitorRoute } from '@/lib/http';
+import { devHostForSlug, normalizeHost } from '@/lib/host';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { SignatureError } from './adapters/types';
 import { handleNotification, ReservationRefusedError, reservationView, type Reservation } from './checkout.commands';
@@ -25,7 +23,7 @@ export function reservationTokenOf(request: Request): string | null {
 /** A reservation id from the path; anything else is not a reservation (404). */
 export function reservationIdOf(params: { reservationId?: string }): string {
   const id = params.reservationId ?? '';
-  if (!UUID.test(id)) throw new DashboardError(404, 'Not found');
+  if (!UUID.test(id)) throw new HttpError(404, 'Not found');
   return id.toLowerCase();
 }
 
@@ -49,7 +47,7 @@ export function originOf(tenant: Tenant, request: Request): string {
  * `{error, fields}`), and a refused reservation answered with similar cars to look at.
  */
 export function checkoutRoute<P = unknown>(handler: (context: { request: Request; tenant: Tenant; params: P }) => Promise<Response>) {
-  return leadRoute<P>(async (context) => {
+  return visitorRoute<P>(async (context) => {
     try {
       return await handler(context);
     } catch (error) {
@@ -83,7 +81,7 @@ export async function notificationRoute(request: Request, context: { params: Pro
     return jsonResponse({ received: true, ...outcome });
   } catch (error) {
     if (error instanceof SignatureError) return jsonResponse({ error: 'Invalid signature', fields: { signature: error.message } }, { status: 400 });
-    if (error instanceof DashboardError) return errorResponse(error);
+    if (error instanceof HttpError) return errorResponse(error);
     const reference = randomUUID();
     logger.error({ err: error, reference, provider }, 'payment notification failed; the provider will send it again');
     return jsonResponse({ error: 'Notification not processed', reference }, { status: 503, headers: { 'Retry-After': '30' } });

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db';
 import { consumeLimits, HOUR_MS, waitPhrase, type RateLimit } from '@/lib/rate-limit';
-import { ValidationError } from '../dashboard/dashboard.errors';
+import { ValidationError } from '@/lib/http';
 import { leads, valuations } from '../leads/leads.schema';
 import { editTokenMatches } from '../leads/leads.tokens';
 import { configuredGeocoder, type Geocoder } from '../locations/locations.geocoding';

@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { isValidTimeZone, wallTimeAt } from '@/lib/time-zone';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { BadRequestError, DASHBOARD_MESSAGES } from './dashboard.errors';
+import { BadRequestError, HTTP_MESSAGES } from '@/lib/http';
 
 /**
  * The `?from=YYYY-MM-DD&to=YYYY-MM-DD` range of the Dashboard API's reports (analytics.json,
@@ -40,13 +40,13 @@ export function reportRange(request: Request, tenant: Tenant): { from: LocalDate
       if (issue.code === 'unrecognized_keys') for (const key of issue.keys) fields[key.slice(0, 64)] ??= 'is not a parameter here (from, to)';
       else fields[issue.path.join('.') || 'query'] ??= issue.message;
     }
-    throw new BadRequestError(DASHBOARD_MESSAGES.badRequest, fields);
+    throw new BadRequestError(HTTP_MESSAGES.badRequest, fields);
   }
   const zone = isValidTimeZone(tenant.config.timeZone) ? tenant.config.timeZone : 'UTC';
   const today = wallTimeAt(Date.now(), zone);
   const to = parsed.data.to ?? { year: today.year, month: today.month, day: today.day };
   const from = parsed.data.from ?? fromUtc(utcDay(to) - 29 * DAY_MS);
-  if (utcDay(from) > utcDay(to)) throw new BadRequestError(DASHBOARD_MESSAGES.badRequest, { from: 'must not be after to' });
-  if ((utcDay(to) - utcDay(from)) / DAY_MS + 1 > MAX_DAYS) throw new BadRequestError(DASHBOARD_MESSAGES.badRequest, { from: `must be at most ${MAX_DAYS} days before to` });
+  if (utcDay(from) > utcDay(to)) throw new BadRequestError(HTTP_MESSAGES.badRequest, { from: 'must not be after to' });
+  if ((utcDay(to) - utcDay(from)) / DAY_MS + 1 > MAX_DAYS) throw new BadRequestError(HTTP_MESSAGES.badRequest, { from: `must be at most ${MAX_DAYS} days before to` });
   return { from, to };
 }

@@ -11,9 +11,9 @@ import { cars } from '../stock/stock.schema';
 import { findCarJson, type CarJson } from '../stock/stock.api';
 import { StockInputError, upsertCar, withdrawCar } from '../stock/stock.commands';
 import { carInputSchema, carSlugSchema, fieldErrors } from '../stock/stock.validation';
-import type { DashboardPrincipal } from './dashboard.auth';
+import type { DealerPrincipal } from '@/lib/http';
 import { cachedStockLookup, stockEtag, type VersionedLookup } from './dashboard.cache';
-import { NotFoundError, ValidationError } from './dashboard.errors';
+import { NotFoundError, ValidationError } from '@/lib/http';
 
 /**
  * The Dashboard API's use cases (SPEC §7). Each takes the authenticated principal and the ids the
@@ -22,7 +22,7 @@ import { NotFoundError, ValidationError } from './dashboard.errors';
  */
 
 /** The key's website when `websiteId` is it; NotFoundError otherwise. */
-export async function dashboardTenant(principal: DashboardPrincipal, websiteId: number): Promise<Tenant> {
+export async function dashboardTenant(principal: DealerPrincipal, websiteId: number): Promise<Tenant> {
   if (websiteId !== principal.websiteId) throw new NotFoundError();
   const tenant = await findTenantById(websiteId);
   if (!tenant) throw new NotFoundError();
@@ -32,7 +32,7 @@ export async function dashboardTenant(principal: DashboardPrincipal, websiteId: 
 // ---- cars ----
 
 /** GET /websites/{id}/cars/{slug}.json: the listed car, cached by stock version. */
-export async function getDashboardCar(principal: DashboardPrincipal, websiteId: number, slug: string): Promise<VersionedLookup<CarJson>> {
+export async function getDashboardCar(principal: DealerPrincipal, websiteId: number, slug: string): Promise<VersionedLookup<CarJson>> {
   const tenant = await dashboardTenant(principal, websiteId);
   if (!carSlugSchema.safeParse(slug).success) throw new NotFoundError();
   const lookup = await cachedStockLookup(tenant.id, `car:${slug}`, () => findCarJson(tenant, slug));
@@ -48,7 +48,7 @@ export type PutCarResult = { created: boolean; car: CarJson; etag: string };
  * to be the caller's.
  */
 export async function putDashboardCar(
-  principal: DashboardPrincipal,
+  principal: DealerPrincipal,
   websiteId: number,
   slug: string,
   readBody: () => Promise<unknown>,
@@ -74,7 +74,7 @@ export async function putDashboardCar(
 }
 
 /** DELETE /websites/{id}/cars/{slug}.json: withdraws the listed car from the website. */
-export async function deleteDashboardCar(principal: DashboardPrincipal, websiteId: number, slug: string): Promise<void> {
+export async function deleteDashboardCar(principal: DealerPrincipal, websiteId: number, slug: string): Promise<void> {
   const tenant = await dashboardTenant(principal, websiteId);
   if (!carSlugSchema.safeParse(slug).success) throw new NotFoundError();
   const withdrawn = await withdrawCar(tenant, principal.dealershipId, slug);
@@ -96,7 +96,7 @@ export type ManufacturerJson = {
 
 /** GET /manufacturers/{slug}.json?website_id=: the manufacturer and the website's stock of its make. */
 export async function getDashboardManufacturer(
-  principal: DashboardPrincipal,
+  principal: DealerPrincipal,
   websiteId: number,
   slug: string,
 ): Promise<VersionedLookup<ManufacturerJson>> {
@@ -138,7 +138,7 @@ export async function getDashboardManufacturer(
 
 /** GET /dealerships/{id}/available_{service,appointment}_bookings.json. */
 export async function getDashboardBookings(
-  principal: DashboardPrincipal,
+  principal: DealerPrincipal,
   dealershipId: number,
   kind: BookingKind,
   now: Date = new Date(),
@@ -179,7 +179,7 @@ async function loadSearchPages(tenant: Tenant): Promise<SearchPageTemplateJson[]
 
 /** GET /websites/{id}/pages/search_slugs.json. */
 export async function getDashboardSearchSlugs(
-  principal: DashboardPrincipal,
+  principal: DealerPrincipal,
   websiteId: number,
 ): Promise<VersionedLookup<{ website_id: number; slugs: string[] }>> {
   const tenant = await dashboardTenant(principal, websiteId);
@@ -191,7 +191,7 @@ export async function getDashboardSearchSlugs(
 
 /** GET /websites/{id}/search_page_templates.json. */
 export async function getDashboardSearchPageTemplates(
-  principal: DashboardPrincipal,
+  principal: DealerPrincipal,
   websiteId: number,
 ): Promise<VersionedLookup<{ website_id: number; search_page_templates: SearchPageTemplateJson[] }>> {
   const tenant = await dashboardTenant(principal, websiteId);
@@ -209,6 +209,6 @@ export type { SpecialHoursJson, WebsiteSessionData } from '../locations/location
  * GET /api/v1/websites/{id}/website_session_data.json: navigation and the special hours of the
  * website's visible locations from each location's local today on.
  */
-export async function getDashboardSessionData(principal: DashboardPrincipal, websiteId: number, now: Date = new Date()): Promise<WebsiteSessionData> {
+export async function getDashboardSessionData(principal: DealerPrincipal, websiteId: number, now: Date = new Date()): Promise<WebsiteSessionData> {
   return getWebsiteSessionData(await dashboardTenant(principal, websiteId), now);
 }

@@ -7,7 +7,7 @@ import { findTenantById } from '../tenancy/tenancy.queries';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { upsertCar } from '../stock/stock.commands';
 import { carInputSchema, type CarInputRaw } from '../stock/stock.validation';
-import { createApiKey } from './dashboard.auth';
+import { createApiKey } from '@/lib/http';
 
 /**
  * Test data for the Dashboard API's tests (never imported by the application): two websites, each

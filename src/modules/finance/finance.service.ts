@@ -4,10 +4,9 @@ import { and, eq } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { consumeLimits, HOUR_MS } from '@/lib/rate-limit';
 import { logger } from '@/lib/logger';
-import { DashboardError, NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
+import { HttpError, NotFoundError, ValidationError, parseWith } from '@/lib/http';
 import { codePhone, codePhoneMessage, spendPhoneVerification } from '../identity/identity.codes';
 import { getLeadCarById } from '../leads/leads.form-context';
-import { parseWith } from '../leads/leads.http';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { partnerFor } from './adapters';
 import { instantQuote, type InstantQuote } from './finance.calc';
@@ -42,7 +41,7 @@ export async function financeQuote(tenant: Tenant, body: unknown, ip: string | n
     return await partner.quote(request, financeSettingsOf(tenant.config));
   } catch (error) {
     logger.warn({ err: error, websiteId: tenant.id, partner: partner.name }, FINANCE_MESSAGES.quoteFailed);
-    throw new DashboardError(502, FINANCE_MESSAGES.quoteFailed);
+    throw new HttpError(502, FINANCE_MESSAGES.quoteFailed);
   }
 }
 
@@ -63,8 +62,8 @@ export async function createFinanceCustomer(tenant: Tenant, body: unknown, { ip,
       .where(and(eq(financeApplications.websiteId, tenant.id), eq(financeApplications.idempotencyKey, idempotencyKey)));
     // A repeat gets the first answer; the partner is never asked twice for one key.
     if (seen?.status === 'created' && seen.redirectUrl) return { redirectUrl: seen.redirectUrl };
-    if (seen?.status === 'failed') throw new DashboardError(502, FINANCE_MESSAGES.customerFailed);
-    if (seen) throw new DashboardError(409, FINANCE_MESSAGES.customerFailed);
+    if (seen?.status === 'failed') throw new HttpError(502, FINANCE_MESSAGES.customerFailed);
+    if (seen) throw new HttpError(409, FINANCE_MESSAGES.customerFailed);
   }
   if (ip) await consumeLimits(db, [{ key: `finance-hand-over:${tenant.id}:${ip}`, max: HAND_OVERS_PER_IP_PER_HOUR, durationMs: HOUR_MS, message: TOO_MANY }]);
 
@@ -76,7 +75,7 @@ export async function createFinanceCustomer(tenant: Tenant, body: unknown, { ip,
   const dealershipSlug = car?.dealershipSlug ?? additionalData?.dealership_slug ?? null;
   const { partner, partnerCode } = partnerFor(tenant, dealershipSlug, only);
   // Last before storing: a refused body does not use up the visitor's verification.
-  if (!(await spendPhoneVerification(tenant, phone, verificationToken))) throw new DashboardError(403, FINANCE_MESSAGES.unverified, { 'data.phoneNumber': 'is not verified' });
+  if (!(await spendPhoneVerification(tenant, phone, verificationToken))) throw new HttpError(403, FINANCE_MESSAGES.unverified, { 'data.phoneNumber': 'is not verified' });
   // The figures the visitor was shown, as the dealer's record of them (the partner quotes again itself).
   const quote = instantQuote({ purchasePrice: data.purchasePrice, loanTermYears: data.loanTerm, credit: data.selfAssessedCreditScore, settings: financeSettingsOf(tenant.config) });
   const id = randomUUID();
@@ -106,7 +105,7 @@ export async function createFinanceCustomer(tenant: Tenant, body: unknown, { ip,
     .onConflictDoNothing()
     .returning({ id: financeApplications.id });
   // The same key arrived twice at once: the first one hands over.
-  if (inserted.length === 0) throw new DashboardError(409, FINANCE_MESSAGES.customerFailed);
+  if (inserted.length === 0) throw new HttpError(409, FINANCE_MESSAGES.customerFailed);
 
   try {
     const handOver = await partner.createCustomer(application);
@@ -115,6 +114,6 @@ export async function createFinanceCustomer(tenant: Tenant, body: unknown, { ip,
   } catch (error) {
     logger.warn({ err: error, websiteId: tenant.id, partner: partner.name, application: id }, FINANCE_MESSAGES.customerFailed);
     await db.update(financeApplications).set({ status: 'failed', error: String((error as Error).message ?? error).slice(0, 500) }).where(eq(financeApplications.id, id));
-    throw new DashboardError(502, FINANCE_MESSAGES.customerFailed);
+    throw new HttpError(502, FINANCE_MESSAGES.customerFailed);
   }
 }

@@ -6,7 +6,7 @@ import { env } from '@/lib/env';
 import { logger } from '@/lib/logger';
 import { mobilePhoneRule, normalizePhone, parsePhone, phoneError } from '@/lib/phone';
 import { consumeLimits, DAY_MS, HOUR_MS, peekLimits, RateLimitedError, throwIfRefused, type RateLimit } from '@/lib/rate-limit';
-import { DashboardError, NotFoundError } from '../dashboard/dashboard.errors';
+import { HttpError, NotFoundError } from '@/lib/http';
 import { offersInstantFinance } from '../finance/finance.display';
 import { leadDeliveries } from '../leads/leads.schema';
 import { analyticsEvents } from '../widgets/widgets.schema';
@@ -53,7 +53,7 @@ export async function recordAuthEvent(tenant: Tenant, category: (typeof AUTH_EVE
   await db.insert(analyticsEvents).values({ websiteId: tenant.id, category, eventProperties: properties });
 }
 
-export class CodeError extends DashboardError {
+export class CodeError extends HttpError {
   constructor(status: number, message: string, field?: string) {
     super(status, message, field ? { [field]: message } : undefined);
   }

@@ -1,6 +1,6 @@
 import 'server-only';
-import { NotFoundError, DashboardError } from '../dashboard/dashboard.errors';
-import { normalizeHost, isLoopbackHost } from '../tenancy/tenancy.host';
+import { NotFoundError, HttpError } from '@/lib/http';
+import { normalizeHost, isLoopbackHost } from '@/lib/host';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { VERIFIED_PHONE_WINDOW_MS } from './identity.codes';
 import { currentUser, SESSION_MAX_AGE_SECONDS, SessionError, type IssuedSession } from './identity.sessions';
@@ -23,7 +23,7 @@ export function requireSignIn(tenant: Tenant): void {
   if (!tenant.config.phoneSignIn.enabled) throw new NotFoundError();
 }
 
-export class SessionHttpError extends DashboardError {
+export class SessionHttpError extends HttpError {
   constructor(error: SessionError) {
     super(401, SESSION_MESSAGES[error.reason]);
   }

@@ -3,7 +3,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db, type Tx } from '@/db';
 import { insertRowsSql, rowsOf } from '@/db/rows';
-import { ConflictError, NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
+import { ConflictError, NotFoundError, ValidationError } from '@/lib/http';
 import { dealerships } from '../tenancy/tenancy.schema';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { visibleCarsWhere } from '../stock/stock.queries';

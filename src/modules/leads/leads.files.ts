@@ -1,5 +1,5 @@
 import 'server-only';
-import { BadRequestError, ValidationError } from '../dashboard/dashboard.errors';
+import { BadRequestError, ValidationError } from '@/lib/http';
 import type { UploadedFile } from './leads.commands';
 import { FILE_MESSAGES, MAX_FILE_BYTES, MAX_FILES } from './leads.messages';
 

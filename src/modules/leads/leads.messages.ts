@@ -2,6 +2,7 @@
  * The lead forms' messages (SPEC §5, §8), on their own: browser code that shows a message but runs
  * no field check (the lead client, the checkout journey) imports them without the checks' phone rules.
  */
+import { VISITOR_MESSAGES } from '@/lib/http/errors';
 
 export const LEAD_MESSAGES = {
   required: '*This is a required field.',
@@ -12,9 +13,9 @@ export const LEAD_MESSAGES = {
   codeRequired: 'This is a required field.',
   code: 'Code must be 6 digits.',
   state: 'Please choose an Australian state or territory.',
-  leadFailed: 'An unexpected error occured',
+  leadFailed: VISITOR_MESSAGES.failed,
   enquiryFailed: 'An error occurred when submitting this form',
-  checkFields: 'Please check the highlighted fields.',
+  checkFields: VISITOR_MESSAGES.invalid,
   /** SPEC §8: logged when a valuation cannot be saved; the visitor still sees success. */
   valuationSaveFailed: 'Failed to save valuation data',
   tooLong: (max: number) => `Please use at most ${max} characters.`,

@@ -4,7 +4,7 @@ import type { Db } from '@/db';
 import { seedDashboardWorld, type DashboardWorld } from '../dashboard/dashboard.test-support';
 import { cars } from '../stock/stock.schema';
 import { dealerships } from '../tenancy/tenancy.schema';
-import { devHostForSlug } from '../tenancy/tenancy.host';
+import { devHostForSlug } from '@/lib/host';
 
 /**
  * Test data for the lead tests (never imported by the application): the Dashboard API's two

@@ -2,28 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseWebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { normaliseCategory, successCategorySlug } from './leads.rules';
-import {
-  codeSchema,
-  emailSchema,
-  enquiryFormOptionsFor,
-  enquiryFormSchema,
-  fieldErrors,
-  LEAD_MESSAGES,
-  leadDisplayName,
-  leadName,
-  leadPayloadSchema,
-  leadRequestSchema,
-  messageSchema,
-  miscellaneousRequestSchema,
-  nameSchema,
-  phoneRuleFor,
-  postcodeSchema,
-  preferredDateSchema,
-  requiredTextSchema,
-  stateSchema,
-  userDetailsSchema,
-  valuationSchema,
-} from './leads.validation';
+import { codeSchema, emailSchema, enquiryFormOptionsFor, enquiryFormSchema, LEAD_MESSAGES, leadDisplayName, leadName, leadPayloadSchema, leadRequestSchema, messageSchema, miscellaneousRequestSchema, nameSchema, phoneRuleFor, postcodeSchema, preferredDateSchema, requiredTextSchema, stateSchema, userDetailsSchema, valuationSchema } from './leads.validation';
+import { fieldErrors } from '@/lib/http';
 import { DEFAULT_PHONE_RULE, PHONE_MESSAGES } from '@/lib/phone';
 
 function messageOf(result: { success: boolean; error?: { issues: { message: string }[] } }): string | null {

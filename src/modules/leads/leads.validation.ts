@@ -392,16 +392,6 @@ export function leadDisplayName(lead: { name?: string | null; first_name?: strin
   return endsWithLast ? base : `${base} ${last}`;
 }
 
-/** Field errors of a failed parse: the first message per field path ('lead.email' → 'invalid email address'). */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'body');
-    fields[key] ??= issue.message;
-  }
-  return fields;
-}
-
 // ---- Valuations (SPEC §7 POST/PUT /api/valuations, POST /api/miscellaneous) ------------------
 
 function extraFieldsCheck(known: Set<string>) {

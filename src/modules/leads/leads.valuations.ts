@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import { getDb } from '@/db';
-import { NotFoundError, ValidationError } from '../dashboard/dashboard.errors';
+import { NotFoundError, ValidationError } from '@/lib/http';
 import { cars } from '../stock/stock.schema';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { leads, valuations } from './leads.schema';

@@ -5,11 +5,9 @@ import { getDb } from '@/db';
 import { clientAddress } from '@/lib/client-address';
 import { logger } from '@/lib/logger';
 import { consumeLimits, HOUR_MS, waitPhrase, type RateLimit } from '@/lib/rate-limit';
-import { assertSameSiteWrite } from '@/lib/same-site';
-import { BadRequestError, DashboardError, NotFoundError } from '@/modules/dashboard/dashboard.errors';
-import { errorResponse, jsonResponse, readFormFields, readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { assertSameSiteWrite, BadRequestError, HttpError, NotFoundError, errorResponse, jsonResponse, readFormFields, readJsonBody } from '@/lib/http';
+import { normalizeHost } from '@/lib/host';
 import { carPath } from '@/modules/tenancy/tenancy.paths';
-import { normalizeHost } from '@/modules/tenancy/tenancy.host';
 import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { carPhoneCallSchema, phoneRevealSchema, recordCarPhoneCall, revealCarPhone } from './car-phone.commands';
@@ -61,7 +59,7 @@ async function handle(request: Request, run: () => Promise<Response>, what: stri
   try {
     return await run();
   } catch (error) {
-    if (error instanceof DashboardError) return errorResponse(error);
+    if (error instanceof HttpError) return errorResponse(error);
     if (isDatabaseUnavailable(error)) {
       logger.error({ err: error }, `${what}: database unavailable`);
       return jsonResponse({ error: 'Unavailable just now. Please try again shortly.' }, { status: 503, headers: { 'Retry-After': '30' } });

@@ -1,7 +1,7 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { etagMatches } from '@/modules/dashboard/dashboard.http';
+import { etagMatches } from '@/lib/http';
 import { isDatabaseUnavailable } from '@/db/errors';
 import { logger } from '@/lib/logger';
 import { isValidMediaKey, readMedia } from '@/lib/media';

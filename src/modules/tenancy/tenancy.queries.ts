@@ -9,7 +9,7 @@ import { carGenerations } from '@/modules/stock/stock.schema';
 import { knownGenerations, learnGenerations } from './tenancy.generations';
 import { parseWebsiteConfig } from './tenancy.config';
 import { devHostsAnswer } from '@/lib/demo-access';
-import { devHostForSlug, slugFromDevHost } from './tenancy.host';
+import { devHostForSlug, slugFromDevHost } from '@/lib/host';
 import type { DemoSite, Navigation, NavigationItem, Tenant } from './tenancy.types';
 
 function tenantQuery(db: Db, where: SQL) {

@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from '@/db/errors';
 import { logger } from '@/lib/logger';
 import { cachePageWhileVersionHolds } from '@/lib/page-cache';
 import { markServiceUnavailable } from '@/lib/service-unavailable';
-import { normalizeHost } from './tenancy.host';
+import { normalizeHost } from '@/lib/host';
 import { findTenantByHost, websiteVersion } from './tenancy.queries';
 import type { Tenant } from './tenancy.types';
 

@@ -3,10 +3,8 @@ import { isDatabaseUnavailable } from '@/db/errors';
 import { clientAddress } from '@/lib/client-address';
 import { logger } from '@/lib/logger';
 import { waitPhrase } from '@/lib/rate-limit';
-import { assertSameSite, UnsupportedMediaTypeError } from '@/lib/same-site';
-import { DashboardError } from '@/modules/dashboard/dashboard.errors';
-import { errorResponse, jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
-import { normalizeHost } from '@/modules/tenancy/tenancy.host';
+import { assertSameSite, UnsupportedMediaTypeError, HttpError, errorResponse, jsonResponse, readJsonBody } from '@/lib/http';
+import { normalizeHost } from '@/lib/host';
 import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
 import { eventRow, eventsState, vitalsRow } from './widgets.events';
 import { EVENT_LIMITS, EVENT_MESSAGES, isVitals, parseEventBatch, type EventInput } from './widgets.events.validation';
@@ -52,7 +50,7 @@ export async function postEventsHandler(request: Request): Promise<Response> {
     if (reports.length < parsed.events.length) buffer.add(parsed.events.filter((item): item is EventInput => !isVitals(item)).map((event) => eventRow(tenant, event, now)));
     return jsonResponse({ accepted: parsed.events.length }, { status: 202, headers: { 'Cache-Control': 'no-store' } });
   } catch (error) {
-    if (error instanceof DashboardError) return errorResponse(error);
+    if (error instanceof HttpError) return errorResponse(error);
     if (request.signal.aborted) return jsonResponse({ error: 'Request aborted' }, { status: 400 });
     if (isDatabaseUnavailable(error)) {
       logger.error({ err: error }, 'events API: database unavailable');

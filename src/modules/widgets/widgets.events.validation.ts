@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isCleanText } from '@/lib/clean-text';
-import { normalizeHost } from '@/modules/tenancy/tenancy.host';
+import { normalizeHost } from '@/lib/host';
 import { EVENT_CATEGORY_MAX, EVENT_CATEGORY_MIN, PAGE_VIEW_EVENTS, SERVER_RECORDED_EVENTS, type PageType } from './widgets.events.catalogue';
 import { VITAL_MAX, VITAL_METRICS, VITALS_REPORT_TYPE, type VitalMetric } from './widgets.vitals';
 

@@ -7,7 +7,7 @@ import { getDb } from '@/db';
 import { clientAddress } from '@/lib/client-address';
 import { logger } from '@/lib/logger';
 import { consumeLimits, HOUR_MS, RateLimitedError } from '@/lib/rate-limit';
-import { normalizeHost } from '@/modules/tenancy/tenancy.host';
+import { normalizeHost } from '@/lib/host';
 import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
 import { widgetPlan } from './widgets.plan';
 

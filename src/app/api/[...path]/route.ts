@@ -1,4 +1,4 @@
-import { jsonResponse } from '@/modules/dashboard/dashboard.http';
+import { jsonResponse } from '@/lib/http';
 
 /**
  * Any /api/… path no handler claims answers as an API does, 404 in JSON, whatever the method. The

@@ -1,8 +1,7 @@
-import { jsonResponse } from '@/modules/dashboard/dashboard.http';
+import { jsonResponse, visitorRoute } from '@/lib/http';
 import { signedInState } from '@/modules/identity/identity.garage';
 import { ACCESS_COOKIE, readCookie, requireSignIn } from '@/modules/identity/identity.http';
 import { SessionError, verifyAccessToken } from '@/modules/identity/identity.sessions';
-import { leadRoute } from '@/modules/leads/leads.http';
 
 export const dynamic = 'force-dynamic';
 
@@ -11,7 +10,7 @@ export const dynamic = 'force-dynamic';
 const PRIVATE = { 'Cache-Control': 'private, no-cache' };
 
 /** GET /api/auth (SPEC §7) → {user, watchlist, expires_at}; user null when signed out, expired (error 'expired': refresh) or ended. */
-export const GET = leadRoute(async ({ request, tenant }) => {
+export const GET = visitorRoute(async ({ request, tenant }) => {
   requireSignIn(tenant);
   const token = readCookie(request, ACCESS_COOKIE);
   if (!token) return jsonResponse({ user: null, watchlist: [] }, { headers: PRIVATE });

@@ -1,13 +1,13 @@
 import { clientAddress } from '@/lib/client-address';
-import { jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { jsonResponse, readJsonBody, visitorRoute } from '@/lib/http';
 import { createFinanceCustomer } from '@/modules/finance/finance.service';
 import { PHONE_VERIFICATION_COOKIE, readCookie } from '@/modules/identity/identity.http';
-import { leadRoute, submitMeta } from '@/modules/leads/leads.http';
+import { submitMeta } from '@/modules/leads/leads.http';
 
 export const dynamic = 'force-dynamic';
 
 /** POST /api/carClarityCustomer {data, additionalData} → {redirectUrl}: the applicant to CarClarity (where configured). */
-export const POST = leadRoute(async ({ request, tenant }) => {
+export const POST = visitorRoute(async ({ request, tenant }) => {
   const { idempotencyKey } = submitMeta(request);
   const answer = await createFinanceCustomer(tenant, await readJsonBody(request, 16 * 1024), { ip: clientAddress(request), idempotencyKey, verificationToken: readCookie(request, PHONE_VERIFICATION_COOKIE), only: 'carclarity' });
   return jsonResponse(answer, { headers: { 'Cache-Control': 'no-store' } });

@@ -1,9 +1,8 @@
-import { readFormFields } from '@/modules/dashboard/dashboard.http';
+import { readFormFields, ValidationError, visitorRoute, parseWith } from '@/lib/http';
 import { financeEnquiryFromForm, refusedFinanceForm, refusedFormPath, REFUSED_FORM_COOKIE, REFUSED_FORM_PATH } from '@/modules/finance/finance.enquiry';
 import { refusedFormCookieValue, REFUSED_FORM_SECONDS } from '@/modules/leads/leads.refused-form';
 import { createLead } from '@/modules/leads/leads.commands';
-import { ValidationError } from '@/modules/dashboard/dashboard.errors';
-import { leadRoute, parseWith, submitMeta } from '@/modules/leads/leads.http';
+import { submitMeta } from '@/modules/leads/leads.http';
 import { leadRequestSchema, phoneRuleFor } from '@/modules/leads/leads.validation';
 import { successPath } from '@/modules/leads/leads.forms';
 import { cookie, secureCookies } from '@/modules/identity/identity.http';
@@ -20,7 +19,7 @@ const seeOther = (location: string, setCookie?: string) =>
  * success page; fields that do not pass → 303 back to the form, which shows what was typed with
  * each field's message (finance.enquiry.ts refusedForm).
  */
-export const POST = leadRoute(async ({ request, tenant }) => {
+export const POST = visitorRoute(async ({ request, tenant }) => {
   const meta = submitMeta(request);
   const form = await readFormFields(request, MAX_FORM_BYTES);
   const lead = financeEnquiryFromForm(form, tenant.slug);

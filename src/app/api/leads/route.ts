@@ -1,6 +1,6 @@
-import { jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { jsonResponse, readJsonBody, visitorRoute, parseWith } from '@/lib/http';
 import { createLead } from '@/modules/leads/leads.commands';
-import { leadRoute, parseWith, submitMeta } from '@/modules/leads/leads.http';
+import { submitMeta } from '@/modules/leads/leads.http';
 import { leadRequestSchema, phoneRuleFor } from '@/modules/leads/leads.validation';
 
 export const dynamic = 'force-dynamic';
@@ -11,7 +11,7 @@ const MAX_LEAD_BODY_BYTES = 64 * 1024;
  * POST /api/leads {lead:{…}} → 201 {id, token} (200 when the Idempotency-Key was seen before). Later
  * steps present the token in X-Edit-Token.
  */
-export const POST = leadRoute(async ({ request, tenant }) => {
+export const POST = visitorRoute(async ({ request, tenant }) => {
   const meta = submitMeta(request);
   const { lead } = parseWith(leadRequestSchema(phoneRuleFor(tenant.config)), await readJsonBody(request, MAX_LEAD_BODY_BYTES));
   const result = await createLead(tenant, lead, meta);

@@ -1,11 +1,10 @@
 import { isDatabaseUnavailable } from '@/db/errors';
 import { logger } from '@/lib/logger';
-import { BadRequestError, DashboardError } from '@/modules/dashboard/dashboard.errors';
-import { errorResponse, jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { BadRequestError, HttpError, errorResponse, jsonResponse, readJsonBody } from '@/lib/http';
+import { normalizeHost } from '@/lib/host';
 import { searchResponseJson } from '@/modules/stock/search/search.api';
 import { searchStock } from '@/modules/stock/search/search.service';
 import { searchRequestSchema } from '@/modules/stock/search/search.validation';
-import { normalizeHost } from '@/modules/tenancy/tenancy.host';
 import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
 
 export const dynamic = 'force-dynamic';
@@ -34,7 +33,7 @@ export async function POST(request: Request): Promise<Response> {
       headers: { 'Cache-Control': 'no-store' },
     });
   } catch (error) {
-    if (error instanceof DashboardError) return errorResponse(error);
+    if (error instanceof HttpError) return errorResponse(error);
     if (isDatabaseUnavailable(error)) {
       logger.error({ err: error }, 'search API: database unavailable');
       return jsonResponse({ error: 'Search is unavailable just now. Please try again shortly.' }, { status: 503, headers: { 'Retry-After': '30' } });

@@ -1,6 +1,5 @@
 import { clientAddress } from '@/lib/client-address';
-import { jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
-import { leadRoute, parseWith } from '@/modules/leads/leads.http';
+import { jsonResponse, readJsonBody, visitorRoute, parseWith } from '@/lib/http';
 import { estimateVehicle } from '@/modules/vehicles/vehicles.service';
 import { estimateRequestSchema } from '@/modules/vehicles/vehicles.validation';
 
@@ -10,7 +9,7 @@ export const dynamic = 'force-dynamic';
  * POST /api/simple-autograb-lookup {make, model, year, km, state?, vin?} → the estimate: retail and
  * trade-in ranges and the comparables used, or {ok: false, reason: 'not enough data'}.
  */
-export const POST = leadRoute(async ({ request, tenant }) => {
+export const POST = visitorRoute(async ({ request, tenant }) => {
   const input = parseWith(estimateRequestSchema, await readJsonBody(request, 4 * 1024));
   return jsonResponse(await estimateVehicle(tenant, input, clientAddress(request)), { headers: { 'Cache-Control': 'no-store' } });
 });

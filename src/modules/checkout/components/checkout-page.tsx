@@ -6,7 +6,7 @@ import { notFound, permanentRedirect } from 'next/navigation';
 import { Container } from '@/components/ui/container';
 import { PageHeader } from '@/components/ui/page-header';
 import { formatMoney, spell } from '@/lib/format';
-import { NotFoundError } from '@/modules/dashboard/dashboard.errors';
+import { NotFoundError } from '@/lib/http';
 import { ContactAside } from '@/modules/content/components/content-layout';
 import { MIN_RESERVE_PRICE } from '@/modules/stock/car-page.rules';
 import { cardPhotoSources } from '@/modules/stock/components/car-image';

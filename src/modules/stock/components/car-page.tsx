@@ -6,7 +6,7 @@ import { absoluteSiteUrl, carPath, carTypeSearchPath, searchPath } from '@/modul
 import { requireHost, requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { formatMoney, formatOdometer, spell } from '@/lib/format';
-import { safeJson } from '@/modules/dashboard/dashboard.http';
+import { safeJson } from '@/lib/http';
 import { CAR_PAGE_MESSAGES, carActions, isPriceComparisonEligible, marketIndicator, maskPhone, vehicleContentEvent } from '../car-page.rules';
 import { marketAveragesFor } from '@/modules/vehicles/vehicles.service';
 import { breadcrumbJsonLd, carJsonLd } from '../car-page.structured-data';

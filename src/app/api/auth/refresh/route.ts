@@ -1,6 +1,6 @@
 import { clearedCookies, readCookie, REFRESH_COOKIE, requireSignIn, SESSION_MESSAGES, sessionCookies, withCookies } from '@/modules/identity/identity.http';
 import { refreshSession, SessionError } from '@/modules/identity/identity.sessions';
-import { leadRoute } from '@/modules/leads/leads.http';
+import { visitorRoute } from '@/lib/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -8,7 +8,7 @@ export const dynamic = 'force-dynamic';
  * POST /api/auth/refresh → {expires_at, expires_in}: the refresh cookie exchanged for a new pair.
  * A refused refresh (401) clears the cookies; the browser then removes the session (SPEC §4).
  */
-export const POST = leadRoute(async ({ request, tenant }) => {
+export const POST = visitorRoute(async ({ request, tenant }) => {
   requireSignIn(tenant);
   const token = readCookie(request, REFRESH_COOKIE);
   try {

@@ -1,15 +1,14 @@
-import { readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { readJsonBody, visitorRoute, parseWith } from '@/lib/http';
 import { AUTH_EVENTS, recordAuthEvent, verifyPhoneCode } from '@/modules/identity/identity.codes';
 import { watchlist } from '@/modules/identity/identity.garage';
 import { requireSignIn, sessionCookies, withCookies } from '@/modules/identity/identity.http';
 import { findOrCreateCustomer, startSession } from '@/modules/identity/identity.sessions';
 import { verifyCodeSchema } from '@/modules/identity/identity.validation';
-import { leadRoute, parseWith } from '@/modules/leads/leads.http';
 
 export const dynamic = 'force-dynamic';
 
 /** POST /api/auth/sign-in {phone, code} → {user, watchlist, expires_at}; the session in httpOnly cookies. */
-export const POST = leadRoute(async ({ request, tenant }) => {
+export const POST = visitorRoute(async ({ request, tenant }) => {
   requireSignIn(tenant);
   const input = parseWith(verifyCodeSchema, await readJsonBody(request, 4 * 1024));
   const { phone, metadata } = await verifyPhoneCode(tenant, input);

@@ -1,5 +1,5 @@
 import { clientAddress } from '@/lib/client-address';
-import { jsonResponse } from '@/modules/dashboard/dashboard.http';
+import { jsonResponse } from '@/lib/http';
 import { checkoutRoute } from '@/modules/checkout/checkout.http';
 import { checkDeliveryPostcode } from '@/modules/checkout/checkout.journey';
 

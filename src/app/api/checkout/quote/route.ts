@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { jsonResponse } from '@/modules/dashboard/dashboard.http';
-import { ValidationError } from '@/modules/dashboard/dashboard.errors';
+import { jsonResponse, ValidationError } from '@/lib/http';
 import { dbIdSchema } from '@/modules/leads/leads.validation';
 import { checkoutQuote } from '@/modules/checkout/checkout.commands';
 import { checkoutRoute } from '@/modules/checkout/checkout.http';

@@ -1,6 +1,4 @@
-import { readFormFields } from '@/modules/dashboard/dashboard.http';
-import { ValidationError } from '@/modules/dashboard/dashboard.errors';
-import { leadRoute } from '@/modules/leads/leads.http';
+import { readFormFields, ValidationError, visitorRoute } from '@/lib/http';
 import { redeemRefundLink } from '@/modules/checkout/checkout.commands';
 import { REFUND_LINK_PATH } from '@/modules/checkout/checkout.refund-link';
 
@@ -10,11 +8,11 @@ const MAX_FORM_BYTES = 4 * 1024;
 
 /**
  * POST /api/checkout/refund-links (form field token): the refund link's confirmation page's button
- * (issue 31). Same-site form posts only (leadRoute: a cross-site Origin or Sec-Fetch-Site is 403).
+ * (issue 31). Same-site form posts only (visitorRoute: a cross-site Origin or Sec-Fetch-Site is 403).
  * Refunds through the Dashboard API's command, once, then 303 back to the link's page, which says
  * what happened; a spent, expired, altered or other website's link refunds nothing.
  */
-export const POST = leadRoute(async ({ request, tenant }) => {
+export const POST = visitorRoute(async ({ request, tenant }) => {
   const token = (await readFormFields(request, MAX_FORM_BYTES)).token?.trim() ?? '';
   if (!token) throw new ValidationError({ token: '*This is a required field.' });
   if (!/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token) || token.length > 2000) throw new ValidationError({ token: 'is not a refund link' });

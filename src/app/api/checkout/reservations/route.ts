@@ -1,5 +1,5 @@
 import { clientAddress } from '@/lib/client-address';
-import { jsonResponse, readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { jsonResponse, readJsonBody } from '@/lib/http';
 import { submitMeta } from '@/modules/leads/leads.http';
 import { startReservation } from '@/modules/checkout/checkout.commands';
 import { checkoutRoute, originOf } from '@/modules/checkout/checkout.http';

@@ -1,14 +1,12 @@
-import { NotFoundError } from '@/modules/dashboard/dashboard.errors';
-import { jsonResponse } from '@/modules/dashboard/dashboard.http';
+import { NotFoundError, jsonResponse, visitorRoute } from '@/lib/http';
 import { removeCar, watchlist } from '@/modules/identity/identity.garage';
 import { requireGarageCustomer } from '@/modules/identity/identity.http';
-import { leadRoute } from '@/modules/leads/leads.http';
 import { dbIdSchema } from '@/modules/leads/leads.validation';
 
 export const dynamic = 'force-dynamic';
 
 /** DELETE /api/garage/{car_id} → {watchlist}; 404 when the car was not saved. */
-export const DELETE = leadRoute<{ carId: string }>(async ({ request, tenant, params }) => {
+export const DELETE = visitorRoute<{ carId: string }>(async ({ request, tenant, params }) => {
   const customerId = await requireGarageCustomer(tenant, request);
   const carId = dbIdSchema.safeParse(params.carId);
   if (!carId.success || !(await removeCar(tenant, customerId, carId.data))) throw new NotFoundError();

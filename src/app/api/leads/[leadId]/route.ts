@@ -1,8 +1,7 @@
-import { NotFoundError } from '@/modules/dashboard/dashboard.errors';
-import { jsonResponse, readBodyBytes, readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { NotFoundError, jsonResponse, readBodyBytes, readJsonBody, visitorRoute, parseWith } from '@/lib/http';
 import { MAX_UPLOAD_BYTES, parseLeadUpload } from '@/modules/leads/leads.files';
 import { updateLead } from '@/modules/leads/leads.commands';
-import { leadRoute, parseWith, submitMeta } from '@/modules/leads/leads.http';
+import { submitMeta } from '@/modules/leads/leads.http';
 import { leadIdSchema, leadRequestSchema, phoneRuleFor } from '@/modules/leads/leads.validation';
 
 export const dynamic = 'force-dynamic';
@@ -13,7 +12,7 @@ const MAX_LEAD_BODY_BYTES = 64 * 1024;
  * PUT /api/leads/{lead_id} {lead:{…}}: a later step of a multi-step form → {id}. Another website's
  * lead is 404. A step with files (trade-in photos) is multipart, as POST /api/leads/with-files.
  */
-export const PUT = leadRoute<{ leadId: string }>(async ({ request, tenant, params }) => {
+export const PUT = visitorRoute<{ leadId: string }>(async ({ request, tenant, params }) => {
   const leadId = leadIdSchema.safeParse(params.leadId);
   if (!leadId.success) throw new NotFoundError();
   const meta = submitMeta(request);

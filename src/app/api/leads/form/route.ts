@@ -1,9 +1,8 @@
-import { readFormFields } from '@/modules/dashboard/dashboard.http';
-import { ValidationError } from '@/modules/dashboard/dashboard.errors';
+import { readFormFields, ValidationError, visitorRoute, parseWith } from '@/lib/http';
 import { createLead } from '@/modules/leads/leads.commands';
 import { getLeadSite } from '@/modules/leads/leads.form-context';
 import { successPath, successSlug } from '@/modules/leads/leads.forms';
-import { leadRoute, parseWith, submitMeta } from '@/modules/leads/leads.http';
+import { submitMeta } from '@/modules/leads/leads.http';
 import { leadFromPlainForm, PLAIN_FORM } from '@/modules/leads/leads.plain-form';
 import { REFUSED_LEAD_FORM_COOKIE, refusedForm, refusedFormCookieValue, REFUSED_FORM_SECONDS, REFUSED_FORM_ANCHOR } from '@/modules/leads/leads.refused-form';
 import { normaliseCategory } from '@/modules/leads/leads.rules';
@@ -33,7 +32,7 @@ function formPage(request: Request): URL | null {
  * page; a refused post → 303 back to the form's page, which shows what was typed with each field's
  * message (leads.refused-form.ts). The same rules and the same lead as POST /api/leads.
  */
-export const POST = leadRoute(async ({ request, tenant }) => {
+export const POST = visitorRoute(async ({ request, tenant }) => {
   const meta = submitMeta(request);
   const form = await readFormFields(request, MAX_FORM_BYTES);
   const page = formPage(request);

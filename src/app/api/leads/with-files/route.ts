@@ -1,14 +1,13 @@
-import { jsonResponse } from '@/modules/dashboard/dashboard.http';
+import { jsonResponse, readBodyBytes, visitorRoute, parseWith } from '@/lib/http';
 import { createLead } from '@/modules/leads/leads.commands';
 import { MAX_UPLOAD_BYTES, parseLeadUpload } from '@/modules/leads/leads.files';
-import { readBodyBytes } from '@/modules/dashboard/dashboard.http';
-import { leadRoute, parseWith, submitMeta } from '@/modules/leads/leads.http';
+import { submitMeta } from '@/modules/leads/leads.http';
 import { leadRequestSchema, phoneRuleFor } from '@/modules/leads/leads.validation';
 
 export const dynamic = 'force-dynamic';
 
 /** POST /api/leads/with-files: multipart with a `lead` JSON field and up to 5 photo/PDF files → {id}. */
-export const POST = leadRoute(async ({ request, tenant }) => {
+export const POST = visitorRoute(async ({ request, tenant }) => {
   const meta = submitMeta(request);
   const { lead, files } = await parseLeadUpload(await readBodyBytes(request, MAX_UPLOAD_BYTES), request.headers.get('content-type'));
   const { lead: payload } = parseWith(leadRequestSchema(phoneRuleFor(tenant.config)), { lead });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { BadRequestError, DASHBOARD_MESSAGES, NotFoundError } from '@/modules/dashboard/dashboard.errors';
-import { dashboardRoute, jsonResponse, parseParams, pathIdSchema } from '@/modules/dashboard/dashboard.http';
+import { BadRequestError, HTTP_MESSAGES, NotFoundError, dealerRoute, jsonResponse, parseParams, pathIdSchema } from '@/lib/http';
 import { LEAD_LIST_STATUSES, listDealershipLeads } from '@/modules/leads/leads.queries';
 
 // Dashboard API: GET /dealerships/{id}/leads.json?page=&per_page=&from=&to=&status=
@@ -23,7 +22,7 @@ const querySchema = z.object({
   status: z.enum(LEAD_LIST_STATUSES, { error: `must be one of ${LEAD_LIST_STATUSES.join(', ')}` }).optional(),
 });
 
-export const GET = dashboardRoute<Params>(async ({ request, params, principal }) => {
+export const GET = dealerRoute<Params>(async ({ request, params, principal }) => {
   const { id } = parseParams(paramsSchema, params);
   if (id !== principal.dealershipId) throw new NotFoundError();
   const search = Object.fromEntries(new URL(request.url).searchParams);
@@ -31,7 +30,7 @@ export const GET = dashboardRoute<Params>(async ({ request, params, principal })
   if (!parsed.success) {
     const fields: Record<string, string> = {};
     for (const issue of parsed.error.issues) fields[issue.path.join('.') || 'query'] ??= issue.message;
-    throw new BadRequestError(DASHBOARD_MESSAGES.badRequest, fields);
+    throw new BadRequestError(HTTP_MESSAGES.badRequest, fields);
   }
   const q = parsed.data;
   const result = await listDealershipLeads(principal.websiteId, id, { from: q.from, to: q.to, status: q.status, page: q.page, perPage: q.per_page });

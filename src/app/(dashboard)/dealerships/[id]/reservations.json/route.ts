@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { BadRequestError, DASHBOARD_MESSAGES, NotFoundError } from '@/modules/dashboard/dashboard.errors';
-import { dashboardRoute, jsonResponse, parseParams, pathIdSchema } from '@/modules/dashboard/dashboard.http';
+import { BadRequestError, HTTP_MESSAGES, NotFoundError, dealerRoute, jsonResponse, parseParams, pathIdSchema } from '@/lib/http';
 import { listDealershipReservations } from '@/modules/checkout/checkout.queries';
 import { RESERVATION_STATUSES } from '@/modules/checkout/checkout.schema';
 
@@ -15,14 +14,14 @@ const querySchema = z.object({
   status: z.enum(RESERVATION_STATUSES, { error: `must be one of ${RESERVATION_STATUSES.join(', ')}` }).optional(),
 });
 
-export const GET = dashboardRoute<{ id: string }>(async ({ request, params, principal }) => {
+export const GET = dealerRoute<{ id: string }>(async ({ request, params, principal }) => {
   const { id } = parseParams(paramsSchema, params);
   if (id !== principal.dealershipId) throw new NotFoundError();
   const parsed = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) {
     const fields: Record<string, string> = {};
     for (const issue of parsed.error.issues) fields[issue.path.join('.') || 'query'] ??= issue.message;
-    throw new BadRequestError(DASHBOARD_MESSAGES.badRequest, fields);
+    throw new BadRequestError(HTTP_MESSAGES.badRequest, fields);
   }
   const result = await listDealershipReservations(principal.websiteId, id, { page: parsed.data.page, perPage: parsed.data.per_page, status: parsed.data.status });
   return jsonResponse(result, { headers: { 'Cache-Control': 'private, no-store' } });

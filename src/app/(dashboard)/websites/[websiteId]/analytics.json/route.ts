@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dashboardRoute, jsonResponse, parseParams, pathIdSchema } from '@/modules/dashboard/dashboard.http';
+import { dealerRoute, jsonResponse, parseParams, pathIdSchema } from '@/lib/http';
 import { reportRange } from '@/modules/dashboard/dashboard.range';
 import { dashboardTenant } from '@/modules/dashboard/dashboard.service';
 import { countEvents } from '@/modules/widgets/widgets.events.queries';
@@ -15,7 +15,7 @@ export const dynamic = 'force-dynamic';
 type Params = { websiteId: string };
 const paramsSchema = z.object({ websiteId: pathIdSchema });
 
-export const GET = dashboardRoute<Params>(async ({ request, params, principal }) => {
+export const GET = dealerRoute<Params>(async ({ request, params, principal }) => {
   const { websiteId } = parseParams(paramsSchema, params);
   const tenant = await dashboardTenant(principal, websiteId);
   const { from, to } = reportRange(request, tenant);

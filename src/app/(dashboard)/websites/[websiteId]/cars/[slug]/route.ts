@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dashboardRoute, jsonResponse, jsonSegmentSchema, parseParams, pathIdSchema, readJsonBody, versionedResponse } from '@/modules/dashboard/dashboard.http';
+import { dealerRoute, jsonResponse, versionedResponse, jsonSegmentSchema, parseParams, pathIdSchema, readJsonBody } from '@/lib/http';
 import { deleteDashboardCar, getDashboardCar, putDashboardCar } from '@/modules/dashboard/dashboard.service';
 
 // Dashboard API (SPEC §7): /websites/{websiteId}/cars/{slug}.json, on any host.
@@ -8,14 +8,14 @@ export const dynamic = 'force-dynamic';
 type Params = { websiteId: string; slug: string };
 const paramsSchema = z.object({ websiteId: pathIdSchema, slug: jsonSegmentSchema });
 
-export const GET = dashboardRoute<Params>(async ({ request, params, principal }) => {
+export const GET = dealerRoute<Params>(async ({ request, params, principal }) => {
   const { websiteId, slug } = parseParams(paramsSchema, params);
   const lookup = await getDashboardCar(principal, websiteId, slug);
   return versionedResponse(request, lookup.value, lookup.etag);
 });
 
 /** Creates (201) or replaces (200) the car; the body is the car JSON. */
-export const PUT = dashboardRoute<Params>(async ({ request, params, principal }) => {
+export const PUT = dealerRoute<Params>(async ({ request, params, principal }) => {
   const { websiteId, slug } = parseParams(paramsSchema, params);
   const result = await putDashboardCar(principal, websiteId, slug, () => readJsonBody(request));
   return jsonResponse(result.car, {
@@ -25,7 +25,7 @@ export const PUT = dashboardRoute<Params>(async ({ request, params, principal })
 });
 
 /** Withdraws the car from the website (show_on_dealer_website false): 204. */
-export const DELETE = dashboardRoute<Params>(async ({ params, principal }) => {
+export const DELETE = dealerRoute<Params>(async ({ params, principal }) => {
   const { websiteId, slug } = parseParams(paramsSchema, params);
   await deleteDashboardCar(principal, websiteId, slug);
   return new Response(null, { status: 204 });

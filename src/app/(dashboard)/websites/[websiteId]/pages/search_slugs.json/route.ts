@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dashboardRoute, parseParams, pathIdSchema, versionedResponse } from '@/modules/dashboard/dashboard.http';
+import { dealerRoute, parseParams, pathIdSchema, versionedResponse } from '@/lib/http';
 import { getDashboardSearchSlugs } from '@/modules/dashboard/dashboard.service';
 
 // Dashboard API (SPEC §7): /websites/{websiteId}/pages/search_slugs.json.
@@ -8,7 +8,7 @@ export const dynamic = 'force-dynamic';
 type Params = { websiteId: string };
 const paramsSchema = z.object({ websiteId: pathIdSchema });
 
-export const GET = dashboardRoute<Params>(async ({ request, params, principal }) => {
+export const GET = dealerRoute<Params>(async ({ request, params, principal }) => {
   const { websiteId } = parseParams(paramsSchema, params);
   const lookup = await getDashboardSearchSlugs(principal, websiteId);
   return versionedResponse(request, lookup.value, lookup.etag);

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { NotFoundError } from '@/modules/dashboard/dashboard.errors';
-import { dashboardRoute, jsonResponse, parseParams, pathIdSchema } from '@/modules/dashboard/dashboard.http';
+import { NotFoundError, dealerRoute, jsonResponse, parseParams, pathIdSchema } from '@/lib/http';
 import { retryFailedDeliveries } from '@/modules/leads/leads.alerts';
 import { wakeDeliveryWorker } from '@/modules/leads/leads.delivery';
 
@@ -9,7 +8,7 @@ export const dynamic = 'force-dynamic';
 
 const paramsSchema = z.object({ id: pathIdSchema, delivery: pathIdSchema });
 
-export const POST = dashboardRoute<{ id: string; delivery: string }>(async ({ params, principal }) => {
+export const POST = dealerRoute<{ id: string; delivery: string }>(async ({ params, principal }) => {
   const { id, delivery } = parseParams(paramsSchema, params);
   if (id !== principal.dealershipId) throw new NotFoundError();
   if ((await retryFailedDeliveries(principal.websiteId, id, delivery)) === 0) throw new NotFoundError();

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { NotFoundError } from '@/modules/dashboard/dashboard.errors';
-import { dashboardRoute, jsonResponse, parseParams, pathIdSchema } from '@/modules/dashboard/dashboard.http';
+import { NotFoundError, dealerRoute, jsonResponse, parseParams, pathIdSchema } from '@/lib/http';
 import { refundReservation } from '@/modules/checkout/checkout.commands';
 import { dealerReservationJson } from '@/modules/checkout/checkout.queries';
 
@@ -9,7 +8,7 @@ export const dynamic = 'force-dynamic';
 
 const paramsSchema = z.object({ id: pathIdSchema, reservationId: z.uuid() });
 
-export const POST = dashboardRoute<{ id: string; reservationId: string }>(async ({ params, principal }) => {
+export const POST = dealerRoute<{ id: string; reservationId: string }>(async ({ params, principal }) => {
   const { id, reservationId } = parseParams(paramsSchema, params);
   if (id !== principal.dealershipId) throw new NotFoundError();
   const row = await refundReservation(principal.websiteId, id, reservationId.toLowerCase());

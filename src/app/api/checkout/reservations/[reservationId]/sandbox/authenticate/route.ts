@@ -1,5 +1,5 @@
 import { clientAddress } from '@/lib/client-address';
-import { readJsonBody } from '@/modules/dashboard/dashboard.http';
+import { readJsonBody } from '@/lib/http';
 import { authenticateSandboxCard } from '@/modules/checkout/checkout.commands';
 import { checkoutRoute, reservationIdOf, reservationResponse, reservationTokenOf } from '@/modules/checkout/checkout.http';
 

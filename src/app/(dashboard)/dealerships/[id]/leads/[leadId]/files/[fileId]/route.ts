@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { NotFoundError } from '@/modules/dashboard/dashboard.errors';
-import { dashboardRoute, parseParams, pathIdSchema } from '@/modules/dashboard/dashboard.http';
+import { NotFoundError, dealerRoute, parseParams, pathIdSchema } from '@/lib/http';
 import { findDealershipLeadFile } from '@/modules/leads/leads.queries';
 import { leadIdSchema } from '@/modules/leads/leads.validation';
 
@@ -9,7 +8,7 @@ export const dynamic = 'force-dynamic';
 
 const paramsSchema = z.object({ id: pathIdSchema, leadId: leadIdSchema, fileId: leadIdSchema });
 
-export const GET = dashboardRoute<{ id: string; leadId: string; fileId: string }>(async ({ params, principal }) => {
+export const GET = dealerRoute<{ id: string; leadId: string; fileId: string }>(async ({ params, principal }) => {
   const { id, leadId, fileId } = parseParams(paramsSchema, params);
   if (id !== principal.dealershipId) throw new NotFoundError();
   const file = await findDealershipLeadFile(principal.websiteId, id, leadId.toLowerCase(), fileId.toLowerCase());

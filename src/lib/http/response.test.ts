@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { etagMatches, jsonSegmentSchema, parseQueryId, pathIdSchema, readJsonBody, safeJson } from './dashboard.http';
-import { BadRequestError, PayloadTooLargeError } from './dashboard.errors';
+import { etagMatches, safeJson } from '@/lib/http/response';
+import { jsonSegmentSchema, parseQueryId, pathIdSchema } from '@/lib/http/params';
+import { readJsonBody } from '@/lib/http/body';
+import { BadRequestError, PayloadTooLargeError } from '@/lib/http/errors';
 
 describe('safeJson', () => {
   it('escapes markup characters and line separators, and parses back to the same value', () => {

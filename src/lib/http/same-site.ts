@@ -1,6 +1,6 @@
 import 'server-only';
-import { DashboardError } from '@/modules/dashboard/dashboard.errors';
-import { normalizeHost } from '@/modules/tenancy/tenancy.host';
+import { HttpError } from './errors';
+import { normalizeHost } from '@/lib/host';
 
 /**
  * Same-site writes only (ARCHITECTURE rule 7). A browser sends a cross-site form or fetch with an
@@ -16,13 +16,13 @@ export const SAME_SITE_MESSAGES = {
   mediaType: (types: string) => `Content-Type must be ${types}.`,
 } as const;
 
-export class CrossSiteRequestError extends DashboardError {
+export class CrossSiteRequestError extends HttpError {
   constructor() {
     super(403, SAME_SITE_MESSAGES.crossSite);
   }
 }
 
-export class UnsupportedMediaTypeError extends DashboardError {
+export class UnsupportedMediaTypeError extends HttpError {
   constructor(types: string) {
     super(415, SAME_SITE_MESSAGES.mediaType(types), { 'Content-Type': `must be ${types}` });
   }

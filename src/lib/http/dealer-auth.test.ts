@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashSecret, parseBasicAuth, verifySecret } from './dashboard.auth';
+import { hashSecret, parseBasicAuth, verifySecret } from '@/lib/http/dealer-auth';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const KEY = 'dk_0123456789abcdef01234567';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, normalizeHost, slugFromDevHost } from './tenancy.host';
+import { isLoopbackHost, normalizeHost, slugFromDevHost } from '@/lib/host';
 
 describe('normalizeHost', () => {
   it('lowercases and drops the port', () => {

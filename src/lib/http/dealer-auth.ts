@@ -3,7 +3,7 @@ import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual, typ
 import { and, eq, isNull } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { consumeLimits, peekLimits, throwIfRefused, waitPhrase, type RateLimit } from '@/lib/rate-limit';
-import { apiKeys, dealerships } from '../tenancy/tenancy.schema';
+import { apiKeys, dealerships } from '@/db/schema';
 
 /**
  * Dashboard API credentials: HTTP Basic, user = key id (public), password = secret (shown once).
@@ -11,7 +11,7 @@ import { apiKeys, dealerships } from '../tenancy/tenancy.schema';
  */
 
 /** Who is calling: one dealership's key, which grants its dealership's website. */
-export type DashboardPrincipal = { apiKeyId: number; keyId: string; websiteId: number; dealershipId: number };
+export type DealerPrincipal = { apiKeyId: number; keyId: string; websiteId: number; dealershipId: number };
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32, saltLength: 16 } as const;
 const KEY_ID_PATTERN = /^dk_[0-9a-f]{24}$/;
@@ -90,7 +90,7 @@ function loginFailureLimits(keyId: string, ip: string | null): RateLimit[] {
  * The principal for an Authorization header, or null (missing, malformed, unknown, wrong or
  * revoked). A client over its failed-login limit is refused with RateLimitedError (429).
  */
-export async function authenticate(header: string | null | undefined, ip: string | null = null): Promise<DashboardPrincipal | null> {
+export async function authenticate(header: string | null | undefined, ip: string | null = null): Promise<DealerPrincipal | null> {
   const credentials = parseBasicAuth(header);
   if (!credentials) return null;
   const db = await getDb();
