@@ -16,7 +16,7 @@ const config = [
     // Dates are written in the website's locale and time zone, one way (issue 31): formatDate in
     // src/lib/format.ts. A bare toLocale…String() writes them in the visitor's browser locale.
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/**/*.test.{ts,tsx}', 'src/db/seed/**'],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/demo/**'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -37,7 +37,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { DEMO_SLUGS } from '../src/db/seed/sites';
+import { DEMO_SLUGS } from '@/demo/sites';
 import { ROOT, startServer, waitForServer } from './bench/http';
 import { measurePageThroughput, measureRawComparison, pageThroughputTable, rawComparisonTable, RAW_RATIO_TARGET, type ThroughputRow } from './bench/page-throughput';
 import { cpuName, writeSection } from './bench/report';

@@ -1,6 +1,6 @@
 // Migrates the database and, when it holds no website yet, loads the demo dealers.
 import { openDatabase } from '../src/db/client';
-import { databaseHasWebsites, seedDemoData } from '../src/db/seed';
+import { databaseHasWebsites, seedDemoData } from '@/demo';
 import { websites } from '../src/modules/tenancy/tenancy.schema';
 import { databaseOptions } from '../src/db';
 import { mediaDir } from '../src/lib/media';

@@ -1,7 +1,7 @@
 // `npm run db:seed`: loads (or reloads) the eight demo dealers and their photos.
 //   --no-media   write the rows only, no image files
 import { openDatabase } from '../src/db/client';
-import { seedDemoData } from '../src/db/seed';
+import { seedDemoData } from '@/demo';
 import { mediaDir } from '../src/lib/media';
 import { databaseOptions } from '../src/db';
 

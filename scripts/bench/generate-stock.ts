@@ -7,10 +7,10 @@
  * VIN maker and its photo keys; nothing here is written to the database (see load.ts).
  */
 import type { cars, dealerships, locations, websiteDomains, websites } from '../../src/db/schema';
-import { AU_CARS, COLOURS, COLOUR_WEIGHTS, SKODA_CARS, type ModelSpec } from '../../src/db/seed/catalogue';
-import { weeklyHours } from '../../src/db/seed/hours';
-import { Random } from '../../src/db/seed/random';
-import { makeVin, photoKey, slugify, type PhotoSpec } from '../../src/db/seed/stock';
+import { AU_CARS, COLOURS, COLOUR_WEIGHTS, SKODA_CARS, type ModelSpec } from '@/demo/catalogue';
+import { weeklyHours } from '@/modules/locations/locations.hours';
+import { Random } from '@/demo/random';
+import { makeVin, photoKey, slugify, type PhotoSpec } from '@/demo/stock';
 
 /** Bump whenever the generated rows change: a stored bench database with another version is rebuilt. */
 export const GENERATOR_VERSION = 'search-1';

@@ -9,7 +9,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle, type Db } from '../../src/db/client';
 import { cars, dealerships, locations, websiteDomains, websites } from '../../src/db/schema';
-import { renderPhotos } from '../../src/db/seed/images';
+import { renderPhotos } from '@/demo/images';
 import { localMediaStore } from '../../src/lib/media';
 import { GENERATOR_VERSION, generateBenchData, isBenchSlug, type BenchData } from './generate-stock';
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray, not, sql } from 'drizzle-orm';
 import type { Db } from '@/db';
-import { seedDemoData } from '@/db/seed';
+import { seedDemoData } from '@/demo';
 import { odometerValue } from '@/lib/format';
 import { feedResponse } from '@/modules/feeds/feeds.route';
 import { carImages, cars } from '@/modules/stock/stock.schema';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db';
-import { databaseHasWebsites, seedDemoData, type SeedSummary } from '@/db/seed';
+import { databaseHasWebsites, seedDemoData, type SeedSummary } from '@/demo';
 import { contentPages } from '@/modules/content/content.schema';
 import { bookings, locations, specialHours } from '@/modules/locations/locations.schema';
 import { carImages, carPaymentProcessors, cars } from '@/modules/stock/stock.schema';

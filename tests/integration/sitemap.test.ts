@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, not } from 'drizzle-orm';
 import type { Db } from '@/db';
-import { seedDemoData } from '@/db/seed';
+import { seedDemoData } from '@/demo';
 import { slugify } from '@/lib/slug';
 import { contentPagePath } from '@/modules/content/content.routing';
 import { contentPages } from '@/modules/content/content.schema';

@@ -14,7 +14,7 @@
  * page subscribed to Zendesk's or LiveChat's messages).
  */
 import zlib from 'node:zlib';
-import { hashString, mulberry32 } from '../../src/db/seed/random';
+import { hashString, mulberry32 } from '@/demo/random';
 import { WIDGET_SOURCES, type WidgetId } from '../../src/modules/widgets/widgets.plan';
 
 /** Which request is which widget's script (the script addresses of WIDGET_SOURCES). */

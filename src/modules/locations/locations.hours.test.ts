@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { weeklyHours } from '@/db/seed/hours';
+import { weeklyHours } from '@/modules/locations/locations.hours';
 import {
   formatClock12,
   holidayRows,

@@ -8,6 +8,27 @@ import type { LocationSettings, OpeningHoursEntry, SpecialHoursEntry } from './l
  * clock of the location's own time zone: 'today', 'open now' and which date a holiday falls on.
  */
 
+/** [open, close] as 'HH:MM', or null for closed. */
+export type Span = readonly [string, string] | null;
+
+/**
+ * A week of opening hours (weekday 0 = Sunday … 6 = Saturday). `weekdays` applies Monday to
+ * Friday unless a day is overridden.
+ */
+export function weeklyHours(spec: { weekdays: Span; saturday: Span; sunday: Span; overrides?: Partial<Record<number, Span>> }): OpeningHoursEntry[] {
+  const entries: OpeningHoursEntry[] = [];
+  for (let weekday = 0; weekday <= 6; weekday++) {
+    let span: Span = weekday === 0 ? spec.sunday : weekday === 6 ? spec.saturday : spec.weekdays;
+    if (spec.overrides && weekday in spec.overrides) span = spec.overrides[weekday] ?? null;
+    entries.push(
+      span
+        ? { weekday, status: 'Open', open: span[0], close: span[1] }
+        : { weekday, status: 'Closed', open: null, close: null },
+    );
+  }
+  return entries;
+}
+
 export const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 export const WEEKDAY_SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 /** Display order: Monday first, Sunday last. */

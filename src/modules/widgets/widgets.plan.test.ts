@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebsiteConfig, websiteConfigSchema } from '@/modules/tenancy/tenancy.config';
 import { contentSecurityPolicy } from '@/lib/security-headers';
-import { DEMO_SITES as SITES } from '@/db/seed/sites';
 import { chatWidgets, inWorker, isHiddenPath, pageTypeOf, serviceBookingUrl, widgetCspSources, widgetPlan } from './widgets.plan';
 import { consentSignals, marketingAllowed } from './widgets.consent';
 import { chatMessageEvent } from './widgets.runtime';
@@ -72,24 +71,9 @@ describe('widget configuration', () => {
     const asks = parseWebsiteConfig({ widgets: { googleAnalyticsId: 'G-ABC1234', loadOutsideProduction: true } });
     expect(widgetPlan(asks, {}, { production: false }).widgets).toHaveLength(1);
   });
-
-  it('gives the demo dealers a realistic set: harbour-city-motors every kind, lone-star-auto a consent banner', () => {
-    const site = (slug: string) => SITES.find((s) => s.slug === slug)!;
-    const harbour = widgetPlan(parseWebsiteConfig(site('harbour-city-motors').config), site('harbour-city-motors').secrets ?? {}, production);
-    expect(harbour.widgets.map((w) => w.id).sort()).toEqual(['callTracking', 'digitalTools', 'ga4', 'gtm', 'metaPixel', 'podium', 'spinViewer']);
-    const lone = parseWebsiteConfig(site('lone-star-auto').config);
-    expect(lone.consent.required).toBe(true);
-    expect(parseWebsiteConfig(site('harbour-city-motors').config).consent.required).toBe(false);
-  });
 });
 
 describe('chat actions (issue 31: no chat button that leads nowhere)', () => {
-  const site = (slug: string) => SITES.find((s) => s.slug === slug)!;
-  const demo = (slug: string) => {
-    const seed = site(slug);
-    return chatWidgets(widgetPlan(parseWebsiteConfig(seed.config), seed.secrets ?? {}, production));
-  };
-
   it('offers chat only where a provider with its key runs; hidden paths hide the ambient button only', () => {
     const config = parseWebsiteConfig({ widgets: { chat: { provider: 'zendesk', hiddenPaths: ['/cars'] }, chatbot: { enabled: true, hiddenPaths: ['/cars'] } } });
     expect(chatWidgets(widgetPlan(config, { zendeskKey: 'k', impelChatbotKey: 'i' }, production))).toEqual({ chat: true, chatbot: true });
@@ -98,15 +82,6 @@ describe('chat actions (issue 31: no chat button that leads nowhere)', () => {
     expect(chatWidgets(widgetPlan(config, {}, production))).toEqual({ chat: false, chatbot: false });
     // Outside production (and not asked to load there) no widget runs.
     expect(chatWidgets(widgetPlan(config, { zendeskKey: 'k' }, { production: false }))).toEqual({ chat: false, chatbot: false });
-  });
-
-  it('on the demo dealers: none for gold-coast-used-cars, kiwi-motors and wanderer-rv (no key); chat and chatbot for southern-cross-skoda', () => {
-    expect(demo('gold-coast-used-cars')).toEqual({ chat: false, chatbot: false });
-    expect(demo('kiwi-motors')).toEqual({ chat: false, chatbot: false });
-    expect(demo('wanderer-rv')).toEqual({ chat: false, chatbot: false });
-    expect(demo('lone-star-auto')).toEqual({ chat: false, chatbot: false });
-    expect(demo('harbour-city-motors')).toEqual({ chat: true, chatbot: false });
-    expect(demo('southern-cross-skoda')).toEqual({ chat: true, chatbot: true });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { weeklyHours } from '@/db/seed/hours';
+import { weeklyHours } from '@/modules/locations/locations.hours';
 import { parseWebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { SiteFooter } from '@/modules/tenancy/components/site-footer';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';

@@ -1,26 +1,4 @@
 import { instantOfWallTime, isoDate, wallTimeAt } from '@/lib/time-zone';
-import type { OpeningHoursEntry } from '@/modules/locations/locations.types';
-
-/** [open, close] as 'HH:MM', or null for closed. */
-export type Span = readonly [string, string] | null;
-
-/**
- * A week of opening hours (weekday 0 = Sunday … 6 = Saturday). `weekdays` applies Monday to
- * Friday unless a day is overridden.
- */
-export function weeklyHours(spec: { weekdays: Span; saturday: Span; sunday: Span; overrides?: Partial<Record<number, Span>> }): OpeningHoursEntry[] {
-  const entries: OpeningHoursEntry[] = [];
-  for (let weekday = 0; weekday <= 6; weekday++) {
-    let span: Span = weekday === 0 ? spec.sunday : weekday === 6 ? spec.saturday : spec.weekdays;
-    if (spec.overrides && weekday in spec.overrides) span = spec.overrides[weekday] ?? null;
-    entries.push(
-      span
-        ? { weekday, status: 'Open', open: span[0], close: span[1] }
-        : { weekday, status: 'Closed', open: null, close: null },
-    );
-  }
-  return entries;
-}
 
 export type Country = 'AU' | 'NZ' | 'US';
 

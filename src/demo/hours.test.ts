@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, easterSunday, localDate, publicHolidays, upcomingHolidays, weekdayOf, weeklyHours, zonedTime } from './hours';
+import { addDays, easterSunday, localDate, publicHolidays, upcomingHolidays, weekdayOf, zonedTime } from './hours';
+import { weeklyHours } from '@/modules/locations/locations.hours';
 
 describe('weekly opening hours', () => {
   it('builds Sunday-first entries, with Monday to Friday alike unless overridden', () => {

@@ -1,7 +1,8 @@
 import { SORT_OPTIONS, type WebsiteConfigInput, type WebsiteSecrets } from '@/modules/tenancy/tenancy.config';
 import type { LocationSettings, OpeningHoursEntry, SocialLinks } from '@/modules/locations/locations.types';
 import { AU_CARS, MOTORCYCLES, NZ_IMPORTS, RVS, SKODA_CARS, TRUCKS, US_CARS, type ModelSpec } from './catalogue';
-import { weeklyHours, type Country } from './hours';
+import { weeklyHours } from '@/modules/locations/locations.hours';
+import { type Country } from './hours';
 
 /**
  * The eight demo dealers. Fictional businesses (names, phone numbers from the ranges set aside
