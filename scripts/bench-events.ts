@@ -60,7 +60,7 @@ async function serve() {
     import('../src/modules/tenancy/tenancy.schema'),
     import('../src/modules/widgets/widgets.schema'),
     import('../src/modules/widgets/widgets.events.http'),
-    import('../src/modules/widgets/widgets.events'),
+    import('@/modules/widgets/widgets.events'),
     import('../src/lib/client-address'),
     import('./bench/load'),
     import('../src/modules/widgets/widgets.vitals'),

@@ -13,7 +13,7 @@
 import path from 'node:path';
 import { openDatabase, type DatabaseHandle } from '../src/db/client';
 import { seedDemoData } from '@/demo';
-import { getCarBySlug } from '../src/modules/stock/stock.queries';
+import { getCarBySlug } from '@/modules/stock/stock.queries';
 import { isPriceComparisonEligible, marketIndicator } from '../src/modules/stock/car-page.rules';
 import { findTenantById } from '../src/modules/tenancy/tenancy.queries';
 import { estimateFromListings, marketAveragesFor } from '../src/modules/vehicles/vehicles.service';

@@ -12,7 +12,7 @@ export async function register() {
   }
   // Lead delivery from the outbox runs in every server process (claims are SKIP LOCKED leases).
   if (env().leadWorker && process.env.NEXT_PHASE !== 'phase-production-build') {
-    const { startDeliveryWorker } = await import('./modules/leads/leads.delivery');
+    const { startDeliveryWorker } = await import('@/modules/leads/leads.delivery');
     startDeliveryWorker();
   }
 }

@@ -1,9 +1,10 @@
-import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
+import type { Currency, Locale } from '@/lib/intl';
 import { dateTimeFormat, numberFormat } from './intl';
 
 /** Locale formatting for one website: currency, distance unit and spelling. Client-safe. */
 
-type LocaleConfig = Pick<WebsiteConfig, 'locale' | 'currency' | 'distanceUnit'>;
+/** The parts of a website's configuration that say how it writes numbers and dates. */
+type LocaleConfig = { locale: Locale; currency: Currency; distanceUnit: 'km' | 'mi' };
 
 export const KM_PER_MILE = 1.609344;
 
@@ -37,7 +38,7 @@ export function formatDistance(config: LocaleConfig, km: number): string {
 }
 
 /** What a website's dates are written in: its locale and its time zone (never the visitor's browser's). */
-export type DateConfig = Pick<WebsiteConfig, 'locale' | 'timeZone'>;
+export type DateConfig = { locale: Locale; timeZone: string };
 
 const DATE_STYLES = {
   /** '3 March 2026' / 'March 3, 2026' */
@@ -103,6 +104,6 @@ const US_PATTERN = new RegExp(
 );
 
 /** Interface words in the website's spelling: 'Colour' becomes 'Color' on en-US sites. */
-export function spell(config: Pick<WebsiteConfig, 'locale'>, text: string): string {
+export function spell(config: { locale: Locale }, text: string): string {
   return config.locale === 'en-US' ? text.replace(US_PATTERN, (word) => US_SPELLING[word] ?? word) : text;
 }

@@ -2,6 +2,12 @@
  * Intl formatters kept per locale and options: making one costs far more than formatting with it
  * (a search page formats a price and an odometer for every card). Client-safe.
  */
+/** The locales and currencies a website can be configured with. */
+export const LOCALES = ['en-AU', 'en-NZ', 'en-US'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const CURRENCIES = ['AUD', 'NZD', 'USD'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 const collators = new Map<string, Intl.Collator>();

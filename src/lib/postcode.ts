@@ -53,3 +53,7 @@ export function isPostcode(country: PostcodeCountry, text: string): boolean {
 export function postcodeError(country: PostcodeCountry, text: string): string | null {
   return isPostcode(country, text) ? null : POSTCODE_RULES[country].message;
 }
+
+/** Australia's states and territories, as a visitor picks them (trade-in registration). */
+export const AUSTRALIAN_STATES = ['NSW', 'QLD', 'VIC', 'ACT', 'NT', 'SA', 'TAS', 'WA'] as const;
+export type AustralianState = (typeof AUSTRALIAN_STATES)[number];

@@ -12,7 +12,8 @@ import { locations } from '@/modules/locations/locations.schema';
 import { cars } from '@/modules/stock/stock.schema';
 import { leadFiles, leads, valuations } from '@/modules/leads/leads.schema';
 import { callLeadRoute, seedLeadWorld, validLead, type LeadWorld } from '@/modules/leads/leads.test-support';
-import { emailSchema, nameSchema, phoneRuleFor } from '@/modules/leads/leads.validation';
+import { emailSchema, nameSchema } from '@/modules/leads/leads.validation';
+import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 
 /**
  * At least 1,000 malformed or hostile payloads per lead endpoint: wrong types, huge strings,

@@ -6,14 +6,7 @@ import { dealerships, websites } from '@/modules/tenancy/tenancy.schema';
 import { findTenantById } from '@/modules/tenancy/tenancy.queries';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { locations } from '@/modules/locations/locations.schema';
-import {
-  findDealershipContact,
-  findVisibleLocation,
-  getMapsKey,
-  getWebsiteSessionData,
-  listDealerLicences,
-  listVisibleLocations,
-} from '@/modules/locations/locations.queries';
+import { findDealershipContact, findVisibleLocation, getMapsKey, listDealerLicences, getWebsiteSessionData, listVisibleLocations } from '@/modules/locations/locations.queries';
 import { groupLocations } from '@/modules/locations/locations.grouping';
 import { callRoute, seedDashboardWorld, type DashboardWorld } from '@/modules/dashboard/dashboard.test-support';
 import * as sessionData from '@/app/(dashboard)/api/v1/websites/[websiteId]/website_session_data.json/route';

@@ -5,7 +5,7 @@ import { env } from '@/lib/env';
 import { listContent } from '@/modules/content/content.queries';
 import { LatestPosts } from '@/modules/content/components/latest-posts';
 import { ReviewsBlock } from '@/modules/locations/components/reviews-block';
-import { FeaturedCars } from '@/modules/stock/components/featured-cars';
+import { FeaturedCars } from '@/screens/featured-cars';
 import { DemoDirectory } from '@/modules/tenancy/components/demo-directory';
 import { HomeHero } from '@/modules/tenancy/components/home-hero';
 import { CarTypeLinks, HelpLinks } from '@/modules/tenancy/components/home-sections';

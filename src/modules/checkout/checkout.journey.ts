@@ -4,10 +4,9 @@ import { getDb, type Tx } from '@/db';
 import { consumeLimits, HOUR_MS, waitPhrase, type RateLimit } from '@/lib/rate-limit';
 import { ValidationError } from '@/lib/http';
 import { leads, valuations } from '../leads/leads.schema';
-import { editTokenMatches } from '../leads/leads.tokens';
-import { configuredGeocoder, type Geocoder } from '../locations/locations.geocoding';
+import { editTokenMatches } from '@/modules/leads/server';
+import { configuredGeocoder, type Geocoder, checkPostcode, POSTCODE_MESSAGES, postcodeCountry } from '@/modules/locations/server';
 import { locations } from '../locations/locations.schema';
-import { checkPostcode, POSTCODE_MESSAGES, postcodeCountry } from '../locations/locations.validation';
 import type { Tenant } from '../tenancy/tenancy.types';
 import type { StartRequest } from './checkout.validation';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { LocationSummary, OpeningHoursEntry } from '@/modules/locations/locations.types';
+import type { LocationSummary } from '@/modules/locations/server';
+import type { OpeningHoursEntry } from '@/modules/locations/locations.types';
 import { DealerJsonLd } from './components/dealer-json-ld';
 import { dealerJsonLd, jsonLdText, weeklyHoursSpecification } from './dealer-json-ld';
 

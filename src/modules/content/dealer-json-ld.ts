@@ -1,5 +1,5 @@
-import { weeklyIntervals, WEEKDAY_NAMES, DISPLAY_ORDER } from '@/modules/locations/locations.hours';
-import type { LocationSummary, SpecialHoursEntry } from '@/modules/locations/locations.types';
+import { weeklyIntervals, WEEKDAY_NAMES, DISPLAY_ORDER } from '@/modules/locations/server';
+import type { LocationSummary, SpecialHoursEntry } from '@/modules/locations/server';
 
 /**
  * schema.org structured data for one location of a dealer (a LocalBusiness: AutoDealer for sales,

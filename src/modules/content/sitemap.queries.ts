@@ -1,11 +1,9 @@
 import 'server-only';
 import { asc, count, eq, max } from 'drizzle-orm';
 import { getDb } from '@/db';
-import { listVisibleLocations } from '@/modules/locations/locations.queries';
-import { listedMakesAndModels } from '@/modules/stock/search/search.listing';
-import { scopeForTenant, scopeWhere } from '@/modules/stock/search/search.scope';
+import { listVisibleLocations } from '@/modules/locations/server';
+import { listedMakesAndModels, scopeForTenant, scopeWhere, isValidCarSlug } from '@/modules/stock/server';
 import { cars } from '@/modules/stock/stock.schema';
-import { isValidCarSlug } from '@/modules/stock/stock.rules';
 import { slugify } from '@/lib/slug';
 import { carPath, carTypeSearchPath, searchPath } from '@/modules/tenancy/tenancy.paths';
 import { dealerships, searchPages } from '@/modules/tenancy/tenancy.schema';

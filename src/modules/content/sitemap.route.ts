@@ -3,7 +3,7 @@ import { siteOrigin, garagePath } from '@/modules/tenancy/tenancy.paths';
 import { DATABASE_UNAVAILABLE, lookupTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { cachePageWhileVersionHolds } from '@/lib/page-cache';
-import { stockListingVersion } from '@/modules/stock/stock.queries';
+import { stockListingVersion } from '@/modules/stock/server';
 import { parsePartName, partEntries, partPath, singleFileEntries, sitemapPlan } from './sitemap.queries';
 import { sitemapIndexXml, urlsetChunks, xmlStream } from './sitemap.xml';
 

@@ -5,8 +5,7 @@ import { getDb } from '@/db';
 import { logger } from '@/lib/logger';
 import { dealerships } from '../tenancy/tenancy.schema';
 import type { Tenant } from '../tenancy/tenancy.types';
-import { StockInputError, upsertCar } from '../stock/stock.commands';
-import { csvRecordToInput, fieldErrors, stockImportRowSchema } from '../stock/stock.validation';
+import { StockInputError, upsertCar, csvRecordToInput, fieldErrors, stockImportRowSchema } from '@/modules/stock/server';
 
 /**
  * Stock import (npm run stock:import): each row is validated with the same schema as the Dashboard

@@ -5,12 +5,9 @@ import { logger } from '@/lib/logger';
 import { findTenantById } from '../tenancy/tenancy.queries';
 import { manufacturers, searchPages } from '../tenancy/tenancy.schema';
 import type { Tenant } from '../tenancy/tenancy.types';
-import { getWebsiteSessionData, type WebsiteSessionData } from '../locations/locations.queries';
-import { getAvailableBookingSlots, type AvailableBookings, type BookingKind } from '../locations/locations.bookings';
+import { getWebsiteSessionData, type WebsiteSessionData, getAvailableBookingSlots, type AvailableBookings, type BookingKind } from '@/modules/locations/server';
 import { cars } from '../stock/stock.schema';
-import { findCarJson, type CarJson } from '../stock/stock.api';
-import { StockInputError, upsertCar, withdrawCar } from '../stock/stock.commands';
-import { carInputSchema, carSlugSchema, fieldErrors } from '../stock/stock.validation';
+import { findCarJson, type CarJson, StockInputError, upsertCar, withdrawCar, carInputSchema, carSlugSchema, fieldErrors } from '@/modules/stock/server';
 import type { DealerPrincipal } from '@/lib/http';
 import { cachedStockLookup, stockEtag, type VersionedLookup } from './dashboard.cache';
 import { NotFoundError, ValidationError } from '@/lib/http';
@@ -203,7 +200,7 @@ export async function getDashboardSearchPageTemplates(
 
 // ---- session data ----
 
-export type { SpecialHoursJson, WebsiteSessionData } from '../locations/locations.queries';
+export type { SpecialHoursJson, WebsiteSessionData } from '@/modules/locations/server';
 
 /**
  * GET /api/v1/websites/{id}/website_session_data.json: navigation and the special hours of the

@@ -5,8 +5,8 @@ import { locations, specialHours } from '../locations/locations.schema';
 import type { OpeningHoursEntry } from '../locations/locations.types';
 import { findTenantById } from '../tenancy/tenancy.queries';
 import type { Tenant } from '../tenancy/tenancy.types';
-import { upsertCar } from '../stock/stock.commands';
-import { carInputSchema, type CarInputRaw } from '../stock/stock.validation';
+import { upsertCar, carInputSchema } from '@/modules/stock/server';
+import { type CarInputRaw } from '../stock/stock.validation';
 import { createApiKey } from '@/lib/http';
 
 /**

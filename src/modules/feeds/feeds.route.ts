@@ -1,6 +1,6 @@
 import 'server-only';
 import { cachePageWhileVersionHolds } from '@/lib/page-cache';
-import { stockListingVersion } from '@/modules/stock/stock.queries';
+import { stockListingVersion } from '@/modules/stock/server';
 import { DATABASE_UNAVAILABLE, lookupTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { FEED_CONTENT_TYPES, feedChunks } from './feeds.stream';

@@ -1,5 +1,5 @@
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
-import type { CarStatus, CarType, ItemType } from '@/modules/stock/stock.types';
+import type { CarStatus, CarType, ItemType } from '@/modules/stock/server';
 
 /** The feeds a website publishes, by the file name they answer on under /feeds/. */
 export const FEED_FILES = {

@@ -1,19 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  COMPARISON_RATE_WARNING,
-  DEFAULT_FINANCE_SETTINGS,
-  clampLoanTermYears,
-  clampPurchasePrice,
-  comparisonRate,
-  disclaimerText,
-  financeSettings,
-  instantQuote,
-  monthlyFromWeekly,
-  parseCreditHistory,
-  purchasePriceFloor,
-  repayment,
-  roundCents,
-} from './finance.calc';
+import { COMPARISON_RATE_WARNING, DEFAULT_FINANCE_SETTINGS, clampLoanTermYears, clampPurchasePrice, comparisonRate, disclaimerText, financeSettings, instantQuote, parseCreditHistory, purchasePriceFloor, repayment, roundCents, monthlyFromWeekly } from './finance.calc';
 
 const loan = { principal: 30_000, annualRatePercent: 10, termMonths: 60 } as const;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseWebsiteConfig } from '@/modules/tenancy/tenancy.config';
-import { financeDisclaimer, formatRepayment, offersInstantFinance, repaymentEstimate, showsRepayments } from './finance.display';
+import { parseWebsiteConfig, offersInstantFinance } from '@/modules/tenancy/tenancy.config';
+import { financeDisclaimer, formatRepayment, repaymentEstimate, showsRepayments } from './finance.display';
 import { financeEnquiryFromForm, refusedFinanceForm as refusedForm, refusedFormPath } from './finance.enquiry';
 import { parseRefusedForm, refusedFormCookieValue } from '@/modules/leads/leads.refused-form';
 import { clampPurchasePrice, instantQuote, purchasePriceFloor } from './finance.calc';

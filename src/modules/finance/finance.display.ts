@@ -22,11 +22,6 @@ export function showsRepayments(config: WebsiteConfig): boolean {
   return config.finance.showRepayments && config.currency === 'AUD';
 }
 
-/** The instant quote and hand-over: the partners (YouX, CarClarity) lend in Australia only. */
-export function offersInstantFinance(config: WebsiteConfig): boolean {
-  return config.finance.instantQuote && config.currency === 'AUD';
-}
-
 /**
  * The estimate for a car's price, or null where none is shown: the instant quote for the car with
  * the popup's starting inputs (carQuote), so the card, the car page, the popup and /finance agree.

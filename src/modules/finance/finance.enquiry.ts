@@ -1,9 +1,9 @@
-import { refusedForm, type RefusedForm } from '@/modules/leads/leads.refused-form';
+import { refusedForm, type RefusedForm, CATEGORIES } from '@/modules/leads';
 import { clampLoanTermYears, clampPurchasePrice, FINANCE_MIN_AMOUNT, parseCreditHistory, type CreditHistory } from './finance.calc';
 
 /** The finance enquiry (SPEC §3 finance form) as a lead, from the plain form post. Client-safe. */
 
-export const FINANCE_CATEGORY = 'Finance Enquiry';
+export const FINANCE_CATEGORY = CATEGORIES.finance;
 
 /** SPEC §8's finance messages, word for word, and the popup's own. */
 export const FINANCE_MESSAGES = {

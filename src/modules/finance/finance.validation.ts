@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dbIdSchema, emailSchema, nameSchema, optional, postcodeSchema } from '../leads/leads.validation';
+import { dbIdSchema, emailSchema, nameSchema, optional, postcodeSchema } from '@/modules/leads/server';
 import { clampLoanTermYears, clampPurchasePrice, CREDIT_HISTORIES, DEFAULT_CREDIT_HISTORY, FINANCE_MIN_AMOUNT, type CreditHistory } from './finance.calc';
 
 /**

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { rowsOf } from '@/db/rows';
 import { cars } from '../stock/stock.schema';
-import { visibleCarsWhere } from '../stock/stock.queries';
+import { visibleCarsWhere } from '@/modules/stock/server';
 import { analyticsEvents } from '../widgets/widgets.schema';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { favourites } from './identity.schema';

@@ -1,11 +1,9 @@
-import { LEAD_MESSAGES } from '../leads/leads.checks';
-
 /** Phone-code messages (SPEC §5, §8), client-safe without zod: the sign-in form imports them. */
 
 export const CODE_MESSAGES = {
   invalid: 'The verification code is invalid. Please try again.',
-  required: LEAD_MESSAGES.codeRequired,
-  digits: LEAD_MESSAGES.code,
+  required: 'This is a required field.',
+  digits: 'Code must be 6 digits.',
   rateLimit: 'Too many verification attempts. Please try again later.',
   sendFailed: 'We could not send the code just now. Please try again in a minute.',
   phone: 'Please enter a mobile number we can text.',

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { LEAD_MESSAGES } from '../leads/leads.checks';
+import { REQUIRED_MESSAGE } from '@/lib/form-messages';
 import { CODE_MESSAGES } from './identity.messages';
 
 /** Phone codes (SPEC §5, §8): one place for their messages and request bodies. Client-safe. */
 
-export { CODE_LENGTH, CODE_MESSAGES } from './identity.messages';
+export { CODE_LENGTH } from './identity.messages';
+export { CODE_MESSAGES } from './identity.messages';
 
-const phone = z.string({ error: LEAD_MESSAGES.required }).trim().min(1, LEAD_MESSAGES.required).max(40, CODE_MESSAGES.phone);
+const phone = z.string({ error: REQUIRED_MESSAGE }).trim().min(1, REQUIRED_MESSAGE).max(40, CODE_MESSAGES.phone);
 const optionalText = (max: number) => z.string().trim().max(max).optional();
 
 /** POST /api/phone-codes: the number, and what the visitor told us (SPEC §3 contact sign-in metadata). */

@@ -1,8 +1,7 @@
 import { isCleanText } from '@/lib/clean-text';
 import { phoneError, type PhoneRule } from '@/lib/phone';
-import { isPostcode, POSTCODE_RULES, type PostcodeCountry } from '@/lib/postcode';
+import { isPostcode, POSTCODE_RULES, type PostcodeCountry, AUSTRALIAN_STATES } from '@/lib/postcode';
 import { wallTimeAt } from '@/lib/time-zone';
-import { AUSTRALIAN_STATES } from './leads.fields';
 import { LEAD_MESSAGES } from './leads.messages';
 
 /**
@@ -14,8 +13,6 @@ import { LEAD_MESSAGES } from './leads.messages';
  */
 
 export { LEAD_MESSAGES } from './leads.messages';
-
-export { AUSTRALIAN_STATES, type AustralianState } from './leads.fields';
 
 export const NAME_MAX = 100;
 export const EMAIL_MAX = 254;

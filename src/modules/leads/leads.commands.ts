@@ -6,23 +6,23 @@ import { insertRowsSql, rowsOf } from '@/db/rows';
 import { ConflictError, NotFoundError, ValidationError } from '@/lib/http';
 import { dealerships } from '../tenancy/tenancy.schema';
 import type { Tenant } from '../tenancy/tenancy.types';
-import { visibleCarsWhere } from '../stock/stock.queries';
+import { visibleCarsWhere } from '@/modules/stock/server';
 import { analyticsEvents } from '../widgets/widgets.schema';
 import { buildAdf } from './leads.adf';
+import { wakeDeliveryWorker } from './leads.delivery';
+import { editTokenMatches, newEditToken } from './leads.tokens';
 import { dateCheck, DATE_FIELD_NAMES } from './leads.checks';
 import { leadEmailSubject, leadEmailText } from './leads.email';
-import { wakeDeliveryWorker } from './leads.delivery';
 import { env } from '@/lib/env';
 import { checkedAddresses, RefusedAddressError, type Resolver } from '@/lib/outbound-address';
 import { consumeLimits, countLimitsSql, limitVerdict, throwIfRefused, type LimitCount } from '@/lib/rate-limit';
 import { leadLimits, leadStepLimits } from './leads.limits';
-import { editTokenMatches, newEditToken } from './leads.tokens';
 import { normaliseCategory } from './leads.rules';
+import { CATEGORIES } from './leads.categories';
 import { leadDeliveries, leadFiles, leads, leadWebhooks, type OutboxPayload } from './leads.schema';
 import { scoreLead } from './leads.spam';
 import { HONEYPOT_FIELD, LEAD_MESSAGES, leadName, type LeadPayload } from './leads.validation';
-import { formPhoneVerified } from '../identity/identity.codes';
-import { FINANCE_CATEGORY as FINANCE_ENQUIRY } from '../finance/finance.enquiry';
+import { formPhoneVerified } from '@/modules/identity/server';
 
 /**
  * Lead commands (SPEC §7 POST/PUT /api/leads). A lead, its analytics event and its outbox rows are
@@ -153,7 +153,7 @@ function attributesOf(lead: LeadPayload): Record<string, unknown> {
  * minutes (the instant finance popup verifies it before applying), so the dealer knows it is real.
  */
 async function verifiedPhoneAttribute(tenant: Tenant, category: string, phone: string | null, complete: boolean): Promise<Record<string, boolean>> {
-  if (!complete || category !== FINANCE_ENQUIRY) return {};
+  if (!complete || category !== CATEGORIES.finance) return {};
   return { phone_verified: await formPhoneVerified(tenant, phone) };
 }
 

@@ -1,9 +1,10 @@
 import { spell } from '@/lib/format';
 import { POSTCODE_RULES } from '@/lib/postcode';
-import { makeDisplayName } from '@/modules/stock/search/search.labels';
+import { makeDisplayName } from '@/modules/stock/server';
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
-import { COUNTRY_BY_LOCALE, leadDisplayName } from './leads.validation';
-import { CATEGORIES, SUBCATEGORIES } from './leads.forms';
+import { COUNTRY_BY_LOCALE } from '@/modules/tenancy/tenancy.country';
+import { leadDisplayName } from './leads.validation';
+import { CATEGORIES, SUBCATEGORIES } from './leads.categories';
 import type { leads } from './leads.schema';
 
 /**

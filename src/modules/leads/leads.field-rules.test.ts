@@ -3,7 +3,7 @@ import type { FieldDef, LeadSite } from './leads.fields';
 import { contactFields, valuationVehicleFields } from './leads.fields';
 import { fieldError, submitValue } from './leads.field-rules';
 import type { z } from 'zod';
-import { choiceSchema, emailSchema, messageSchema, nameSchema, phoneSchema, postcodeSchema, requiredTextSchema, stateSchema, valuationSchema } from './leads.validation';
+import { choiceSchema, messageSchema, phoneSchema, requiredTextSchema, stateSchema, valuationSchema, emailSchema, nameSchema, postcodeSchema } from './leads.validation';
 
 const site: LeadSite = {
   websiteSlug: 'harbour-city-motors',

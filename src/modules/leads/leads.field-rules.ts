@@ -1,27 +1,6 @@
 import { formatPhoneForSubmit } from '@/lib/phone';
 import { isFieldRequired, type FieldDef, type LeadSite } from './leads.fields';
-import {
-  choiceRule,
-  dateCheck,
-  EMAIL_MAX,
-  EMAIL_RULE,
-  kmCheck,
-  LEAD_MESSAGES,
-  messageCheck,
-  NAME_MAX,
-  NAME_RULE,
-  phoneCheck,
-  POSTCODE_MAX,
-  postcodeRule,
-  REGO_MAX,
-  REGO_RULE,
-  stateCheck,
-  TEXT_MAX,
-  textCheck,
-  VIN_MAX,
-  VIN_RULE,
-  type TextCheck,
-} from './leads.checks';
+import { LEAD_MESSAGES, choiceRule, dateCheck, EMAIL_MAX, EMAIL_RULE, kmCheck, messageCheck, NAME_MAX, NAME_RULE, phoneCheck, POSTCODE_MAX, postcodeRule, REGO_MAX, REGO_RULE, stateCheck, TEXT_MAX, textCheck, VIN_MAX, VIN_RULE, type TextCheck } from './leads.checks';
 
 /**
  * A form field's check, run on submit: the message to show, or null. Each kind of field checks

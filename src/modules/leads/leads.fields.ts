@@ -1,5 +1,5 @@
 import type { PhoneRule } from '@/lib/phone';
-import { POSTCODE_RULES } from '@/lib/postcode';
+import { POSTCODE_RULES, AUSTRALIAN_STATES } from '@/lib/postcode';
 
 /**
  * What a lead form is made of, as plain data: the server page describes the form (fields, steps,
@@ -98,8 +98,6 @@ export type LeadCar = {
 
 export type LeadLocation = { id: number; name: string; dealershipSlug: string; locationType: string };
 
-export const AUSTRALIAN_STATES = ['NSW', 'QLD', 'VIC', 'ACT', 'NT', 'SA', 'TAS', 'WA'] as const;
-export type AustralianState = (typeof AUSTRALIAN_STATES)[number];
 
 export const options = (values: readonly string[]): FieldOption[] => values.map((value) => ({ value, label: value }));
 

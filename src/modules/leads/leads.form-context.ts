@@ -3,12 +3,11 @@ import { and, asc, eq } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { locations } from '@/modules/locations/locations.schema';
 import { cars } from '@/modules/stock/stock.schema';
-import { visibleCarsWhere } from '@/modules/stock/stock.queries';
-import { carDisplayName } from '@/modules/stock/search/search.labels';
+import { visibleCarsWhere, carDisplayName } from '@/modules/stock/server';
 import { dealerships } from '@/modules/tenancy/tenancy.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import type { LeadCar, LeadLocation, LeadSite } from './leads.fields';
-import { phoneRuleFor } from './leads.validation';
+import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 
 /** What the lead forms of a website need from the database, scoped to the website. */
 

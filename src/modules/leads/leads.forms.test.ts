@@ -1,17 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  advanceStep,
-  alertTone,
-  goBackStep,
-  initialStepState,
-  parseStoredDetails,
-  progressPercent,
-  successCategoryLabel,
-  successLabel,
-  successPath,
-  successSlug,
-  vehicleCategory,
-} from './leads.forms';
+import { advanceStep, alertTone, goBackStep, initialStepState, parseStoredDetails, successCategoryLabel, successLabel, successSlug, vehicleCategory, progressPercent, successPath } from './leads.forms';
 
 describe('success page address', () => {
   it('uses the car type for car forms (SPEC §2)', () => {

@@ -1,25 +1,11 @@
 /**
- * Rules of the lead forms that are not field validation (SPEC §2, §3, §4): categories, the
+ * Rules of the lead forms that are not field validation (SPEC §2, §3, §4): the vehicle category, the
  * success page address, multi-step progress and navigation, stored user details. Pure and
  * client-safe. Category normalisation and event ids are leads.rules.ts.
  */
 
+import { CATEGORIES } from './leads.categories';
 import { successCategorySlug } from './leads.rules';
-
-export const CATEGORIES = {
-  general: 'General Enquiry',
-  service: 'Service Enquiry',
-  parts: 'Parts Enquiry',
-  newVehicle: 'New Vehicle Enquiry',
-  usedVehicle: 'Used Vehicle Enquiry',
-  careers: 'Careers Enquiry',
-  sellMyCar: 'Sell My Car Enquiry',
-  testDrive: 'Test Drive Enquiry',
-  tradeIn: 'Trade-In Enquiry',
-} as const;
-
-/** Subcategories of the car page forms. */
-export const SUBCATEGORIES = { testDrive: 'Test Drive', requestPhotos: 'Request Photos', photography: 'Photography' } as const;
 
 export type CarType = 'new' | 'used' | 'demo';
 

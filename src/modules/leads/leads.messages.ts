@@ -3,15 +3,17 @@
  * no field check (the lead client, the checkout journey) imports them without the checks' phone rules.
  */
 import { VISITOR_MESSAGES } from '@/lib/http/errors';
+import { REQUIRED_MESSAGE } from '@/lib/form-messages';
+import { CODE_MESSAGES } from '@/modules/identity';
 
 export const LEAD_MESSAGES = {
-  required: '*This is a required field.',
+  required: REQUIRED_MESSAGE,
   email: 'invalid email address',
   name: 'Please use alphabetical characters only.',
   postcode: 'Invalid postcode. Please enter a 4-digit number.',
   postcodeNotFound: 'Invalid postcode',
-  codeRequired: 'This is a required field.',
-  code: 'Code must be 6 digits.',
+  codeRequired: CODE_MESSAGES.required,
+  code: CODE_MESSAGES.digits,
   state: 'Please choose an Australian state or territory.',
   leadFailed: VISITOR_MESSAGES.failed,
   enquiryFailed: 'An error occurred when submitting this form',

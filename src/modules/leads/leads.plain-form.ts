@@ -1,4 +1,4 @@
-import type { FieldDef, FieldKind, LeadSite } from './leads.fields';
+import type { FieldDef, LeadSite, FieldKind } from './leads.fields';
 import { submitValue } from './leads.field-rules';
 
 /**

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseWebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { normaliseCategory, successCategorySlug } from './leads.rules';
-import { codeSchema, emailSchema, enquiryFormOptionsFor, enquiryFormSchema, LEAD_MESSAGES, leadDisplayName, leadName, leadPayloadSchema, leadRequestSchema, messageSchema, miscellaneousRequestSchema, nameSchema, phoneRuleFor, postcodeSchema, preferredDateSchema, requiredTextSchema, stateSchema, userDetailsSchema, valuationSchema } from './leads.validation';
+import { codeSchema, enquiryFormOptionsFor, enquiryFormSchema, LEAD_MESSAGES, leadDisplayName, leadName, leadPayloadSchema, leadRequestSchema, messageSchema, miscellaneousRequestSchema, preferredDateSchema, requiredTextSchema, stateSchema, valuationSchema, emailSchema, nameSchema, postcodeSchema, userDetailsSchema } from './leads.validation';
+import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 import { fieldErrors } from '@/lib/http';
 import { DEFAULT_PHONE_RULE, PHONE_MESSAGES } from '@/lib/phone';
 

@@ -1,31 +1,15 @@
 import { z } from 'zod';
-import { DEFAULT_PHONE_RULE, formatPhoneForSubmit, phoneError, type PhoneCountry, type PhoneRule } from '@/lib/phone';
+import { DEFAULT_PHONE_RULE, formatPhoneForSubmit, phoneError, type PhoneRule } from '@/lib/phone';
 import type { PostcodeCountry } from '@/lib/postcode';
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
+import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 import { cleanUntypedText, isCleanText } from '@/lib/clean-text';
-import {
-  AUSTRALIAN_STATES,
-  choiceRule,
-  EMAIL_MAX,
-  EMAIL_RULE,
-  KM_MAX,
-  LEAD_MESSAGES,
-  MESSAGE_MAX,
-  NAME_MAX,
-  NAME_RULE,
-  PHONE_MAX,
-  POSTCODE_MAX,
-  postcodeRule,
-  REGO_MAX,
-  REGO_RULE,
-  TEXT_MAX,
-  VALUATION_MESSAGES,
-  VIN_MAX,
-  VIN_RULE,
-  type TextRule,
-} from './leads.checks';
+import { AUSTRALIAN_STATES } from '@/lib/postcode';
+import { choiceRule, EMAIL_MAX, EMAIL_RULE, KM_MAX, MESSAGE_MAX, NAME_MAX, NAME_RULE, PHONE_MAX, POSTCODE_MAX, postcodeRule, REGO_MAX, REGO_RULE, TEXT_MAX, VALUATION_MESSAGES, VIN_MAX, VIN_RULE, type TextRule, LEAD_MESSAGES } from './leads.checks';
 
-export { AUSTRALIAN_STATES, EMAIL_MAX, LEAD_MESSAGES, MESSAGE_MAX, NAME_MAX, type AustralianState } from './leads.checks';
+export { AUSTRALIAN_STATES, type AustralianState } from '@/lib/postcode';
+export { EMAIL_MAX, MESSAGE_MAX, NAME_MAX } from './leads.checks';
+export { LEAD_MESSAGES } from './leads.checks';
 
 /**
  * Lead and enquiry validation (SPEC §5) for the lead API. The forms check the same rules in the
@@ -127,19 +111,6 @@ function isRealDate(year: number, month: number, day: number): boolean {
 }
 
 // ---- Tenant rules ---------------------------------------------------------------------------
-
-/** The website's country (its phone and postcode rules) from its locale. */
-export const COUNTRY_BY_LOCALE: Record<WebsiteConfig['locale'], PhoneCountry> = { 'en-AU': 'AU', 'en-NZ': 'NZ', 'en-US': 'US' };
-
-/** The phone rule of a website: country from its locale; mobile-only, E.164 and test number from config. */
-export function phoneRuleFor(config: Pick<WebsiteConfig, 'locale' | 'leads'>): PhoneRule {
-  return {
-    country: COUNTRY_BY_LOCALE[config.locale],
-    mobileOnly: config.leads.mobileOnly,
-    format: config.leads.phoneFormat,
-    testNumber: config.leads.testPhoneNumber,
-  };
-}
 
 export type EnquiryFormOptions = {
   phoneRule: PhoneRule;

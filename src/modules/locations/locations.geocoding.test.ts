@@ -8,9 +8,9 @@ import { googleGeocoder, GeocodingUnavailableError } from './adapters/google-geo
 import { decodePostcodeTable, lookupPostcode, offlinePostcodeGeocoder } from './adapters/offline-postcodes';
 import { POSTCODE_TABLES } from './adapters/postcodes.data';
 import { EARTH_RADIUS_KM, haversineKm, sortByDistance } from './locations.distance';
-import { configuredGeocoder, nearestLocations, type Geocoder } from './locations.geocoding';
-import type { LocationSummary } from './locations.types';
+import { configuredGeocoder, type Geocoder, nearestLocations } from './locations.geocoding';
 import { checkPostcode, POSTCODE_MESSAGES, postcodeCountry } from './locations.validation';
+import type { LocationSummary } from './locations.types';
 
 // The GeoNames exports beside the project (see scripts/build-postcodes.ts).
 const GEONAMES = path.resolve(process.cwd(), '..', 'shared', 'data', 'geonames');

@@ -1,4 +1,4 @@
-import type { LocationGroup, LocationSummary, LocationType } from './locations.types';
+import type { LocationGroup, LocationType, LocationSummary } from './locations.types';
 
 /** SPEC §9: reviews are shown only from this average rating up. */
 export const REVIEWS_MIN_RATING = 4;

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { weeklyHours } from '@/modules/locations/locations.hours';
-import {
-  formatClock12,
-  holidayRows,
-  nextHoursChange,
-  openingHoursRows,
-  openStatus,
-  openStatusText,
-  parseClock,
-  parseSpecialHours,
-  parseSpecialHoursEntry,
-} from './locations.hours';
+import { formatClock12, holidayRows, nextHoursChange, openingHoursRows, openStatus, openStatusText, parseClock, parseSpecialHours, parseSpecialHoursEntry } from './locations.hours';
 import type { SpecialHoursEntry } from './locations.types';
 import { locationTimeZone, zonesForState } from './locations.zones';
 

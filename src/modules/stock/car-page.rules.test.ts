@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebsiteConfig, type WebsiteConfigInput } from '@/modules/tenancy/tenancy.config';
-import {
-  actionHrefs,
-  canBuyOnline,
-  canReserve,
-  carActions,
-  financeHref,
-  hasHistoryReport,
-  isForSale,
-  isPriceComparisonEligible,
-  isTradeInEligible,
-  marketIndicator,
-  maskPhone,
-  reserveLabel,
-  vehicleContentEvent,
-  whatsappHref,
-} from './car-page.rules';
+import { actionHrefs, carActions, financeHref, hasHistoryReport, isPriceComparisonEligible, isTradeInEligible, marketIndicator, maskPhone, reserveLabel, vehicleContentEvent, whatsappHref, canBuyOnline, canReserve, isForSale } from './car-page.rules';
 import type { CarDetail } from './stock.types';
 
 function car(overrides: Partial<CarDetail> = {}): CarDetail {

@@ -8,7 +8,7 @@ import { locations } from '@/modules/locations/locations.schema';
 import { dealerships } from '@/modules/tenancy/tenancy.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { analyticsEvents } from '@/modules/widgets/widgets.schema';
-import { writeEvents } from '@/modules/widgets/widgets.events';
+import { writeEvents } from '@/modules/widgets/server';
 import { cars } from './stock.schema';
 import { locationJoin, visibleCarsWhere } from './stock.queries';
 

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebsiteConfig, type WebsiteConfigInput } from '@/modules/tenancy/tenancy.config';
-import {
-  carTypeFromSearchSlug,
-  conditionLabel,
-  DAY_MS,
-  isValidCarSlug,
-  isVisible,
-  matchesDefaultFilters,
-  priceDisplay,
-  soldWindowMs,
-  tagBanner,
-  vehicleNoun,
-} from './stock.rules';
+import { carTypeFromSearchSlug, conditionLabel, DAY_MS, isVisible, matchesDefaultFilters, priceDisplay, soldWindowMs, tagBanner, vehicleNoun, isValidCarSlug } from './stock.rules';
 import type { CarSummary } from './stock.types';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');

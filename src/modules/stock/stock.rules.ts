@@ -1,6 +1,6 @@
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { formatMoney } from '@/lib/format';
-import type { CarStatus, CarSummary, CarType } from './stock.types';
+import type { CarStatus, CarType, CarSummary } from './stock.types';
 
 /**
  * Display rules for stock (SPEC §4, §5, §9). Pure and client-safe: every function takes the car,

@@ -179,17 +179,6 @@ export const carPaymentProcessors = pgTable(
 );
 
 /**
- * Bumped by triggers on cars (migration 0002) in the same transaction as any change to a
- * website's cars, including writes that bypass the commands.
- */
-export const carGenerations = pgTable('car_generations', {
-  websiteId: integer('website_id')
-    .primaryKey()
-    .references(() => websites.id, { onDelete: 'cascade' }),
-  generation: bigint('generation', { mode: 'number' }).notNull(),
-});
-
-/**
  * The cars each generation of a website touched (migration 0007, filled by a statement trigger
  * after the generation's bump), so the stock index (decision 020) reads again only the cars that
  * changed since the generation it holds. The last 20 generations of each website are kept; a copy

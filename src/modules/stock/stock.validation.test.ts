@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  carInputSchema,
-  carSlugSchema,
-  csvRecordToInput,
-  defaultCarName,
-  effectiveStatus,
-  fieldErrors,
-  normaliseImages,
-  stockImportRowSchema,
-} from './stock.validation';
+import { carInputSchema, carSlugSchema, csvRecordToInput, fieldErrors, stockImportRowSchema, defaultCarName, effectiveStatus, normaliseImages } from './stock.validation';
 
 const minimal = { make: 'Toyota', model: 'Corolla', year: 2021, car_type: 'used' };
 

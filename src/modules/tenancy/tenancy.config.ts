@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CURRENCIES, LOCALES } from '@/lib/intl';
 
 /**
  * Website configuration: every behaviour the spec gives to 'some tenants', 'some sites' or a named
@@ -32,8 +33,6 @@ export const SORT_OPTIONS = [
   'subscription_price:asc',
 ] as const;
 
-export const LOCALES = ['en-AU', 'en-NZ', 'en-US'] as const;
-export const CURRENCIES = ['AUD', 'NZD', 'USD'] as const;
 export const PAYMENT_PROVIDERS = ['Stripe', 'Till', 'St George'] as const;
 export const VEHICLE_PATHS = ['cars', 'motorcycles', 'campers'] as const;
 export const CHAT_PROVIDERS = ['podium', 'livechat', 'zendesk'] as const;
@@ -387,4 +386,9 @@ export type WebsiteSecrets = z.output<typeof websiteSecretsSchema>;
 
 export function parseWebsiteConfig(input: unknown): WebsiteConfig {
   return websiteConfigSchema.parse(input ?? {});
+}
+
+/** The instant quote and hand-over: the partners (YouX, CarClarity) lend in Australia only. */
+export function offersInstantFinance(config: WebsiteConfig): boolean {
+  return config.finance.instantQuote && config.currency === 'AUD';
 }

@@ -158,3 +158,14 @@ export const searchPages = pgTable(
   },
   (t) => [uniqueIndex('search_pages_website_slug_idx').on(t.websiteId, t.slug)],
 );
+
+/**
+ * Bumped by triggers on cars (migration 0002) in the same transaction as any change to a
+ * website's cars, including writes that bypass the commands.
+ */
+export const carGenerations = pgTable('car_generations', {
+  websiteId: integer('website_id')
+    .primaryKey()
+    .references(() => websites.id, { onDelete: 'cascade' }),
+  generation: bigint('generation', { mode: 'number' }).notNull(),
+});

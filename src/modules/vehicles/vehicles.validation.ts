@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUSTRALIAN_STATES } from '../leads/leads.checks';
+import { AUSTRALIAN_STATES } from '@/lib/postcode';
 import { VEHICLE_MESSAGES } from './vehicles.messages';
 import { checkVin } from './vin';
 

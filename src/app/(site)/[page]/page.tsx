@@ -8,8 +8,8 @@ import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { GARAGE_METADATA, isGaragePath } from '@/modules/identity/identity.route';
 import { GaragePage } from '@/modules/identity/components/garage-page';
 import { FINANCE_METADATA } from '@/modules/finance/finance.route';
-import { FinancePage } from '@/modules/finance/components/finance-page';
-import { requireSearchListing, SearchPage, searchMetadata } from '@/modules/stock/components/search-page';
+import { FinancePage } from '@/screens/finance-page';
+import { requireSearchListing, SearchPage, searchMetadata } from '@/screens/search-page';
 
 /**
  * Top-level content pages: /about-us, /terms-and-conditions, /privacy-policy, … and, on websites

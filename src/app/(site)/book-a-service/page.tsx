@@ -1,4 +1,4 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
+import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/screens/lead-pages';
 
 /** /book-a-service: where the link rules send /pages/book-a-service on sites without a pages path. */
 export const generateMetadata = () => leadPageMetadata('service');

@@ -1,4 +1,4 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
+import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/screens/lead-pages';
 
 /** /book-test-drive/: book a test drive, of one car with ?car_id={id}. */
 export const generateMetadata = () => leadPageMetadata('test-drive');

@@ -1,4 +1,4 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
+import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/screens/lead-pages';
 
 /** /enquire?car_id={id}: the enquiry form of one car (the car page opens it as a modal). */
 export const generateMetadata = () => leadPageMetadata('enquire');

@@ -1,5 +1,5 @@
 import { permanentRedirect } from 'next/navigation';
-import { FinancePage } from '@/modules/finance/components/finance-page';
+import { FinancePage } from '@/screens/finance-page';
 import { FINANCE_METADATA, type FinanceQuery } from '@/modules/finance/finance.route';
 import { requireTenant } from '@/modules/tenancy/tenancy.request';
 

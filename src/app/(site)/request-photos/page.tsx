@@ -1,4 +1,4 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
+import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/screens/lead-pages';
 
 /** /request-photos?car_id={id}: ask for more photos of one car. */
 export const generateMetadata = () => leadPageMetadata('request-photos');

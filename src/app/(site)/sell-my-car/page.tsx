@@ -1,4 +1,4 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
+import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/screens/lead-pages';
 
 /** /sell-my-car: sell my car. */
 export const generateMetadata = () => leadPageMetadata('sell-my-car');

@@ -1,4 +1,4 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
+import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/screens/lead-pages';
 
 /** /service: book a service. */
 export const generateMetadata = () => leadPageMetadata('service');

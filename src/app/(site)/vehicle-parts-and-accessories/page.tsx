@@ -1,4 +1,4 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
+import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/screens/lead-pages';
 
 /** /vehicle-parts-and-accessories: parts and accessories enquiry. */
 export const generateMetadata = () => leadPageMetadata('parts');

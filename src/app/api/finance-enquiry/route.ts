@@ -3,7 +3,8 @@ import { financeEnquiryFromForm, refusedFinanceForm, refusedFormPath, REFUSED_FO
 import { refusedFormCookieValue, REFUSED_FORM_SECONDS } from '@/modules/leads/leads.refused-form';
 import { createLead } from '@/modules/leads/leads.commands';
 import { submitMeta } from '@/modules/leads/leads.http';
-import { leadRequestSchema, phoneRuleFor } from '@/modules/leads/leads.validation';
+import { leadRequestSchema } from '@/modules/leads/leads.validation';
+import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 import { successPath } from '@/modules/leads/leads.forms';
 import { cookie, secureCookies } from '@/modules/identity/identity.http';
 

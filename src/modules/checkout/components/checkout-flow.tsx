@@ -2,13 +2,11 @@
 
 import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
 import { useInputBeforeHydration } from '@/components/ui/use-input-before-hydration';
-import { FieldControl, fieldId, FormAlert } from '@/modules/leads/components/form-controls';
-import { contactFields, type FieldDef } from '@/modules/leads/leads.fields';
+import { FieldControl, fieldId, FormAlert, contactFields, type FieldDef, EDIT_TOKEN_HEADER } from '@/modules/leads';
 import type { PhoneRule } from '@/lib/phone';
-import type { FieldValue } from '@/modules/leads/leads.field-rules';
+import type { FieldValue } from '@/modules/leads';
 import { CHECKOUT_MESSAGES } from '../checkout.messages';
 import type { PaymentStep } from '../payment-step';
-import { EDIT_TOKEN_HEADER } from '@/modules/leads/leads.rules';
 import { newKey, RESERVATION_TOKEN_HEADER, storeReservation } from './checkout-storage';
 import { HostedPayment } from './hosted-payment';
 import { useStepHeading } from './use-step-heading';

@@ -1,13 +1,11 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { spell } from '@/lib/format';
-import { monthlyFromWeekly } from '@/modules/finance/finance.calc';
-import { financeDisclaimer, formatRepayment, repaymentEstimate } from '@/modules/finance/finance.display';
-import { getLeadSite, listLeadLocations } from '@/modules/leads/leads.form-context';
-import { valuationVehicleFields } from '@/modules/leads/leads.fields';
-import { getCarBySlug } from '@/modules/stock/stock.queries';
-import { isValidCarSlug } from '@/modules/stock/stock.rules';
-import type { CarDetail } from '@/modules/stock/stock.types';
+import { monthlyFromWeekly, financeDisclaimer, formatRepayment, repaymentEstimate } from '@/modules/finance/server';
+import { getLeadSite, listLeadLocations } from '@/modules/leads/server';
+import { valuationVehicleFields } from '@/modules/leads';
+import { getCarBySlug, isValidCarSlug } from '@/modules/stock/server';
+import type { CarDetail } from '@/modules/stock/server';
 import { requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { CheckoutJourney, type JourneyFinance } from './checkout-journey';

@@ -1,15 +1,10 @@
 'use client';
 
 import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
-import { FieldControl, fieldId, FormAlert, StepProgress } from '@/modules/leads/components/form-controls';
-import { createValuation, newIdempotencyKey, saveValuationData, sendLead } from '@/modules/leads/components/lead-client';
-import type { FieldValue } from '@/modules/leads/leads.field-rules';
-import { isFieldRequired, VALUATION_FIELD_NAMES, type FieldDef, type LeadSite } from '@/modules/leads/leads.fields';
-import { LEAD_MESSAGES } from '@/modules/leads/leads.messages';
-import { progressPercent } from '@/modules/leads/leads.forms';
-import type { Estimate } from '@/modules/vehicles/vehicles.estimate';
-import { estimateData, estimateForValues, estimateLeadFields } from '@/modules/vehicles/components/vehicle-client';
-import { InstantEstimate, LOOKUP_FIELDS, VehicleLookup } from '@/modules/vehicles/components/vehicle-lookup';
+import { FieldControl, fieldId, FormAlert, StepProgress, createValuation, newIdempotencyKey, saveValuationData, sendLead, isFieldRequired, VALUATION_FIELD_NAMES, type FieldDef, type LeadSite, LEAD_MESSAGES, progressPercent } from '@/modules/leads';
+import type { FieldValue } from '@/modules/leads';
+import type { Estimate } from '@/modules/vehicles';
+import { estimateData, estimateForValues, estimateLeadFields, InstantEstimate, LOOKUP_FIELDS, VehicleLookup } from '@/modules/vehicles';
 import { useStepHeading } from './use-step-heading';
 import type { DepositFlow } from './checkout-page';
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { FormAlert } from '@/modules/leads/components/form-controls';
+import { FormAlert } from '@/modules/leads';
 import type { PaymentStep } from '../payment-step';
 
 /**

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { FormAlert } from '@/modules/leads/components/form-controls';
+import { FormAlert } from '@/modules/leads';
 import { RETURN_OUTCOMES, type ReturnOutcome } from '../payment-step';
 import { readReservations, RESERVATION_TOKEN_HEADER } from './checkout-storage';
 

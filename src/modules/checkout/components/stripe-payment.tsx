@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { FormAlert } from '@/modules/leads/components/form-controls';
+import { FormAlert } from '@/modules/leads';
 import { STRIPE_JS_URL, type PaymentStep } from '../payment-step';
 
 /**

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { CareersEnquirySection } from '@/modules/leads/components/careers-enquiry';
+import { CareersEnquirySection } from '@/modules/leads/server';
 import { cachePageWhileWebsiteHolds, requireTenant } from '@/modules/tenancy/tenancy.request';
 import { getContentPage, listContent } from '../content.queries';
 import { contentMetadata } from '../content.route';

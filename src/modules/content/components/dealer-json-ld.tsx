@@ -1,4 +1,4 @@
-import type { LocationSummary, SpecialHoursEntry } from '@/modules/locations/locations.types';
+import type { LocationSummary, SpecialHoursEntry } from '@/modules/locations/server';
 import { siteOrigin } from '@/modules/tenancy/tenancy.paths';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { dealerJsonLd, jsonLdText } from '../dealer-json-ld';

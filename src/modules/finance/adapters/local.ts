@@ -1,5 +1,5 @@
 import { instantQuote } from '../finance.calc';
-import { successPath } from '../../leads/leads.forms';
+import { successPath } from '@/modules/leads';
 import type { FinancePartner } from './types';
 
 /**

@@ -3,7 +3,7 @@
 import dynamic from 'next/dynamic';
 import { useState } from 'react';
 import { DeferredDialog, triggerAnchor, type TriggerLink } from '@/components/ui/deferred-dialog';
-import type { LeadSite } from '@/modules/leads/leads.fields';
+import type { LeadSite } from '@/modules/leads';
 
 /**
  * The finance page's and the car page's dialogs. Each trigger is a link that works without

@@ -1,6 +1,6 @@
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { cn } from '@/components/ui/cn';
-import { DISCLAIMER_ANCHOR, financeDisclaimer, showsRepayments } from '../finance.display';
+import { DISCLAIMER_ANCHOR, showsRepayments, financeDisclaimer } from '../finance.display';
 
 /** The disclaimer the repayment estimates' asterisks point to; nothing where no estimate shows. */
 export function RepaymentsDisclaimer({ config, className }: { config: WebsiteConfig; className?: string }) {

@@ -2,9 +2,8 @@
 
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { contactFields, messageField, optInField, type FieldDef, type LeadSite } from '@/modules/leads/leads.fields';
-import type { FieldValue } from '@/modules/leads/leads.field-rules';
-import { FieldControl, fieldId, FormAlert, Honeypot } from '@/modules/leads/components/form-controls';
+import { contactFields, messageField, optInField, type FieldDef, type LeadSite, FieldControl, fieldId, FormAlert, Honeypot, loadFieldRules } from '@/modules/leads';
+import type { FieldValue } from '@/modules/leads';
 import { CREDIT_HISTORIES, LOAN_TERM_MAX_YEARS, LOAN_TERM_MIN_YEARS } from '../finance.calc';
 import { CREDIT_LABELS, FINANCE_CATEGORY } from '../finance.enquiry';
 
@@ -16,10 +15,10 @@ const FORM_ID = 'finance-enquiry';
  * The lead forms' checks (and the phone rules' metadata with them) load when the visitor first
  * reaches the form, not with the page: the page's JavaScript stays within decision 033's budget.
  */
-let checks: Promise<typeof import('@/modules/leads/leads.field-rules')> | null = null;
+let checks: ReturnType<typeof loadFieldRules> | null = null;
 function loadChecks() {
   // A failed load (offline) is tried again on the next submit.
-  checks ??= import('@/modules/leads/leads.field-rules').catch((error: unknown) => {
+  checks ??= loadFieldRules().catch((error: unknown) => {
     checks = null;
     throw error;
   });

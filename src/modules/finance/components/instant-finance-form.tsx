@@ -3,28 +3,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
-import { contactFields, type FieldDef, type LeadSite } from '@/modules/leads/leads.fields';
-import { fieldError, submitValue, type FieldValue } from '@/modules/leads/leads.field-rules';
-import { LEAD_MESSAGES } from '@/modules/leads/leads.checks';
-import { FieldControl, fieldId, FormAlert, Spinner } from '@/modules/leads/components/form-controls';
-import { newIdempotencyKey, sendLead } from '@/modules/leads/components/lead-client';
-import { storedTrailFields } from '@/modules/leads/components/visit-recorder';
-import { ResendCodeButton } from '@/modules/identity/components/resend-code-button';
-import {
-  clampLoanTermYears,
-  clampPurchasePrice,
-  COMPARISON_RATE_WARNING,
-  CREDIT_HISTORIES,
-  DEFAULT_CREDIT_HISTORY,
-  LOAN_TERM_DEFAULT_YEARS,
-  LOAN_TERM_MAX_YEARS,
-  LOAN_TERM_MIN_YEARS,
-  PURCHASE_PRICE_DEFAULT,
-  PURCHASE_PRICE_MAX,
-  purchasePriceFloor,
-  type CreditHistory,
-  type InstantQuote,
-} from '../finance.calc';
+import { contactFields, type FieldDef, type LeadSite, fieldError, submitValue, type FieldValue, LEAD_MESSAGES, FieldControl, fieldId, FormAlert, Spinner, newIdempotencyKey, sendLead, storedTrailFields } from '@/modules/leads';
+import { ResendCodeButton } from '@/modules/identity';
+import { clampLoanTermYears, clampPurchasePrice, COMPARISON_RATE_WARNING, CREDIT_HISTORIES, DEFAULT_CREDIT_HISTORY, LOAN_TERM_DEFAULT_YEARS, LOAN_TERM_MAX_YEARS, LOAN_TERM_MIN_YEARS, PURCHASE_PRICE_DEFAULT, PURCHASE_PRICE_MAX, purchasePriceFloor, type CreditHistory, type InstantQuote } from '../finance.calc';
 import { formatRepayment } from '../finance.display';
 import { numberFormat } from '@/lib/intl';
 import { CREDIT_LABELS, FINANCE_CATEGORY, FINANCE_MESSAGES } from '../finance.enquiry';

@@ -1,5 +1,4 @@
-import { CLIENT_EVENTS } from '@/modules/widgets/widgets.events.catalogue';
-import { trackEvent } from '@/modules/widgets/components/analytics-client';
+import { CLIENT_EVENTS, trackEvent } from '@/modules/widgets';
 import { emitAuthEvent, postRefresh, refreshWithRetry, startAutoRefresh } from './session-client';
 
 /**

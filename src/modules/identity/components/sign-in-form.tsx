@@ -3,8 +3,8 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { CODE_MESSAGES } from '../identity.messages';
-import { mergeLocalSaved } from './garage-store';
 import { ResendCodeButton } from './resend-code-button';
+import { mergeLocalSaved } from './garage-store';
 
 /**
  * The sign-in screen (SPEC §2, §4): the phone number, then the code sent to it. Status

@@ -1,5 +1,6 @@
-import { contactFields, messageField, optInField, type FieldDef, type LeadCar, type LeadSite } from '../leads.fields';
-import { CATEGORIES, SUBCATEGORIES, vehicleCategory } from '../leads.forms';
+import { contactFields, messageField, optInField, type FieldDef, type LeadSite, type LeadCar } from '../leads.fields';
+import { CATEGORIES, SUBCATEGORIES } from '../leads.categories';
+import { vehicleCategory } from '../leads.forms';
 import { LeadForm } from './lead-form';
 
 /**

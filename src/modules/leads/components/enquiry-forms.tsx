@@ -1,21 +1,5 @@
-import {
-  contactFields,
-  dealershipField,
-  locationField,
-  messageField,
-  optInField,
-  options,
-  sourceField,
-  type FieldDef,
-  type LeadCar,
-  type LeadLocation,
-  type LeadSite,
-  VALUATION_FIELD_NAMES,
-  valuationVehicleFields,
-  vehiclePhotosField,
-  cvField,
-} from '../leads.fields';
-import { CATEGORIES, SUBCATEGORIES } from '../leads.forms';
+import { contactFields, messageField, optInField, type FieldDef, type LeadSite, VALUATION_FIELD_NAMES, valuationVehicleFields, dealershipField, locationField, options, sourceField, type LeadCar, type LeadLocation, vehiclePhotosField, cvField } from '../leads.fields';
+import { CATEGORIES, SUBCATEGORIES } from '../leads.categories';
 import { ENQUIRY_TYPES } from '../leads.validation';
 import { carLeadDefaults } from './car-forms';
 import { LeadForm } from './lead-form';

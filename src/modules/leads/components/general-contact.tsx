@@ -1,6 +1,6 @@
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { getLeadSite, listLeadDealerships, listLeadLocations } from '../leads.form-context';
-import { CATEGORIES } from '../leads.forms';
+import { getLeadSite, listLeadLocations, listLeadDealerships } from '../leads.form-context';
+import { CATEGORIES } from '../leads.categories';
 import { GeneralContactForm } from './enquiry-forms';
 
 /**

@@ -1,4 +1,4 @@
-import { LEAD_MESSAGES } from '../leads.messages';
+import { LEAD_MESSAGES } from '../leads.checks';
 import { EDIT_TOKEN_HEADER } from '../leads.rules';
 import { parseStoredDetails, STORED_DETAIL_KEYS, type StoredUserDetails } from '../leads.forms';
 

@@ -10,32 +10,17 @@ import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import type { FieldDef, LeadSite, StepDef } from '../leads.fields';
 import { fieldError, submitValue, type FieldValue } from '../leads.field-rules';
-import { normaliseCategory } from '../leads.rules';
-import { LEAD_MESSAGES } from '../leads.checks';
-import { filesError } from '../leads.messages';
+import { LEAD_MESSAGES, todayIn } from '../leads.checks';
 import { storedTrailFields } from './visit-recorder';
-import {
-  advanceStep,
-  alertTone,
-  FORM_LABELS,
-  goBackStep,
-  initialStepState,
-  parseStoredDetails,
-  progressPercent,
-  successSlug,
-  STORED_DETAIL_KEYS,
-  successPath,
-  type StepState,
-  type SuccessForm,
-} from '../leads.forms';
+import { progressPercent, successPath, advanceStep, alertTone, FORM_LABELS, goBackStep, initialStepState, parseStoredDetails, successSlug, STORED_DETAIL_KEYS, type StepState, type SuccessForm } from '../leads.forms';
 import { FieldControl, fieldId, FormAlert, Honeypot, Spinner, StepProgress } from './form-controls';
-import { newIdempotencyKey, saveValuation, saveValuationData, sendLead, storeDetails } from './lead-client';
+import { newIdempotencyKey, saveValuationData, sendLead, saveValuation, storeDetails } from './lead-client';
+import { normaliseCategory } from '../leads.rules';
+import { filesError } from '../leads.messages';
 import { numberFormat } from '@/lib/intl';
 import { spell } from '@/lib/format';
-import { todayIn } from '../leads.checks';
-import { InstantEstimate, LOOKUP_FIELDS, VehicleLookup } from '@/modules/vehicles/components/vehicle-lookup';
-import { estimateData, estimateForValues, estimateLeadFields } from '@/modules/vehicles/components/vehicle-client';
-import type { Estimate } from '@/modules/vehicles/vehicles.estimate';
+import { InstantEstimate, LOOKUP_FIELDS, VehicleLookup, estimateData, estimateForValues, estimateLeadFields } from '@/modules/vehicles';
+import type { Estimate } from '@/modules/vehicles';
 
 /**
  * The form engine (SPEC §2 Multi-step form screen, §4 Lead form and Enquiry form states). One

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebsiteConfig, SORT_OPTIONS } from '@/modules/tenancy/tenancy.config';
-import { carDisplayName, facetLabel, facetValueLabel, headingFromSlug, makeDisplayName, sortLabel } from './search.labels';
+import { carDisplayName, makeDisplayName, facetLabel, facetValueLabel, headingFromSlug, sortLabel } from './search.labels';
 import { FACETS } from './search.types';
 
 const au = parseWebsiteConfig({});

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseEventBatch } from '../widgets.events.validation';
-import { analyticsIds, trackEvent, trackLinkClicks } from './analytics-client';
+import { analyticsIds, trackLinkClicks, trackEvent } from './analytics-client';
 
 /** A Storage-like map. */
 function memoryStorage() {

@@ -5,7 +5,7 @@ import { useEffect, useState, type ComponentType } from 'react';
 import type { WidgetPlan } from '../widgets.plan';
 import { isHiddenPath, pageTypeOf } from '../widgets.paths';
 import { TIMED_GROUPS, afterFirstInteraction } from '../widgets.trigger';
-import type { WidgetRuntime } from '../widgets.runtime';
+import { startedWidgetRuntime, widgetRuntime } from './widget-runtime';
 import { PageViewTracker } from './page-view-tracker';
 
 /**
@@ -19,13 +19,6 @@ import { PageViewTracker } from './page-view-tracker';
  * starts the web vitals reporter (decision 058).
  */
 
-let runtime: Promise<WidgetRuntime> | null = null;
-
-/** The widget runtime, imported and started once per page load. */
-export function widgetRuntime(plan: WidgetPlan): Promise<WidgetRuntime> {
-  runtime ??= import('../widgets.runtime').then((m) => m.startWidgets(plan));
-  return runtime;
-}
 
 type WidgetUiProps = { plan: WidgetPlan; pathname: string };
 
@@ -56,7 +49,7 @@ export function WidgetHost({ plan }: { plan: WidgetPlan }) {
   }, []);
 
   useEffect(() => {
-    void runtime?.then((r) => r.showPath(pathname));
+    void startedWidgetRuntime()?.then((r) => r.showPath(pathname));
   }, [pathname]);
 
   // Real-visitor web vitals (decision 058) for the sampled share of page views: web-vitals (~3 KB)

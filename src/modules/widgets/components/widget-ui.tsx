@@ -6,7 +6,7 @@ import type { WidgetPlan } from '../widgets.plan';
 import { isHiddenPath } from '../widgets.paths';
 import { storeConsent, storedConsent } from '../widgets.consent';
 import { CHAT_POPUP_MS, popupClosedBefore, rememberPopupClosed } from '../widgets.timing';
-import { widgetRuntime } from './widget-host';
+import { widgetRuntime } from './widget-runtime';
 
 /**
  * The platform's own widget controls (decision 037): the chat ('text') button, the chat popup and

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { CarPage, carPageMetadata, type CarPageParams, type CarPageSearchParams } from '@/modules/stock/components/car-page';
+import { CarPage, carPageMetadata, type CarPageParams, type CarPageSearchParams } from '@/screens/car-page';
 
 // One car page module for /cars, /motorcycles and /campers; a website answers on its own
 // vehicle path and redirects the others there.

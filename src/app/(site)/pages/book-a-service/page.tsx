@@ -1,4 +1,4 @@
-import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/modules/leads/components/lead-pages';
+import { LeadPage, leadPageMetadata, type LeadPageProps } from '@/screens/lead-pages';
 
 /** /pages/book-a-service: book a service (a static segment, so it wins over /pages/{slug}). */
 export const generateMetadata = () => leadPageMetadata('service');

@@ -1,11 +1,6 @@
 import type { Metadata } from 'next';
 import { requireHost, requireTenant } from '@/modules/tenancy/tenancy.request';
-import {
-  requireSearchListing,
-  SearchPage,
-  searchMetadata,
-  type RawSearchParams,
-} from '@/modules/stock/components/search-page';
+import { requireSearchListing, SearchPage, searchMetadata, type RawSearchParams } from '@/screens/search-page';
 
 type Props = { params: Promise<{ segments: string[] }>; searchParams: Promise<RawSearchParams> };
 

@@ -2,7 +2,8 @@ import { NotFoundError, jsonResponse, readBodyBytes, readJsonBody, visitorRoute,
 import { MAX_UPLOAD_BYTES, parseLeadUpload } from '@/modules/leads/leads.files';
 import { updateLead } from '@/modules/leads/leads.commands';
 import { submitMeta } from '@/modules/leads/leads.http';
-import { leadIdSchema, leadRequestSchema, phoneRuleFor } from '@/modules/leads/leads.validation';
+import { leadIdSchema, leadRequestSchema } from '@/modules/leads/leads.validation';
+import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,7 +2,8 @@ import { jsonResponse, readBodyBytes, visitorRoute, parseWith } from '@/lib/http
 import { createLead } from '@/modules/leads/leads.commands';
 import { MAX_UPLOAD_BYTES, parseLeadUpload } from '@/modules/leads/leads.files';
 import { submitMeta } from '@/modules/leads/leads.http';
-import { leadRequestSchema, phoneRuleFor } from '@/modules/leads/leads.validation';
+import { leadRequestSchema } from '@/modules/leads/leads.validation';
+import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 
 export const dynamic = 'force-dynamic';
 

@@ -9,9 +9,9 @@ import { canonicalContentPath, EXTERNAL_LINK_REL } from '@/modules/tenancy/tenan
 import { getServiceBookingUrl } from '@/modules/widgets/widgets.queries';
 import { requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { getLeadCar, getLeadSite, listLeadLocations } from '../leads.form-context';
-import { EnquiryForm, RequestPhotosForm, TestDriveForm } from './car-forms';
-import { PartsForm, PhotographyForm, ServiceForm, ValuationForm } from './enquiry-forms';
+import { getLeadCar, getLeadSite, listLeadLocations } from '@/modules/leads/leads.form-context';
+import { EnquiryForm, RequestPhotosForm, TestDriveForm } from '@/modules/leads/components/car-forms';
+import { PartsForm, PhotographyForm, ServiceForm, ValuationForm } from '@/modules/leads/components/enquiry-forms';
 
 /**
  * The enquiry pages (SPEC §2 routes): each route file under app/(site)/ is one line that

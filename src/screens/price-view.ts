@@ -1,9 +1,9 @@
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { spell } from '@/lib/format';
 import { formatRepayment, repaymentEstimate } from '@/modules/finance/finance.display';
-import { isForSale } from '../car-page.rules';
-import { priceDisplay } from '../stock.rules';
-import type { CarSummary } from '../stock.types';
+import { isForSale } from '@/modules/stock/car-page.rules';
+import { priceDisplay } from '@/modules/stock/stock.rules';
+import type { CarSummary } from '@/modules/stock/stock.types';
 
 /** What PriceBlock shows, worked out on the server: plain strings, so a client card can take it as a prop. */
 export type PriceView = {

@@ -1,29 +1,30 @@
 import Image from 'next/image';
 import Link from 'next/link';
-import type { FinanceQuery } from '../finance.route';
+import type { FinanceQuery } from '@/modules/finance/finance.route';
 import { Container } from '@/components/ui/container';
 import { PageHeader } from '@/components/ui/page-header';
 import { spell } from '@/lib/format';
 import { getLeadCar, getLeadCarById, getLeadSite } from '@/modules/leads/leads.form-context';
 import type { LeadCar } from '@/modules/leads/leads.fields';
-import { getCarBySlug, getFeaturedCars, stockListingVersion } from '@/modules/stock/stock.queries';
+import { getCarBySlug, stockListingVersion, getFeaturedCars } from '@/modules/stock/stock.queries';
 import { isForSale } from '@/modules/stock/car-page.rules';
 import { cachePageWhileVersionHolds } from '@/lib/page-cache';
-import { CarGrid } from '@/modules/stock/components/car-grid';
-import { PriceBlock } from '@/modules/stock/components/price-block';
-import { priceView } from '@/modules/stock/components/price-view';
+import { CarGrid } from '@/screens/car-grid';
+import { PriceBlock } from '@/screens/price-block';
+import { priceView } from '@/screens/price-view';
 import { isOptimizable } from '@/modules/stock/components/car-image';
 import { requestTime } from '@/modules/stock/components/request-time';
 import { carPath, carTypeSearchPath } from '@/modules/tenancy/tenancy.paths';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import type { CarDetail } from '@/modules/stock/stock.types';
-import { clampLoanTermYears, clampPurchasePrice, CREDIT_HISTORIES, parseCreditHistory, purchasePriceFloor } from '../finance.calc';
-import { financeDisclaimer, offersInstantFinance, showsRepayments } from '../finance.display';
-import { FinanceEnquiryForm } from './finance-enquiry-form';
-import { REFUSED_FORM_COOKIE } from '../finance.enquiry';
+import { clampLoanTermYears, clampPurchasePrice, CREDIT_HISTORIES, parseCreditHistory, purchasePriceFloor } from '@/modules/finance/finance.calc';
+import { financeDisclaimer, showsRepayments } from '@/modules/finance/finance.display';
+import { offersInstantFinance } from '@/modules/tenancy/tenancy.config';
+import { FinanceEnquiryForm } from '@/modules/finance/components/finance-enquiry-form';
+import { REFUSED_FORM_COOKIE } from '@/modules/finance/finance.enquiry';
 import { parseRefusedForm, type RefusedForm } from '@/modules/leads/leads.refused-form';
 import { cookies } from 'next/headers';
-import { FinanceDisclaimerDialog, InstantFinanceDialog, type InstantFinanceCar } from './finance-dialogs';
+import { FinanceDisclaimerDialog, InstantFinanceDialog, type InstantFinanceCar } from '@/modules/finance/components/finance-dialogs';
 
 /**
  * The finance pages (SPEC §2: /finance, /finance-enquiry, /apply-for-finance and the pre-approval

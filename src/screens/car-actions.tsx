@@ -6,7 +6,7 @@ import { EnquiryDialog, RequestPhotosDialog, TestDriveDialog } from '@/modules/l
 import type { LeadCar, LeadSite } from '@/modules/leads/leads.fields';
 import { InstantFinanceDialog, type InstantFinanceCar } from '@/modules/finance/components/finance-dialogs';
 import type { TriggerLink } from '@/components/ui/deferred-dialog';
-import type { CarAction, CarActionKind } from '../car-page.rules';
+import type { CarAction, CarActionKind } from '@/modules/stock/car-page.rules';
 
 /**
  * The car page's actions. Each action has its own small component. Enquire, test drive and request

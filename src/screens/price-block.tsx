@@ -1,6 +1,6 @@
 import { clsx as cn } from 'clsx';
 import { DISCLAIMER_ANCHOR } from '@/modules/finance/finance.display';
-import type { PriceView } from './price-view';
+import type { PriceView } from '@/screens/price-view';
 
 type Props = {
   view: PriceView;

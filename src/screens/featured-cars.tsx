@@ -2,11 +2,11 @@ import Link from 'next/link';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { carTypeSearchPath } from '@/modules/tenancy/tenancy.paths';
 import { spell } from '@/lib/format';
-import { getFeaturedCars } from '../stock.queries';
-import { conditionLabel, vehicleNoun } from '../stock.rules';
-import { CarGrid } from './car-grid';
+import { getFeaturedCars } from '@/modules/stock/stock.queries';
+import { conditionLabel, vehicleNoun } from '@/modules/stock/stock.rules';
+import { CarGrid } from '@/screens/car-grid';
 import { RepaymentsDisclaimer } from '@/modules/finance/components/finance-disclaimer';
-import { requestTime } from './request-time';
+import { requestTime } from '@/modules/stock/components/request-time';
 
 /**
  * Up to six featured in-stock used cars (SPEC §9) with a link to all used stock. Renders nothing

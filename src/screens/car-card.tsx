@@ -1,10 +1,10 @@
 'use client';
 /* eslint-disable @next/next/no-img-element -- the photo's srcset is the optimiser's URLs for 1x and 2x (car-image.ts, held to next/image by its test); a plain element keeps next/image's client code out. */
 import { SaveCarButton } from '@/modules/identity/components/save-car-button';
-import type { CarCardView } from './car-card-view';
-import { cardPhotoSources } from './car-image';
-import { PriceBlock } from './price-block';
-import { TagBanner } from './tag-banner';
+import type { CarCardView } from '@/screens/car-card-view';
+import { cardPhotoSources } from '@/modules/stock/components/car-image';
+import { PriceBlock } from '@/screens/price-block';
+import { TagBanner } from '@/modules/stock/components/tag-banner';
 
 /**
  * One car in a grid: photo or placeholder, tag banner, location, name, year/odometer, price. One

@@ -1,10 +1,10 @@
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { carPath } from '@/modules/tenancy/tenancy.paths';
 import { formatOdometer } from '@/lib/format';
-import { conditionLabel, tagBanner, type TagBanner } from '../stock.rules';
-import type { CarSummary } from '../stock.types';
-import type { CardPhoto } from './car-image';
-import { priceView, type PriceView } from './price-view';
+import { conditionLabel, tagBanner, type TagBanner } from '@/modules/stock/stock.rules';
+import type { CarSummary } from '@/modules/stock/stock.types';
+import type { CardPhoto } from '@/modules/stock/components/car-image';
+import { priceView, type PriceView } from '@/screens/price-view';
 
 /**
  * Everything a car card shows, worked out on the server. CarCard is a client component taking only

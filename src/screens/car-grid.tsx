@@ -1,7 +1,7 @@
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
-import type { CarSummary } from '../stock.types';
-import { CarCard } from './car-card';
-import { carCardView } from './car-card-view';
+import type { CarSummary } from '@/modules/stock/stock.types';
+import { CarCard } from '@/screens/car-card';
+import { carCardView } from '@/screens/car-card-view';
 
 type Props = {
   cars: CarSummary[];

@@ -1,0 +1,6 @@
+/**
+ * The widgets domain's public face for other domains' server code (queries, commands, server-side
+ * rules): only what they use. Browser code imports index.ts.
+ */
+
+export { writeEvents } from './widgets.events';
