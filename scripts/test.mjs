@@ -37,6 +37,7 @@ async function suite(name, command, args, count) {
 }
 
 await check('lint', bin('eslint'), ['.', '--max-warnings=0']);
+await check('layers', process.execPath, [path.join(root, 'scripts', 'check-layers.mjs')]);
 await check('typecheck', bin('tsc'), ['--noEmit']);
 await suite('unit and integration', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${resultsDir}/vitest.json`], () => {
   const r = readJson('vitest.json');
