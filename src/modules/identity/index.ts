@@ -4,4 +4,3 @@
  */
 
 export { ResendCodeButton } from './components/resend-code-button';
-export { CODE_MESSAGES } from './identity.messages';

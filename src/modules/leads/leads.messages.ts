@@ -3,8 +3,7 @@
  * no field check (the lead client, the checkout journey) imports them without the checks' phone rules.
  */
 import { VISITOR_MESSAGES } from '@/lib/http/errors';
-import { REQUIRED_MESSAGE } from '@/lib/form-messages';
-import { CODE_MESSAGES } from '@/modules/identity';
+import { CODE_DIGITS_MESSAGE, CODE_REQUIRED_MESSAGE, REQUIRED_MESSAGE } from '@/lib/form-messages';
 
 export const LEAD_MESSAGES = {
   required: REQUIRED_MESSAGE,
@@ -12,8 +11,8 @@ export const LEAD_MESSAGES = {
   name: 'Please use alphabetical characters only.',
   postcode: 'Invalid postcode. Please enter a 4-digit number.',
   postcodeNotFound: 'Invalid postcode',
-  codeRequired: CODE_MESSAGES.required,
-  code: CODE_MESSAGES.digits,
+  codeRequired: CODE_REQUIRED_MESSAGE,
+  code: CODE_DIGITS_MESSAGE,
   state: 'Please choose an Australian state or territory.',
   leadFailed: VISITOR_MESSAGES.failed,
   enquiryFailed: 'An error occurred when submitting this form',

@@ -3,9 +3,9 @@
  * rules): only what they use. Browser code imports index.ts.
  */
 
-export { CareersEnquirySection } from './components/careers-enquiry';
 export { buildAdf } from './leads.adf';
 export { leadJson } from './leads.commands';
+export { successPath } from './leads.forms';
 export { wakeDeliveryWorker } from './leads.delivery';
 export { getLeadCarById, getLeadSite, listLeadLocations } from './leads.form-context';
 export { editTokenMatches, hashEditToken, newEditToken } from './leads.tokens';

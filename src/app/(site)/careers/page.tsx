@@ -1,4 +1,4 @@
-import { CareersPage, careersMetadata } from '@/modules/content/components/careers-page';
+import { CareersPage, careersMetadata } from '@/screens/careers-page';
 
 /** /careers: the career pages with the careers enquiry form. */
 export const generateMetadata = () => careersMetadata('careers');

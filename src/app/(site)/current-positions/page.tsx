@@ -1,4 +1,4 @@
-import { CareersPage, careersMetadata } from '@/modules/content/components/careers-page';
+import { CareersPage, careersMetadata } from '@/screens/careers-page';
 
 /** /current-positions: the career pages with the careers enquiry form. */
 export const generateMetadata = () => careersMetadata('current-positions');

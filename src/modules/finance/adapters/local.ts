@@ -1,5 +1,5 @@
 import { instantQuote } from '../finance.calc';
-import { successPath } from '@/modules/leads';
+import { successPath } from '@/modules/leads/server';
 import type { FinancePartner } from './types';
 
 /**

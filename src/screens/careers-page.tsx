@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
-import { CareersEnquirySection } from '@/modules/leads/server';
+import { CareersEnquirySection } from '@/modules/leads/components/careers-enquiry';
 import { cachePageWhileWebsiteHolds, requireTenant } from '@/modules/tenancy/tenancy.request';
-import { getContentPage, listContent } from '../content.queries';
-import { contentMetadata } from '../content.route';
-import type { CAREER_LISTING_SLUGS } from '../content.routing';
-import { CareersListing } from './careers-listing';
+import { getContentPage, listContent } from '@/modules/content/content.queries';
+import { contentMetadata } from '@/modules/content/content.route';
+import type { CAREER_LISTING_SLUGS } from '@/modules/content/content.routing';
+import { CareersListing } from '@/modules/content/components/careers-listing';
 
 /**
  * /careers and /current-positions: the career pages listed under the introduction page of that
