@@ -5,8 +5,17 @@ import { queryPrepared } from '@/db/prepared';
 import { generationsReadWith } from '@/modules/tenancy/tenancy.memo';
 import { carChanges, carGenerations, cars } from '../stock.schema';
 import { TERM_COLUMN, type BaseColumn } from './search.columns';
-import { MIN_SHOWN_PRICE } from '../stock.rules';
-import { groupOf, type FilterGroup } from './search.filters';
+import {
+  groupOf,
+  SORT_DEFINITIONS,
+  sortKeys,
+  termFoundAsWritten,
+  termPredicate,
+  type FilterGroup,
+  type Predicate,
+  type SortColumn,
+  type Value,
+} from './search.definition';
 import { addStats, newTally, tallyCounts, type Tally } from './search.tally';
 import type { SearchTerm } from './search.text';
 import type { CarSummary } from '../stock.types';
@@ -465,58 +474,81 @@ function accepted(dict: Dictionary, test: (value: string) => boolean): Uint8Arra
   return Uint8Array.from(dict.values, (value) => (value != null && test(value) ? 1 : 0));
 }
 
+/** What a predicate needs beyond a copy: named ids (prefetched) and each fuzzy term's similar vocabulary words. */
+type MaskContext = { named: NamedIds; similar: ReadonlyMap<string, readonly string[]> };
+
+const NO_CONTEXT: MaskContext = { named: { location_name: new Set(), dealership_name: new Set() }, similar: new Map() };
+
+/** A term facet's dictionary column, and the text its values are held as. */
+function termColumn(stock: WebsiteStock, facet: TermFacet): { dict: Dictionary; key: (value: Value) => string } {
+  if (facet === 'make_model') return { dict: stock.makeModel, key: (value) => (value as readonly string[]).join(MAKE_MODEL_SEPARATOR) };
+  return { dict: stock.text[facet], key: String };
+}
+
 /**
- * Counts the group against each car that fails it (`fails`), noting the group (`failed`). A null
- * column fails, as coalesce(…, false) does in SQL. One plain loop per group: this is the hot path.
+ * A declared predicate (search.definition.ts) compiled over a copy: each car's 1 (passes) or 0. A
+ * null column fails, as coalesce(…, false) does in SQL. Dictionary columns are tested once per
+ * distinct value, then read by code; these loops are the hot path.
  */
-function markGroup(stock: WebsiteStock, group: FilterGroup, g: number, named: NamedIds, fails: Uint8Array, failed: Int8Array): void {
+function toMask(predicate: Predicate, stock: WebsiteStock, context: MaskContext): Uint8Array {
   const n = stock.size;
-  if (group.kind === 'range') {
-    const values = RANGE_VALUES[group.key](stock);
-    const min = group.min ?? -Infinity;
-    const max = group.max ?? Infinity;
-    for (let i = 0; i < n; i++) {
+  const mask = new Uint8Array(n);
+  const mark = (cars: number | readonly number[] | undefined) => {
+    if (typeof cars === 'number') mask[cars] = 1;
+    else if (cars) for (const i of cars) mask[i] = 1;
+  };
+  const byCode = (dict: Dictionary, pass: Uint8Array) => {
+    const codes = dict.codes;
+    for (let i = 0; i < n; i++) mask[i] = pass[codes[i]];
+  };
+  switch (predicate.op) {
+    case 'in': {
+      const { dict, key } = termColumn(stock, predicate.column);
+      const values = new Set(predicate.values.map(key));
+      byCode(dict, accepted(dict, (value) => values.has(value)));
+      break;
+    }
+    case 'named': {
+      const ids = context.named[predicate.column];
+      const dict = stock.text[predicate.column];
+      byCode(dict, accepted(dict, (id) => ids.has(Number(id))));
+      break;
+    }
+    case 'between': {
+      const values = RANGE_VALUES[predicate.column](stock);
+      const min = predicate.min ?? -Infinity;
+      const max = predicate.max ?? Infinity;
       // NaN (null) compares false.
-      if (!(values[i] >= min && values[i] <= max)) {
-        fails[i]++;
-        failed[i] = g;
-      }
+      for (let i = 0; i < n; i++) mask[i] = values[i] >= min && values[i] <= max ? 1 : 0;
+      break;
     }
-    return;
-  }
-  if (group.kind === 'make') {
-    const whole = new Set(group.wholeMakes);
-    const pairs = new Set(group.makeModels.map(([make, model]) => `${make}${MAKE_MODEL_SEPARATOR}${model}`));
-    const byMake = accepted(stock.text.make, (make) => whole.has(make));
-    const byPair = accepted(stock.makeModel, (pair) => pairs.has(pair));
-    const makes = stock.text.make.codes;
-    const makeModels = stock.makeModel.codes;
-    for (let i = 0; i < n; i++) {
-      if (byMake[makes[i]] === 0 && byPair[makeModels[i]] === 0) {
-        fails[i]++;
-        failed[i] = g;
-      }
+    case 'word':
+      mark(wordIndex(stock).cars.get(predicate.text));
+      break;
+    case 'contains':
+      // A term holds no space, so it is in the text where it is in one of its words.
+      for (const cars of carsContaining(wordIndex(stock), predicate.text)) mark(cars);
+      break;
+    case 'similar': {
+      const words = wordIndex(stock);
+      for (const word of context.similar.get(predicate.text) ?? []) mark(words.cars.get(word));
+      break;
     }
-    return;
+    case 'any':
+      for (const part of predicate.of) {
+        const passes = toMask(part, stock, context);
+        for (let i = 0; i < n; i++) mask[i] |= passes[i];
+      }
+      break;
   }
-  let dict: Dictionary;
-  let test: (value: string) => boolean;
-  if (group.kind === 'named') {
-    const ids = named[group.key];
-    dict = stock.text[group.key];
-    test = (id) => ids.has(Number(id));
-  } else if (group.kind === 'flags') {
-    dict = stock.text.certified;
-    test = (value) => group.flags.includes(value === 'true');
-  } else {
-    const values = new Set(group.values);
-    dict = stock.text[group.key];
-    test = (value) => values.has(value);
-  }
-  const pass = accepted(dict, test);
-  const codes = dict.codes;
-  for (let i = 0; i < n; i++) {
-    if (pass[codes[i]] === 0) {
+  return mask;
+}
+
+/** Counts the group against each car that fails it (`fails`), noting the group (`failed`). */
+function markGroup(stock: WebsiteStock, group: FilterGroup, g: number, context: MaskContext, fails: Uint8Array, failed: Int8Array): void {
+  const passes = toMask(group.predicate, stock, context);
+  for (let i = 0; i < stock.size; i++) {
+    if (passes[i] === 0) {
       fails[i]++;
       failed[i] = g;
     }
@@ -526,43 +558,22 @@ function markGroup(stock: WebsiteStock, group: FilterGroup, g: number, named: Na
 /** Text terms and, for each, the vocabulary words (search_words) a fuzzy term is similar to. */
 export type TextMatch = { terms: readonly SearchTerm[]; similar: readonly (readonly string[])[] };
 
+function maskContext(named: NamedIds, text: TextMatch | null): MaskContext {
+  return { named, similar: new Map(text ? text.terms.map((term, t) => [term.text, text.similar[t]]) : []) };
+}
+
 /**
- * Sets `fails` to 2 (out) for each car whose search_text misses a term, as textCondition in
- * sql-search-engine.ts: a stock-number-like term as a whole word, any other as a substring, a
- * fuzzy one also by containing a similar word as a whole word. Fills `score` (the terms found as
- * written, the relevance order) for the cars that match.
+ * Sets `fails` to 2 (out) for each car whose search_text misses a term (termPredicate). With
+ * `score`, fills it for the cars that match: the terms found as written (termFoundAsWritten), the
+ * relevance order.
  */
-function markText(stock: WebsiteStock, text: TextMatch, fails: Uint8Array, score: Int32Array): void {
-  const words = wordIndex(stock);
-  const mark = (marks: Uint8Array, cars: number | number[] | undefined) => {
-    if (typeof cars === 'number') marks[cars] = 1;
-    else if (cars) for (const i of cars) marks[i] = 1;
-  };
-  const terms = text.terms.map((term, t) => {
-    // A term holds no space, so it is in the text where it is in one of its words.
-    const asWritten = new Uint8Array(stock.size);
-    for (const cars of carsContaining(words, term.text)) mark(asWritten, cars);
-    let matches = asWritten;
-    if (term.exact) {
-      matches = new Uint8Array(stock.size);
-      mark(matches, words.cars.get(term.text));
-    } else if (term.fuzzy && text.similar[t].length > 0) {
-      matches = asWritten.slice();
-      for (const word of text.similar[t]) mark(matches, words.cars.get(word));
-    }
-    return { asWritten, matches };
-  });
+function markText(stock: WebsiteStock, text: TextMatch, context: MaskContext, fails: Uint8Array, score: Int32Array | null): void {
+  const matches = text.terms.map((term) => toMask(termPredicate(term), stock, context));
+  const asWritten = score ? text.terms.map((term) => toMask(termFoundAsWritten(term), stock, context)) : [];
   for (let i = 0; i < stock.size; i++) {
     if (fails[i] > 1) continue;
-    let found = 0;
-    for (const term of terms) {
-      if (term.matches[i] === 0) {
-        fails[i] = 2;
-        break;
-      }
-      found += term.asWritten[i];
-    }
-    score[i] = found;
+    if (matches.some((m) => m[i] === 0)) fails[i] = 2;
+    else if (score) score[i] = asWritten.reduce((found, m) => found + m[i], 0);
   }
 }
 
@@ -592,46 +603,43 @@ function markUnlisted(stock: WebsiteStock, scope: SearchScope, fails: Uint8Array
   }
 }
 
-type SortKeys = { k0: (stock: WebsiteStock, i: number) => number; k1: (stock: WebsiteStock, i: number) => number };
+/** Each sort column's values in a copy. */
+const SORT_VALUES: Record<SortColumn, (stock: WebsiteStock) => Float64Array> = {
+  custom_rank: (s) => s.numbers.customRank,
+  created_at: (s) => s.numbers.createdUs,
+  id: (s) => s.numbers.id,
+  price: (s) => s.numbers.price,
+  km: (s) => s.numbers.km,
+  subscription_price: (s) => s.numbers.subscriptionPrice,
+};
+
+/** A car's key, smaller first. */
+type KeyOf = (i: number) => number;
 
 /**
- * A sort's first two keys, smaller first, as orderBy in sql-search-engine.ts orders: k0 puts cars
- * last ('Enquire for price.' cars for price:asc, cars without a subscription price), k1 is the
- * sorted value. Ties go to the newest car, then the highest id.
+ * A sort's declared keys (search.definition.ts, the tie-break included) compiled over a copy, each
+ * smaller first: a descending column negated; `nullsLast` as two keys (has no value, then the
+ * value); a `last` predicate as 1 where it holds.
  */
-function sortKeys(sort: SortOption): SortKeys {
-  const none = () => 0;
-  const value = (column: (s: WebsiteStock) => Float64Array, sign: 1 | -1) => (s: WebsiteStock, i: number) => sign * column(s)[i];
-  const subscription = (s: WebsiteStock) => s.numbers.subscriptionPrice;
-  const withoutSubscription = (s: WebsiteStock, i: number) => (Number.isNaN(s.numbers.subscriptionPrice[i]) ? 1 : 0);
-  switch (sort) {
-    case 'custom_rank:desc':
-      return { k0: none, k1: value((s) => s.numbers.customRank, -1) };
-    case 'created_at_timestamp:desc':
-      return { k0: none, k1: none };
-    case 'price:asc':
-      return { k0: (s, i) => (s.numbers.price[i] <= MIN_SHOWN_PRICE ? 1 : 0), k1: value((s) => s.numbers.price, 1) };
-    case 'price:desc':
-      return { k0: none, k1: value((s) => s.numbers.price, -1) };
-    case 'km:asc':
-      return { k0: none, k1: value((s) => s.numbers.km, 1) };
-    case 'km:desc':
-      return { k0: none, k1: value((s) => s.numbers.km, -1) };
-    case 'subscription_price:asc':
-      return { k0: withoutSubscription, k1: (s, i) => (withoutSubscription(s, i) ? 0 : s.numbers.subscriptionPrice[i]) };
-    case 'subscription_price:desc':
-      return { k0: withoutSubscription, k1: (s, i) => (withoutSubscription(s, i) ? 0 : -subscription(s)[i]) };
-  }
+function sortKeysOf(stock: WebsiteStock, sort: SortOption): KeyOf[] {
+  return sortKeys(sort).flatMap((key): KeyOf[] => {
+    if ('last' in key) {
+      const last = toMask(key.last, stock, NO_CONTEXT);
+      return [(i) => last[i]];
+    }
+    const values = SORT_VALUES[key.column](stock);
+    const sign = key.direction === 'desc' ? -1 : 1;
+    if (!key.nullsLast) return [(i) => sign * values[i]];
+    return [(i) => (Number.isNaN(values[i]) ? 1 : 0), (i) => (Number.isNaN(values[i]) ? 0 : sign * values[i])];
+  });
 }
 
-/** A car's place in the order: smaller keys first, then the newest, then the highest id. */
-type Place = { k0: number; k1: number; createdUs: number; id: number };
+/** A car's place in the order: its keys (the score's first with relevance first), compared in turn. */
+type Place = { keys: Float64Array; id: number };
 
 function before(a: Place, b: Place): boolean {
-  if (a.k0 !== b.k0) return a.k0 < b.k0;
-  if (a.k1 !== b.k1) return a.k1 < b.k1;
-  if (a.createdUs !== b.createdUs) return a.createdUs > b.createdUs;
-  return a.id > b.id;
+  for (let k = 0; k < a.keys.length; k++) if (a.keys[k] !== b.keys[k]) return a.keys[k] < b.keys[k];
+  return false;
 }
 
 /** The copy's cars in the sort's order; sorted once per copy (a copy never changes) and sort. */
@@ -646,11 +654,15 @@ function carsInOrder(stock: WebsiteStock, sort: SortOption): Int32Array {
 
 /** Compares two cars of a copy by the sort's order. */
 function carComparator(stock: WebsiteStock, sort: SortOption): (a: number, b: number) => number {
-  const { k0, k1 } = sortKeys(sort);
-  const first = Float64Array.from({ length: stock.size }, (_, i) => k0(stock, i));
-  const second = Float64Array.from({ length: stock.size }, (_, i) => k1(stock, i));
-  const { createdUs, id } = stock.numbers;
-  return (a, b) => first[a] - first[b] || second[a] - second[b] || createdUs[b] - createdUs[a] || id[b] - id[a];
+  const keys = sortKeysOf(stock, sort).map((key) => Float64Array.from({ length: stock.size }, (_, i) => key(i)));
+  return (a, b) => {
+    for (const key of keys) {
+      const d = key[a] - key[b];
+      // NaN (no value) orders as equal, as before.
+      if (d) return d;
+    }
+    return 0;
+  };
 }
 
 /**
@@ -684,7 +696,7 @@ function inheritOrders(stock: WebsiteStock, kept: Kept): void {
  * holds exactly that score): its place in the order is then `place`.
  */
 class Cursor {
-  readonly place: Place = { k0: 0, k1: 0, createdUs: 0, id: 0 };
+  readonly place: Place;
   private at = -1;
 
   constructor(
@@ -692,23 +704,24 @@ class Cursor {
     private readonly order: Int32Array,
     /** 0: the car passes every group (countStock's `fails`). */
     private readonly fails: Uint8Array,
-    private readonly k1: SortKeys['k1'],
+    private readonly keys: readonly KeyOf[],
     /** With relevance first: this cursor's cars hold this score, and it comes before the sort's keys. */
     private readonly score: { of: Int32Array; value: number } | null,
-    private readonly k0: SortKeys['k0'],
-  ) {}
+  ) {
+    this.place = { keys: new Float64Array(keys.length + (score ? 1 : 0)), id: 0 };
+  }
 
   /** Moves to the next car that passes; false when there is none. */
   advance(): boolean {
-    const { order, fails, score, stock } = this;
+    const { order, fails, score, keys } = this;
     while (++this.at < order.length) {
       const i = order[this.at];
       if (fails[i] !== 0 || (score !== null && score.of[i] !== score.value)) continue;
       const place = this.place;
-      place.k0 = score !== null ? -score.value : this.k0(stock, i);
-      place.k1 = this.k1(stock, i);
-      place.createdUs = stock.numbers.createdUs[i];
-      place.id = stock.numbers.id[i];
+      let k = 0;
+      if (score !== null) place.keys[k++] = -score.value;
+      for (const key of keys) place.keys[k++] = key(i);
+      place.id = this.stock.numbers.id[i];
       return true;
     }
     return false;
@@ -791,18 +804,18 @@ export function countStock(
   const tally = newTally();
   const cursors: Cursor[] = [];
   const sort = request.sort ?? scope.defaultSort;
-  const { k0, k1 } = sortKeys(sort);
   // 'Most relevant' puts the cars with more terms found as written first, when a term is fuzzy.
-  const byScore = text != null && text.terms.some((t) => t.fuzzy) && sort === 'custom_rank:desc';
+  const byScore = text != null && text.terms.some((t) => t.fuzzy) && SORT_DEFINITIONS[sort].relevanceFirst === true;
+  const context = maskContext(named, text);
   for (const held of stocks) {
     const stock = carsWithStockNumbers(held, text);
     if (!stock) continue;
     const fails = new Uint8Array(stock.size);
     const failed = new Int8Array(stock.size);
     markUnlisted(stock, scope, fails);
-    const score = new Int32Array(text ? stock.size : 0);
-    if (text) markText(stock, text, fails, score);
-    groups.forEach((group, g) => markGroup(stock, group, g, named, fails, failed));
+    const score = new Int32Array(byScore ? stock.size : 0);
+    if (text) markText(stock, text, context, fails, byScore ? score : null);
+    groups.forEach((group, g) => markGroup(stock, group, g, context, fails, failed));
     // The cars each facet counts: those failing no group (`passing`), and those failing only the
     // facet's own group (`failingOnly`, grouped by that group). Each facet then loops over its cars alone.
     const passing = new Int32Array(stock.size);
@@ -819,12 +832,13 @@ export function countStock(
     tally.total += passed;
     if (passed > 0) {
       const order = carsInOrder(stock, sort);
-      if (!byScore) cursors.push(new Cursor(stock, order, fails, k1, null, k0));
+      const keys = sortKeysOf(stock, sort);
+      if (!byScore) cursors.push(new Cursor(stock, order, fails, keys, null));
       else {
         // One cursor per score the passing cars hold, each in the sort's order.
         const scores = new Set<number>();
         for (let j = 0; j < passed; j++) scores.add(score[passing[j]]);
-        for (const value of scores) cursors.push(new Cursor(stock, order, fails, k1, { of: score, value }, k0));
+        for (const value of scores) cursors.push(new Cursor(stock, order, fails, keys, { of: score, value }));
       }
     }
     const passingCars = passing.subarray(0, passed);
