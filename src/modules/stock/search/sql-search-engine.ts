@@ -356,11 +356,17 @@ export class SqlSearchEngine implements SearchEngine {
     const intArray = (values: readonly number[]) => sql`${`{${values.join(',')}}`}::int[]`;
     // A page of one website's stock can come from the cards its copy has shown, with no statement.
     const websiteGeneration = scope.websiteIds.length === 1 ? scope.websiteGeneration : undefined;
+    // A search for stock numbers alone counts a few cars: it counts the copies held without first
+    // reading the generations, and the page statement's check below catches a copy behind (the
+    // next attempt brings it up to date). Any other search would count everything twice then.
+    const lookup = terms.length > 0 && terms.every((term) => term.exact);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const stocks = await index.sync(scope.websiteIds, soldSinceMs);
+      const unchecked = lookup && attempt === 0 ? index.heldCopies(scope.websiteIds, soldSinceMs) : null;
+      const stocks = unchecked ?? (await index.sync(scope.websiteIds, soldSinceMs));
       const { tally, pageIds } = countStock(stocks, scope, groups, named, text, request, termFacets, rangeFacets);
       const countedIds = (facet: 'location_name' | 'dealership_name') => (termFacets.includes(facet) ? [...(tally.counts.get(facet)?.keys() ?? [])].map(Number) : []);
-      const shown = websiteGeneration === undefined ? null : shownPage(stocks[0], websiteGeneration, pageIds, { locations: countedIds('location_name'), dealerships: countedIds('dealership_name') });
+      // Cards shown before answer only from copies known to be current.
+      const shown = websiteGeneration === undefined || unchecked ? null : shownPage(stocks[0], websiteGeneration, pageIds, { locations: countedIds('location_name'), dealerships: countedIds('dealership_name') });
       if (shown) return { hits: shown.hits, tally, names: shown.names };
       // Names only for the locations and dealerships the facets counted (a car's location and
       // dealership belong to its website, so these ids are of the scope's websites).

@@ -17,7 +17,7 @@ import {
   type Value,
 } from './search.definition';
 import { addStats, newTally, tallyCounts, type Tally } from './search.tally';
-import type { SearchTerm } from './search.text';
+import { isStockNumberLike, type SearchTerm } from './search.text';
 import type { CarSummary } from '../stock.types';
 import { MAKE_MODEL_SEPARATOR, type RangeFacet, type SearchRequest, type SearchScope, type SortOption, type TermFacet } from './search.types';
 
@@ -75,6 +75,12 @@ export type WebsiteStock = {
    * car as a number): built on the copy's first text search (`wordIndex`).
    */
   words: Words | null;
+  /**
+   * Each stock-number-like word of search_text (search.text.ts: stock numbers, and VINs or model
+   * names of that shape) with the cars holding it, ascending (one car as a number): built with the
+   * copy, so a stock-number search is a map lookup (decision 062).
+   */
+  stockNumbers: Map<string, number | number[]>;
   /** The cars (indexes) in each sort's order, sorted on the copy's first search with that sort (`carsInOrder`). */
   orders: Map<SortOption, Int32Array>;
   /** The cards of cars this copy has shown, and the names its facets showed (`shownPage`). */
@@ -237,6 +243,7 @@ function toStock(websiteId: number, generation: number, soldSinceMs: number | nu
     makeModel: dictionary(makeModels, kept, (s) => s.makeModel),
     searchText,
     words: null,
+    stockNumbers: stockNumberMap(searchText),
     orders: new Map(),
     shown: kept?.stock.shown ? keptShown(kept.stock.shown, new Set(Array.from(kept.cars, (i) => kept.stock.numbers.id[i]))) : null,
   };
@@ -353,29 +360,50 @@ function* carsContaining(words: Words, term: string): Generator<number | number[
   }
 }
 
+/** A stock-number-like word (isStockNumberLike) between two spaces of a padded search_text. */
+const STOCK_NUMBER_WORD = /(?<= )[a-z]*\d{3,}[a-z]*(?= )/g;
+
+/** Each stock-number-like word of the cars' padded texts with the cars holding it, ascending. */
+function stockNumberMap(searchText: readonly string[]): Map<string, number | number[]> {
+  const map = new Map<string, number | number[]>();
+  for (let i = 0; i < searchText.length; i++) {
+    for (const [word] of searchText[i].matchAll(STOCK_NUMBER_WORD)) {
+      const held = map.get(word);
+      if (held === undefined) map.set(word, i);
+      else if (typeof held === 'number') {
+        if (held !== i) map.set(word, [held, i]);
+      } else if (held[held.length - 1] !== i) held.push(i);
+    }
+  }
+  return map;
+}
+
 /** The cars (indexes, ascending) whose search_text holds `word` as a whole word: ' word ' in the padded text. */
 function carsWithWord(stock: WebsiteStock, word: string): readonly number[] {
-  const cars = wordIndex(stock).cars.get(word);
+  const cars = isStockNumberLike(word) ? stock.stockNumbers.get(word) : wordIndex(stock).cars.get(word);
   return cars === undefined ? [] : typeof cars === 'number' ? [cars] : cars;
 }
 
 /**
  * With a stock-number-like term (matched only as a whole word), the copy's cars holding every such
- * term's word, looked up instead of reading each car's text: null when no car holds them all (the
- * copy then counts for nothing), the copy itself when no term is stock-number-like. Every car left
- * out fails the text condition, so it would count for no hit, facet or range anyway.
+ * term's word, looked up in the copy's stock-number map (no car's text is read): null when no car
+ * holds them all (the copy then counts for nothing), undefined when no term is stock-number-like
+ * (every car is a candidate). Every car left out fails the text condition, so it would count for
+ * no hit, facet or range anyway.
  */
-function carsWithStockNumbers(stock: WebsiteStock, text: TextMatch | null): WebsiteStock | null {
-  const words = text ? text.terms.filter((term) => term.exact).map((term) => term.text) : [];
-  if (words.length === 0) return stock;
-  let cars = carsWithWord(stock, words[0]);
-  for (const word of words.slice(1)) {
-    if (cars.length === 0) break;
-    const also = new Set(carsWithWord(stock, word));
-    cars = cars.filter((i) => also.has(i));
+function stockNumberCandidates(stock: WebsiteStock, text: TextMatch | null): readonly number[] | null | undefined {
+  if (!text) return undefined;
+  let cars: readonly number[] | undefined;
+  for (const term of text.terms) {
+    if (!term.exact) continue;
+    // An exact term is stock-number-like (searchTerms): one look-up in the copy's map.
+    const found = stock.stockNumbers.get(term.text);
+    if (found === undefined) return null;
+    const holding = typeof found === 'number' ? [found] : found;
+    cars = cars === undefined ? holding : cars.filter((i) => holding.includes(i));
+    if (cars.length === 0) return null;
   }
-  if (cars.length === 0) return null;
-  return toStock(stock.websiteId, stock.generation, stock.soldSinceMs, [], { stock, cars: Int32Array.from(cars) });
+  return cars;
 }
 
 /** Holds websites' stock, least recently used out first once more than maxCars are held. */
@@ -387,6 +415,24 @@ export class StockIndex {
     private readonly db: Db,
     private readonly maxCars: number,
   ) {}
+
+  /**
+   * The copies held for the scope's websites, as they are, with no statement; null unless every
+   * website has one usable for this sold window, and null when this request's tenant lookup has
+   * read the generations (`sync` then checks the copies with no statement either). A caller must
+   * check their generations afterwards (the page-of-hits statement does).
+   */
+  heldCopies(websiteIds: readonly number[], soldSinceMs: number | null): WebsiteStock[] | null {
+    if (knownCarGenerations(websiteIds)) return null;
+    const copies: WebsiteStock[] = [];
+    for (const id of websiteIds) {
+      const stock = this.held.get(id);
+      if (!stock || !(soldSinceMs == null || (stock.soldSinceMs != null && stock.soldSinceMs <= soldSinceMs))) return null;
+      copies.push(stock);
+    }
+    for (const copy of copies) this.hold(copy);
+    return copies;
+  }
 
   /**
    * The scope's websites' stock as the database holds it now. When every website has a usable
@@ -523,7 +569,7 @@ function toMask(predicate: Predicate, stock: WebsiteStock, context: MaskContext)
       break;
     }
     case 'word':
-      mark(wordIndex(stock).cars.get(predicate.text));
+      mark(carsWithWord(stock, predicate.text));
       break;
     case 'contains':
       // A term holds no space, so it is in the text where it is in one of its words.
@@ -807,10 +853,15 @@ export function countStock(
   // 'Most relevant' puts the cars with more terms found as written first, when a term is fuzzy.
   const byScore = text != null && text.terms.some((t) => t.fuzzy) && SORT_DEFINITIONS[sort].relevanceFirst === true;
   const context = maskContext(named, text);
-  for (const held of stocks) {
-    const stock = carsWithStockNumbers(held, text);
-    if (!stock) continue;
+  for (const stock of stocks) {
+    const candidates = stockNumberCandidates(stock, text);
+    if (candidates === null) continue;
     const fails = new Uint8Array(stock.size);
+    if (candidates) {
+      // Only the cars holding the stock numbers are counted: every other car is out (2).
+      fails.fill(2);
+      for (const i of candidates) fails[i] = 0;
+    }
     const failed = new Int8Array(stock.size);
     markUnlisted(stock, scope, fails);
     const score = new Int32Array(byScore ? stock.size : 0);
