@@ -415,6 +415,12 @@ describe('stock index', () => {
       expect(inSqlStatement).not.toHaveBeenCalled();
       expect(sync).toHaveBeenCalledTimes(1);
       expect(statements).toHaveBeenCalledTimes(3);
+      // The patched copy renumbers its cars (the changed one moves to the end): every other stock number still finds its car.
+      const others = await db.select({ stocknum: cars.stocknum }).from(cars).where(eq(cars.websiteId, websiteIds[0]));
+      for (const { stocknum } of others) {
+        const request: SearchRequest = { q: stocknum!, limit: 24, offset: 0 };
+        expect(comparable(await engine.search(scope, request)), stocknum!).toEqual(comparable(await inSql.search(scope, request)));
+      }
     } finally {
       vi.restoreAllMocks();
     }

@@ -243,7 +243,7 @@ function toStock(websiteId: number, generation: number, soldSinceMs: number | nu
     makeModel: dictionary(makeModels, kept, (s) => s.makeModel),
     searchText,
     words: null,
-    stockNumbers: stockNumberMap(searchText),
+    stockNumbers: stockNumberMap(searchText, kept),
     orders: new Map(),
     shown: kept?.stock.shown ? keptShown(kept.stock.shown, new Set(Array.from(kept.cars, (i) => kept.stock.numbers.id[i]))) : null,
   };
@@ -360,19 +360,53 @@ function* carsContaining(words: Words, term: string): Generator<number | number[
   }
 }
 
-/** A stock-number-like word (isStockNumberLike) between two spaces of a padded search_text. */
-const STOCK_NUMBER_WORD = /(?<= )[a-z]*\d{3,}[a-z]*(?= )/g;
+const isLetter = (code: number) => code >= 97 && code <= 122;
+const isDigit = (code: number) => code >= 48 && code <= 57;
 
-/** Each stock-number-like word of the cars' padded texts with the cars holding it, ascending. */
-function stockNumberMap(searchText: readonly string[]): Map<string, number | number[]> {
+/** Whether text[from, to) is stock-number-like (isStockNumberLike: letters, 3 or more digits, letters), read by character. */
+function isStockNumberWord(text: string, from: number, to: number): boolean {
+  let i = from;
+  while (i < to && isLetter(text.charCodeAt(i))) i++;
+  const digits = i;
+  while (i < to && isDigit(text.charCodeAt(i))) i++;
+  if (i - digits < 3) return false;
+  while (i < to && isLetter(text.charCodeAt(i))) i++;
+  return i === to;
+}
+
+/** Adds car i to a word's cars (ascending, cars added in order). */
+function addCar(map: Map<string, number | number[]>, word: string, i: number): void {
+  const held = map.get(word);
+  if (held === undefined) map.set(word, i);
+  else if (typeof held === 'number') {
+    if (held !== i) map.set(word, [held, i]);
+  } else if (held[held.length - 1] !== i) held.push(i);
+}
+
+/**
+ * Each stock-number-like word of the cars' padded texts with the cars holding it, ascending. With
+ * `kept` (a patched copy), the held copy's map with its kept cars renumbered, and only the cars
+ * read again (from `kept.cars.length` on) scanned.
+ */
+function stockNumberMap(searchText: readonly string[], kept: Kept | null): Map<string, number | number[]> {
   const map = new Map<string, number | number[]>();
-  for (let i = 0; i < searchText.length; i++) {
-    for (const [word] of searchText[i].matchAll(STOCK_NUMBER_WORD)) {
-      const held = map.get(word);
-      if (held === undefined) map.set(word, i);
-      else if (typeof held === 'number') {
-        if (held !== i) map.set(word, [held, i]);
-      } else if (held[held.length - 1] !== i) held.push(i);
+  let from = 0;
+  if (kept) {
+    const renumbered = new Int32Array(kept.stock.size).fill(-1);
+    kept.cars.forEach((old, i) => (renumbered[old] = i));
+    for (const [word, cars] of kept.stock.stockNumbers) {
+      // Kept cars keep their order, so the renumbered list stays ascending. A new list: the held copy's is still in use.
+      if (typeof cars === 'number') {
+        if (renumbered[cars] >= 0) map.set(word, renumbered[cars]);
+      } else for (const old of cars) if (renumbered[old] >= 0) addCar(map, word, renumbered[old]);
+    }
+    from = kept.cars.length;
+  }
+  for (let i = from; i < searchText.length; i++) {
+    const text = searchText[i];
+    // Padded: a word runs from after one space to the next.
+    for (let start = 1, end = text.indexOf(' ', 1); end !== -1; start = end + 1, end = text.indexOf(' ', start)) {
+      if (end > start && isStockNumberWord(text, start, end)) addCar(map, text.slice(start, end), i);
     }
   }
   return map;
