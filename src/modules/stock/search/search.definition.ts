@@ -1,16 +1,25 @@
 import { MIN_SHOWN_PRICE } from '../stock.rules';
 import { cleanFilterValue, type SearchTerm } from './search.text';
-import { MAKE_MODEL_SEPARATOR, RANGE_FACETS, TERM_FACETS, type RangeFacet, type SearchFilters, type SortOption, type TermFacet } from './search.types';
+import {
+  MAKE_MODEL_SEPARATOR,
+  RANGE_FACETS,
+  TERM_FACETS,
+  type RangeFacet,
+  type SearchFilters,
+  type SearchScope,
+  type SortOption,
+  type TermFacet,
+} from './search.types';
 
 /**
- * Every search rule, declared once (decision 062): what each facet's filter keeps, what a text term
- * matches, and how each sort orders. Each rule is a `Predicate` (or a list of sort keys) over named
+ * Every search rule, declared once (decision 062): which cars a scope lists, what each facet's
+ * filter keeps, what a text term matches, and how each sort orders. Each rule is a `Predicate` (or a list of sort keys) over named
  * columns; the SQL statement (search.sql.ts, `toSql`) and the stock index (stock-index.ts,
  * `toMask`) each compile it, so neither writes a rule of its own. Pure and client-safe.
  */
 
-/** A column both engines know by this name: a facet's column, or a sort's. */
-export type Column = TermFacet | RangeFacet | SortColumn;
+/** A column both engines know by this name: a facet's column, a sort's, or one the scope reads. */
+export type Column = TermFacet | RangeFacet | SortColumn | 'photos' | 'sold_date';
 export type SortColumn = 'custom_rank' | 'created_at' | 'id' | 'price' | 'km' | 'subscription_price';
 /** A value a term facet compares: text, a flag, or a (make, model) pair. */
 export type Value = string | boolean | readonly [string, string];
@@ -24,8 +33,12 @@ export type Predicate =
   | { op: 'in'; column: TermFacet; values: readonly Value[] }
   /** The column holds the id of one of the scope's locations or dealerships with one of these names. */
   | { op: 'named'; column: 'location_name' | 'dealership_name'; names: readonly string[] }
+  /** The column's value is one of these, ignoring case (both sides lowered: the same whatever the database's ctype). */
+  | { op: 'inIgnoringCase'; column: 'city' | 'make'; values: readonly string[] }
   /** min ≤ value ≤ max, either bound left out when null. */
-  | { op: 'between'; column: RangeFacet; min: number | null; max: number | null }
+  | { op: 'between'; column: RangeFacet | 'photos'; min: number | null; max: number | null }
+  /** The column's instant is at or after this one. */
+  | { op: 'since'; column: 'sold_date'; instant: Date }
   /** The car's search_text holds `text` as a whole word. */
   | { op: 'word'; text: string }
   /** The car's search_text contains `text`. */
@@ -33,7 +46,34 @@ export type Predicate =
   /** The car's search_text holds, as a whole word, a vocabulary word (search_words) similar to `text` (pg_trgm). */
   | { op: 'similar'; text: string }
   /** At least one of these (none: nothing matches). */
-  | { op: 'any'; of: readonly Predicate[] };
+  | { op: 'any'; of: readonly Predicate[] }
+  /** Every one of these (none: every car matches). */
+  | { op: 'all'; of: readonly Predicate[] };
+
+/** Statuses listed whatever the date (SPEC §4); sold cars are listed for the website's sold window. */
+export const AVAILABLE_STATUSES = ['in_stock', 'coming_soon'] as const;
+
+/**
+ * Which of its websites' cars shown on the dealer website a scope lists (SPEC §4, §7, §9): those in
+ * stock or coming soon, or sold since scope.soldSince, with the website's standing filters
+ * (minimum photos, cities, makes; cities and makes ignoring case). Which websites, and only cars
+ * shown on the dealer website, is where each engine reads: the statement's WHERE, the index's copies.
+ */
+export function scopePredicate(scope: Pick<SearchScope, 'soldSince' | 'minPhotos' | 'cities' | 'makes'>): Predicate {
+  const available: Predicate = { op: 'in', column: 'status', values: AVAILABLE_STATUSES };
+  const of: Predicate[] = [
+    scope.soldSince
+      ? {
+          op: 'any',
+          of: [available, { op: 'all', of: [{ op: 'in', column: 'status', values: ['sold'] }, { op: 'since', column: 'sold_date', instant: scope.soldSince }] }],
+        }
+      : available,
+  ];
+  if (scope.minPhotos != null) of.push({ op: 'between', column: 'photos', min: scope.minPhotos, max: null });
+  if (scope.cities.length > 0) of.push({ op: 'inIgnoringCase', column: 'city', values: scope.cities });
+  if (scope.makes.length > 0) of.push({ op: 'inIgnoringCase', column: 'make', values: scope.makes });
+  return { op: 'all', of };
+}
 
 /** How a facet filters: its filter group's kind. */
 type FacetKind =
@@ -140,7 +180,7 @@ export function filterGroups(filters: SearchFilters): FilterGroup[] {
 /** The name look-ups (locations, dealerships) in a predicate. */
 export function namedIn(predicate: Predicate): Extract<Predicate, { op: 'named' }>[] {
   if (predicate.op === 'named') return [predicate];
-  return predicate.op === 'any' ? predicate.of.flatMap(namedIn) : [];
+  return predicate.op === 'any' || predicate.op === 'all' ? predicate.of.flatMap(namedIn) : [];
 }
 
 /**

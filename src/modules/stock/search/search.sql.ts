@@ -1,5 +1,5 @@
 import 'server-only';
-import { sql, type SQL } from 'drizzle-orm';
+import { gte, sql, type SQL } from 'drizzle-orm';
 import { locations } from '@/modules/locations/locations.schema';
 import { dealerships } from '@/modules/tenancy/tenancy.schema';
 import { cars, searchWords } from '../stock.schema';
@@ -30,7 +30,15 @@ function termColumn(facet: TermFacet): SQL {
 /** Where a predicate's columns are read: the cars table, or the `base` CTE's columns by name (sorting). */
 export type ColumnsOf = (column: Column) => SQL;
 
-export const CAR_COLUMNS: ColumnsOf = (column) => (column in RANGE_COLUMN ? RANGE_COLUMN[column as RangeFacet] : termColumn(column as TermFacet));
+/** Columns the scope reads besides the facets'. */
+const SCOPE_COLUMN = { photos: sql`${cars.photosCount}`, sold_date: sql`${cars.soldDate}` };
+
+export const CAR_COLUMNS: ColumnsOf = (column) =>
+  column in SCOPE_COLUMN
+    ? SCOPE_COLUMN[column as keyof typeof SCOPE_COLUMN]
+    : column in RANGE_COLUMN
+      ? RANGE_COLUMN[column as RangeFacet]
+      : termColumn(column as TermFacet);
 const BASE_COLUMNS: ColumnsOf = (column) => sql`${sql.identifier(column)}`;
 
 export const list = (values: readonly (string | number | boolean)[]) =>
@@ -42,7 +50,7 @@ export const list = (values: readonly (string | number | boolean)[]) =>
 const valueSql = (value: Value) => (Array.isArray(value) ? sql`(${list(value as readonly [string, string])})` : sql`${value}`);
 
 /** Ids of the scope's locations or dealerships with one of these names. */
-export function idsNamed(column: 'location_name' | 'dealership_name', scope: SearchScope, names: readonly string[]): SQL {
+export function idsNamed(column: 'location_name' | 'dealership_name', scope: Pick<SearchScope, 'websiteIds'>, names: readonly string[]): SQL {
   const table = column === 'location_name' ? locations : dealerships;
   return sql`(select ${table.id} from ${table} where ${table.websiteId} in (${list(scope.websiteIds)}) and ${table.name} in (${list(names)}))`;
 }
@@ -62,12 +70,22 @@ function similarWordsPattern(text: string): SQL {
 }
 
 /** A predicate as SQL (null where a column is null: callers coalesce it to false). */
-export function toSql(predicate: Predicate, scope: SearchScope, columns: ColumnsOf = CAR_COLUMNS): SQL {
+export function toSql(predicate: Predicate, scope: Pick<SearchScope, 'websiteIds'>, columns: ColumnsOf = CAR_COLUMNS): SQL {
   switch (predicate.op) {
     case 'in':
       return predicate.values.length > 0 ? sql`${columns(predicate.column)} in (${sql.join(predicate.values.map(valueSql), sql`, `)})` : sql`false`;
     case 'named':
       return sql`${columns(predicate.column)} in ${idsNamed(predicate.column, scope, predicate.names)}`;
+    case 'inIgnoringCase':
+      return predicate.values.length > 0
+        ? sql`lower(${columns(predicate.column)}) in (${sql.join(
+            predicate.values.map((value) => sql`lower(${value})`),
+            sql`, `,
+          )})`
+        : sql`false`;
+    case 'since':
+      // Through drizzle's column, which writes the instant as the timestamp column takes it.
+      return gte(cars.soldDate, predicate.instant)!;
     case 'between': {
       const bounds: SQL[] = [];
       if (predicate.min != null) bounds.push(sql`${columns(predicate.column)} >= ${predicate.min}`);
@@ -85,6 +103,11 @@ export function toSql(predicate: Predicate, scope: SearchScope, columns: Columns
         predicate.of.map((p) => toSql(p, scope, columns)),
         sql` or `,
       )})` : sql`false`;
+    case 'all':
+      return predicate.of.length > 0 ? sql`(${sql.join(
+        predicate.of.map((p) => toSql(p, scope, columns)),
+        sql` and `,
+      )})` : sql`true`;
   }
 }
 

@@ -6,7 +6,9 @@ import { generationsReadWith } from '@/modules/tenancy/tenancy.memo';
 import { carChanges, carGenerations, cars } from '../stock.schema';
 import { TERM_COLUMN, type BaseColumn } from './search.columns';
 import {
+  AVAILABLE_STATUSES,
   groupOf,
+  scopePredicate,
   SORT_DEFINITIONS,
   sortKeys,
   termFoundAsWritten,
@@ -100,8 +102,6 @@ export const SHOWN_CARDS_PER_COPY = 1_000;
 
 export type FacetNames = { locations: Map<number, string>; dealerships: Map<number, string> };
 
-const AVAILABLE = new Set(['in_stock', 'coming_soon']);
-
 /** The cars of a copy kept when it is patched, by index. */
 type Kept = { stock: WebsiteStock; cars: Int32Array };
 
@@ -151,7 +151,11 @@ type SyncRow = {
   columns: Columns | null;
 };
 
-const listedCondition = sql`${cars.showOnDealerWebsite} and (${cars.status} in ('in_stock', 'coming_soon') or (${cars.status} = 'sold' and ${cars.soldDate} >= w.sold_since))`;
+/**
+ * The cars a copy holds: shown on the dealer website, and listed for the copy's sold window (the
+ * widest a search may ask for; each search then applies its own scope, scopePredicate).
+ */
+const listedCondition = sql`${cars.showOnDealerWebsite} and (${cars.status} in (${sql.raw(AVAILABLE_STATUSES.map((status) => `'${status}'`).join(', '))}) or (${cars.status} = 'sold' and ${cars.soldDate} >= w.sold_since))`;
 // One aggregation pass fills every array in the same row order.
 const aggregates = sql.join(
   [...NUMBER_NAMES.map((n) => NUMBER_COLUMNS[n]), ...DICTIONARY_NAMES.map((n) => DICTIONARY_COLUMNS[n]), sql`${cars.searchText}`].map(
@@ -594,8 +598,21 @@ function toMask(predicate: Predicate, stock: WebsiteStock, context: MaskContext)
       byCode(dict, accepted(dict, (id) => ids.has(Number(id))));
       break;
     }
+    case 'inIgnoringCase': {
+      const dict = stock.text[predicate.column];
+      const values = new Set(predicate.values.map((value) => value.toLowerCase()));
+      byCode(dict, accepted(dict, (value) => values.has(value.toLowerCase())));
+      break;
+    }
+    case 'since': {
+      // Held in microseconds; null (a car not sold) is NaN, which compares false.
+      const soldUs = stock.numbers.soldUs;
+      const sinceUs = predicate.instant.getTime() * 1000;
+      for (let i = 0; i < n; i++) mask[i] = soldUs[i] >= sinceUs ? 1 : 0;
+      break;
+    }
     case 'between': {
-      const values = RANGE_VALUES[predicate.column](stock);
+      const values = predicate.column === 'photos' ? stock.numbers.photos : RANGE_VALUES[predicate.column](stock);
       const min = predicate.min ?? -Infinity;
       const max = predicate.max ?? Infinity;
       // NaN (null) compares false.
@@ -618,6 +635,13 @@ function toMask(predicate: Predicate, stock: WebsiteStock, context: MaskContext)
       for (const part of predicate.of) {
         const passes = toMask(part, stock, context);
         for (let i = 0; i < n; i++) mask[i] |= passes[i];
+      }
+      break;
+    case 'all':
+      mask.fill(1);
+      for (const part of predicate.of) {
+        const passes = toMask(part, stock, context);
+        for (let i = 0; i < n; i++) mask[i] &= passes[i];
       }
       break;
   }
@@ -657,30 +681,10 @@ function markText(stock: WebsiteStock, text: TextMatch, context: MaskContext, fa
   }
 }
 
-/** Sets `fails` to 2 (out) for each car the scope does not list: the JS twin of scopeWhere (search.scope.ts). */
+/** Sets `fails` to 2 (out) for each car the scope does not list (scopePredicate, as scopeWhere in SQL). */
 function markUnlisted(stock: WebsiteStock, scope: SearchScope, fails: Uint8Array): void {
-  const status = stock.text.status;
-  const available = accepted(status, (value) => AVAILABLE.has(value));
-  const soldSinceUs = scope.soldSince ? scope.soldSince.getTime() * 1000 : Infinity;
-  const lowered = (dict: Dictionary, wanted: readonly string[]) => {
-    const set = new Set(wanted.map((w) => w.toLowerCase()));
-    return wanted.length === 0 ? null : accepted(dict, (value) => set.has(value.toLowerCase()));
-  };
-  const city = lowered(stock.text.city, scope.cities);
-  const make = lowered(stock.text.make, scope.makes);
-  const minPhotos = scope.minPhotos ?? -Infinity;
-  const { soldUs, photos } = stock.numbers;
-  const statuses = status.codes;
-  const cities = stock.text.city.codes;
-  const makes = stock.text.make.codes;
-  for (let i = 0; i < stock.size; i++) {
-    const listed =
-      (available[statuses[i]] === 1 || soldUs[i] >= soldSinceUs) &&
-      photos[i] >= minPhotos &&
-      (city == null || city[cities[i]] === 1) &&
-      (make == null || make[makes[i]] === 1);
-    if (!listed) fails[i] = 2;
-  }
+  const listed = toMask(scopePredicate(scope), stock, NO_CONTEXT);
+  for (let i = 0; i < stock.size; i++) if (listed[i] === 0) fails[i] = 2;
 }
 
 /** Each sort column's values in a copy. */
