@@ -559,7 +559,12 @@ function accepted(dict: Dictionary, test: (value: string) => boolean): Uint8Arra
 }
 
 /** What a predicate needs beyond a copy: named ids (prefetched) and each fuzzy term's similar vocabulary words. */
-type MaskContext = { named: NamedIds; similar: ReadonlyMap<string, readonly string[]> };
+type MaskContext = {
+  named: NamedIds;
+  similar: ReadonlyMap<string, readonly string[]>;
+  /** Text masks already made for one copy, by predicate: a fuzzy term's 'contains' is both its match and its score. */
+  texts?: Map<string, Uint8Array>;
+};
 
 const NO_CONTEXT: MaskContext = { named: { location_name: new Set(), dealership_name: new Set() }, similar: new Map() };
 
@@ -569,94 +574,121 @@ function termColumn(stock: WebsiteStock, facet: TermFacet): { dict: Dictionary; 
   return { dict: stock.text[facet], key: String };
 }
 
-/**
- * A declared predicate (search.definition.ts) compiled over a copy: each car's 1 (passes) or 0. A
- * null column fails, as coalesce(…, false) does in SQL. Dictionary columns are tested once per
- * distinct value, then read by code; these loops are the hot path.
- */
-function toMask(predicate: Predicate, stock: WebsiteStock, context: MaskContext): Uint8Array {
-  const n = stock.size;
-  const mask = new Uint8Array(n);
+/** The cars of a copy holding a word matched by a text predicate, as a mask. */
+function textMask(predicate: Extract<Predicate, { op: 'word' | 'contains' | 'similar' }>, stock: WebsiteStock, context: MaskContext): Uint8Array {
+  const key = `${predicate.op} ${predicate.text}`;
+  const made = context.texts?.get(key);
+  if (made) return made;
+  const mask = new Uint8Array(stock.size);
+  context.texts?.set(key, mask);
   const mark = (cars: number | readonly number[] | undefined) => {
     if (typeof cars === 'number') mask[cars] = 1;
     else if (cars) for (const i of cars) mask[i] = 1;
   };
-  const byCode = (dict: Dictionary, pass: Uint8Array) => {
-    const codes = dict.codes;
-    for (let i = 0; i < n; i++) mask[i] = pass[codes[i]];
-  };
+  if (predicate.op === 'word') mark(carsWithWord(stock, predicate.text));
+  else if (predicate.op === 'contains') {
+    // A term holds no space, so it is in the text where it is in one of its words.
+    for (const cars of carsContaining(wordIndex(stock), predicate.text)) mark(cars);
+  } else {
+    const words = wordIndex(stock);
+    for (const word of context.similar.get(predicate.text) ?? []) mark(words.cars.get(word));
+  }
+  return mask;
+}
+
+/**
+ * A predicate as a JavaScript condition on car `i`, its arrays and bounds added to `args` (named
+ * a0, a1, … in the condition, so no value is ever written into the source). A null column fails, as
+ * coalesce(…, false) does in SQL: null is NaN in number columns, and no dictionary value passes it.
+ */
+function condition(predicate: Predicate, stock: WebsiteStock, context: MaskContext, args: unknown[]): string {
+  const arg = (value: unknown) => `a${args.push(value) - 1}`;
+  // Dictionary columns are tested once per distinct value, then read by code.
+  const byCode = (dict: Dictionary, test: (value: string) => boolean) => `${arg(accepted(dict, test))}[${arg(dict.codes)}[i]] === 1`;
   switch (predicate.op) {
     case 'in': {
       const { dict, key } = termColumn(stock, predicate.column);
       const values = new Set(predicate.values.map(key));
-      byCode(dict, accepted(dict, (value) => values.has(value)));
-      break;
+      return byCode(dict, (value) => values.has(value));
     }
     case 'named': {
       const ids = context.named[predicate.column];
-      const dict = stock.text[predicate.column];
-      byCode(dict, accepted(dict, (id) => ids.has(Number(id))));
-      break;
+      return byCode(stock.text[predicate.column], (id) => ids.has(Number(id)));
     }
     case 'inIgnoringCase': {
-      const dict = stock.text[predicate.column];
       const values = new Set(predicate.values.map((value) => value.toLowerCase()));
-      byCode(dict, accepted(dict, (value) => values.has(value.toLowerCase())));
-      break;
-    }
-    case 'since': {
-      // Held in microseconds; null (a car not sold) is NaN, which compares false.
-      const soldUs = stock.numbers.soldUs;
-      const sinceUs = predicate.instant.getTime() * 1000;
-      for (let i = 0; i < n; i++) mask[i] = soldUs[i] >= sinceUs ? 1 : 0;
-      break;
+      return byCode(stock.text[predicate.column], (value) => values.has(value.toLowerCase()));
     }
     case 'between': {
-      const values = predicate.column === 'photos' ? stock.numbers.photos : RANGE_VALUES[predicate.column](stock);
-      const min = predicate.min ?? -Infinity;
-      const max = predicate.max ?? Infinity;
+      const values = arg(predicate.column === 'photos' ? stock.numbers.photos : RANGE_VALUES[predicate.column](stock));
       // NaN (null) compares false.
-      for (let i = 0; i < n; i++) mask[i] = values[i] >= min && values[i] <= max ? 1 : 0;
-      break;
+      const bounds = [
+        ...(predicate.min != null ? [`${values}[i] >= ${arg(predicate.min)}`] : []),
+        ...(predicate.max != null ? [`${values}[i] <= ${arg(predicate.max)}`] : []),
+      ];
+      return bounds.length > 0 ? `(${bounds.join(' && ')})` : 'true';
     }
+    case 'since':
+      // Held in microseconds; a car not sold is NaN.
+      return `${arg(stock.numbers.soldUs)}[i] >= ${arg(predicate.instant.getTime() * 1000)}`;
     case 'word':
-      mark(carsWithWord(stock, predicate.text));
-      break;
     case 'contains':
-      // A term holds no space, so it is in the text where it is in one of its words.
-      for (const cars of carsContaining(wordIndex(stock), predicate.text)) mark(cars);
-      break;
-    case 'similar': {
-      const words = wordIndex(stock);
-      for (const word of context.similar.get(predicate.text) ?? []) mark(words.cars.get(word));
-      break;
-    }
+    case 'similar':
+      return `${arg(textMask(predicate, stock, context))}[i] === 1`;
     case 'any':
-      for (const part of predicate.of) {
-        const passes = toMask(part, stock, context);
-        for (let i = 0; i < n; i++) mask[i] |= passes[i];
-      }
-      break;
+      return predicate.of.length > 0 ? `(${predicate.of.map((p) => condition(p, stock, context, args)).join(' || ')})` : 'false';
     case 'all':
-      mask.fill(1);
-      for (const part of predicate.of) {
-        const passes = toMask(part, stock, context);
-        for (let i = 0; i < n; i++) mask[i] &= passes[i];
-      }
-      break;
+      return predicate.of.length > 0 ? `(${predicate.of.map((p) => condition(p, stock, context, args)).join(' && ')})` : 'true';
   }
+}
+
+/** What a compiled loop does with each car's test: keeps it as a mask, or marks the cars failing it. */
+const LOOP_BODIES = {
+  mask: (test: string) => `mask[i] = ${test} ? 1 : 0;`,
+  /** Counts a filter group against each car failing it, noting the group. */
+  group: (test: string) => `if (!(${test})) { fails[i]++; failed[i] = g; }`,
+  /** A car the scope does not list is out (2). */
+  unlisted: (test: string) => `if (!(${test})) fails[i] = 2;`,
+};
+type LoopKind = keyof typeof LOOP_BODIES;
+type Loop = (args: readonly unknown[], n: number, mask: Uint8Array, fails: Uint8Array, failed: Int8Array, g: number) => void;
+
+/** One loop per kind and shape of condition, made once: V8 optimises each, and a search reuses it with its own arrays. */
+const loops = new Map<string, Loop>();
+
+/**
+ * A declared predicate (search.definition.ts) compiled over a copy into one loop over the cars,
+ * whatever the predicate's depth: a filter group's or the scope's test runs over every car of every
+ * copy searched, so this is the hot path. The source holds only the condition's shape; its arrays
+ * and bounds are arguments.
+ */
+function runLoop(kind: LoopKind, predicate: Predicate, stock: WebsiteStock, context: MaskContext, into: { mask?: Uint8Array; fails?: Uint8Array; failed?: Int8Array; g?: number }): void {
+  const args: unknown[] = [];
+  const test = condition(predicate, stock, context, args);
+  const key = `${kind} ${test}`;
+  let loop = loops.get(key);
+  if (!loop) {
+    const names = args.map((_, k) => `a${k} = args[${k}]`).join(', ');
+    loop = new Function('args', 'n', 'mask', 'fails', 'failed', 'g', `${names ? `const ${names};` : ''} for (let i = 0; i < n; i++) { ${LOOP_BODIES[kind](test)} }`) as Loop;
+    loops.set(key, loop);
+  }
+  loop(args, stock.size, into.mask ?? EMPTY_MASK, into.fails ?? EMPTY_MASK, into.failed ?? EMPTY_FAILED, into.g ?? 0);
+}
+
+const EMPTY_MASK = new Uint8Array(0);
+const EMPTY_FAILED = new Int8Array(0);
+
+/** A predicate's mask over a copy: each car's 1 (passes) or 0. */
+function toMask(predicate: Predicate, stock: WebsiteStock, context: MaskContext): Uint8Array {
+  if (predicate.op === 'word' || predicate.op === 'contains' || predicate.op === 'similar') return textMask(predicate, stock, context);
+  const mask = new Uint8Array(stock.size);
+  runLoop('mask', predicate, stock, context, { mask });
   return mask;
 }
 
 /** Counts the group against each car that fails it (`fails`), noting the group (`failed`). */
 function markGroup(stock: WebsiteStock, group: FilterGroup, g: number, context: MaskContext, fails: Uint8Array, failed: Int8Array): void {
-  const passes = toMask(group.predicate, stock, context);
-  for (let i = 0; i < stock.size; i++) {
-    if (passes[i] === 0) {
-      fails[i]++;
-      failed[i] = g;
-    }
-  }
+  runLoop('group', group.predicate, stock, context, { fails, failed, g });
 }
 
 /** Text terms and, for each, the vocabulary words (search_words) a fuzzy term is similar to. */
@@ -671,20 +703,19 @@ function maskContext(named: NamedIds, text: TextMatch | null): MaskContext {
  * `score`, fills it for the cars that match: the terms found as written (termFoundAsWritten), the
  * relevance order.
  */
-function markText(stock: WebsiteStock, text: TextMatch, context: MaskContext, fails: Uint8Array, score: Int32Array | null): void {
+function markText(stock: WebsiteStock, text: TextMatch, search: MaskContext, fails: Uint8Array, score: Int32Array | null): void {
+  const context = { ...search, texts: new Map<string, Uint8Array>() };
   const matches = text.terms.map((term) => toMask(termPredicate(term), stock, context));
   const asWritten = score ? text.terms.map((term) => toMask(termFoundAsWritten(term), stock, context)) : [];
-  for (let i = 0; i < stock.size; i++) {
-    if (fails[i] > 1) continue;
-    if (matches.some((m) => m[i] === 0)) fails[i] = 2;
-    else if (score) score[i] = asWritten.reduce((found, m) => found + m[i], 0);
-  }
+  // Plain loops: this runs over every car of every copy a text search reads.
+  for (const match of matches) for (let i = 0; i < stock.size; i++) if (match[i] === 0) fails[i] = 2;
+  if (!score) return;
+  for (const found of asWritten) for (let i = 0; i < stock.size; i++) if (fails[i] <= 1) score[i] += found[i];
 }
 
 /** Sets `fails` to 2 (out) for each car the scope does not list (scopePredicate, as scopeWhere in SQL). */
 function markUnlisted(stock: WebsiteStock, scope: SearchScope, fails: Uint8Array): void {
-  const listed = toMask(scopePredicate(scope), stock, NO_CONTEXT);
-  for (let i = 0; i < stock.size; i++) if (listed[i] === 0) fails[i] = 2;
+  runLoop('unlisted', scopePredicate(scope), stock, NO_CONTEXT, { fails });
 }
 
 /** Each sort column's values in a copy. */
