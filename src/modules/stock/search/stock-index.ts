@@ -651,7 +651,7 @@ const LOOP_BODIES = {
   unlisted: (test: string) => `if (!(${test})) fails[i] = 2;`,
 };
 type LoopKind = keyof typeof LOOP_BODIES;
-type Loop = (args: readonly unknown[], n: number, mask: Uint8Array, fails: Uint8Array, failed: Int8Array, g: number) => void;
+type Loop = (args: readonly unknown[], n: number, cars: Int32Array | null, mask: Uint8Array, fails: Uint8Array, failed: Int8Array, g: number) => void;
 
 /** One loop per kind and shape of condition, made once: V8 optimises each, and a search reuses it with its own arrays. */
 const loops = new Map<string, Loop>();
@@ -662,17 +662,35 @@ const loops = new Map<string, Loop>();
  * copy searched, so this is the hot path. The source holds only the condition's shape; its arrays
  * and bounds are arguments.
  */
-function runLoop(kind: LoopKind, predicate: Predicate, stock: WebsiteStock, context: MaskContext, into: { mask?: Uint8Array; fails?: Uint8Array; failed?: Int8Array; g?: number }): void {
+function runLoop(
+  kind: LoopKind,
+  predicate: Predicate,
+  stock: WebsiteStock,
+  context: MaskContext,
+  into: { mask?: Uint8Array; fails?: Uint8Array; failed?: Int8Array; g?: number },
+  /** Only these cars (the rest are out already), or every car. */
+  cars: Int32Array | null = null,
+): void {
   const args: unknown[] = [];
   const test = condition(predicate, stock, context, args);
   const key = `${kind} ${test}`;
   let loop = loops.get(key);
   if (!loop) {
     const names = args.map((_, k) => `a${k} = args[${k}]`).join(', ');
-    loop = new Function('args', 'n', 'mask', 'fails', 'failed', 'g', `${names ? `const ${names};` : ''} for (let i = 0; i < n; i++) { ${LOOP_BODIES[kind](test)} }`) as Loop;
+    const body = LOOP_BODIES[kind](test);
+    loop = new Function(
+      'args',
+      'n',
+      'cars',
+      'mask',
+      'fails',
+      'failed',
+      'g',
+      `${names ? `const ${names};` : ''} if (cars === null) for (let i = 0; i < n; i++) { ${body} } else for (let j = 0; j < cars.length; j++) { const i = cars[j]; ${body} }`,
+    ) as Loop;
     loops.set(key, loop);
   }
-  loop(args, stock.size, into.mask ?? EMPTY_MASK, into.fails ?? EMPTY_MASK, into.failed ?? EMPTY_FAILED, into.g ?? 0);
+  loop(args, stock.size, cars, into.mask ?? EMPTY_MASK, into.fails ?? EMPTY_MASK, into.failed ?? EMPTY_FAILED, into.g ?? 0);
 }
 
 const EMPTY_MASK = new Uint8Array(0);
@@ -687,8 +705,8 @@ function toMask(predicate: Predicate, stock: WebsiteStock, context: MaskContext)
 }
 
 /** Counts the group against each car that fails it (`fails`), noting the group (`failed`). */
-function markGroup(stock: WebsiteStock, group: FilterGroup, g: number, context: MaskContext, fails: Uint8Array, failed: Int8Array): void {
-  runLoop('group', group.predicate, stock, context, { fails, failed, g });
+function markGroup(stock: WebsiteStock, group: FilterGroup, g: number, context: MaskContext, fails: Uint8Array, failed: Int8Array, cars: Int32Array | null): void {
+  runLoop('group', group.predicate, stock, context, { fails, failed, g }, cars);
 }
 
 /** Text terms and, for each, the vocabulary words (search_words) a fuzzy term is similar to. */
@@ -703,19 +721,30 @@ function maskContext(named: NamedIds, text: TextMatch | null): MaskContext {
  * `score`, fills it for the cars that match: the terms found as written (termFoundAsWritten), the
  * relevance order.
  */
-function markText(stock: WebsiteStock, text: TextMatch, search: MaskContext, fails: Uint8Array, score: Int32Array | null): void {
+function markText(stock: WebsiteStock, text: TextMatch, search: MaskContext, fails: Uint8Array, score: Int32Array | null, cars: Int32Array | null): void {
   const context = { ...search, texts: new Map<string, Uint8Array>() };
   const matches = text.terms.map((term) => toMask(termPredicate(term), stock, context));
   const asWritten = score ? text.terms.map((term) => toMask(termFoundAsWritten(term), stock, context)) : [];
   // Plain loops: this runs over every car of every copy a text search reads.
-  for (const match of matches) for (let i = 0; i < stock.size; i++) if (match[i] === 0) fails[i] = 2;
+  const n = cars ? cars.length : stock.size;
+  for (const match of matches) {
+    for (let j = 0; j < n; j++) {
+      const i = cars ? cars[j] : j;
+      if (match[i] === 0) fails[i] = 2;
+    }
+  }
   if (!score) return;
-  for (const found of asWritten) for (let i = 0; i < stock.size; i++) if (fails[i] <= 1) score[i] += found[i];
+  for (const found of asWritten) {
+    for (let j = 0; j < n; j++) {
+      const i = cars ? cars[j] : j;
+      if (fails[i] <= 1) score[i] += found[i];
+    }
+  }
 }
 
 /** Sets `fails` to 2 (out) for each car the scope does not list (scopePredicate, as scopeWhere in SQL). */
-function markUnlisted(stock: WebsiteStock, scope: SearchScope, fails: Uint8Array): void {
-  runLoop('unlisted', scopePredicate(scope), stock, NO_CONTEXT, { fails });
+function markUnlisted(stock: WebsiteStock, scope: SearchScope, fails: Uint8Array, cars: Int32Array | null): void {
+  runLoop('unlisted', scopePredicate(scope), stock, NO_CONTEXT, { fails }, cars);
 }
 
 /** Each sort column's values in a copy. */
@@ -923,32 +952,39 @@ export function countStock(
   const byScore = text != null && text.terms.some((t) => t.fuzzy) && SORT_DEFINITIONS[sort].relevanceFirst === true;
   const context = maskContext(named, text);
   for (const stock of stocks) {
-    const candidates = stockNumberCandidates(stock, text);
-    if (candidates === null) continue;
+    const found = stockNumberCandidates(stock, text);
+    if (found === null) continue;
+    // With stock numbers, only the cars holding them are counted (every other car is out: 2), and
+    // each loop below goes over them alone; otherwise over every car.
+    const cars = found ? Int32Array.from(found) : null;
     const fails = new Uint8Array(stock.size);
-    if (candidates) {
-      // Only the cars holding the stock numbers are counted: every other car is out (2).
+    if (cars) {
       fails.fill(2);
-      for (const i of candidates) fails[i] = 0;
+      for (const i of cars) fails[i] = 0;
     }
+    const n = cars ? cars.length : stock.size;
     const failed = new Int8Array(stock.size);
-    markUnlisted(stock, scope, fails);
+    markUnlisted(stock, scope, fails, cars);
     const score = new Int32Array(byScore ? stock.size : 0);
-    if (text) markText(stock, text, context, fails, byScore ? score : null);
-    groups.forEach((group, g) => markGroup(stock, group, g, context, fails, failed));
+    if (text) markText(stock, text, context, fails, byScore ? score : null, cars);
+    groups.forEach((group, g) => markGroup(stock, group, g, context, fails, failed, cars));
     // The cars each facet counts: those failing no group (`passing`), and those failing only the
     // facet's own group (`failingOnly`, grouped by that group). Each facet then loops over its cars alone.
-    const passing = new Int32Array(stock.size);
+    const passing = new Int32Array(n);
     let passed = 0;
     const starts = new Int32Array(groups.length + 1);
-    for (let i = 0; i < stock.size; i++) {
+    for (let j = 0; j < n; j++) {
+      const i = cars ? cars[j] : j;
       if (fails[i] === 0) passing[passed++] = i;
       else if (fails[i] === 1) starts[failed[i] + 1]++;
     }
     for (let g = 0; g < groups.length; g++) starts[g + 1] += starts[g];
     const failingOnly = new Int32Array(starts[groups.length]);
     const next = starts.slice(0, groups.length);
-    for (let i = 0; i < stock.size; i++) if (fails[i] === 1) failingOnly[next[failed[i]]++] = i;
+    for (let j = 0; j < n; j++) {
+      const i = cars ? cars[j] : j;
+      if (fails[i] === 1) failingOnly[next[failed[i]]++] = i;
+    }
     tally.total += passed;
     if (passed > 0) {
       const order = carsInOrder(stock, sort);
