@@ -723,22 +723,15 @@ function maskContext(named: NamedIds, text: TextMatch | null): MaskContext {
  */
 function markText(stock: WebsiteStock, text: TextMatch, search: MaskContext, fails: Uint8Array, score: Int32Array | null, cars: Int32Array | null): void {
   const context = { ...search, texts: new Map<string, Uint8Array>() };
-  const matches = text.terms.map((term) => toMask(termPredicate(term), stock, context));
-  const asWritten = score ? text.terms.map((term) => toMask(termFoundAsWritten(term), stock, context)) : [];
-  // Plain loops: this runs over every car of every copy a text search reads.
-  const n = cars ? cars.length : stock.size;
-  for (const match of matches) {
-    for (let j = 0; j < n; j++) {
-      const i = cars ? cars[j] : j;
-      if (match[i] === 0) fails[i] = 2;
-    }
-  }
+  // Every term must match: one loop over the cars for all of them.
+  runLoop('unlisted', { op: 'all', of: text.terms.map(termPredicate) }, stock, context, { fails }, cars);
   if (!score) return;
-  for (const found of asWritten) {
-    for (let j = 0; j < n; j++) {
-      const i = cars ? cars[j] : j;
-      if (fails[i] <= 1) score[i] += found[i];
-    }
+  // Plain loops: this runs over every car of every copy a text search reads.
+  for (const term of text.terms) {
+    const found = toMask(termFoundAsWritten(term), stock, context);
+    if (cars) {
+      for (const i of cars) if (fails[i] <= 1) score[i] += found[i];
+    } else for (let i = 0; i < stock.size; i++) if (fails[i] <= 1) score[i] += found[i];
   }
 }
 
@@ -973,18 +966,23 @@ export function countStock(
     const passing = new Int32Array(n);
     let passed = 0;
     const starts = new Int32Array(groups.length + 1);
-    for (let j = 0; j < n; j++) {
-      const i = cars ? cars[j] : j;
-      if (fails[i] === 0) passing[passed++] = i;
-      else if (fails[i] === 1) starts[failed[i] + 1]++;
+    if (cars) {
+      for (const i of cars) {
+        if (fails[i] === 0) passing[passed++] = i;
+        else if (fails[i] === 1) starts[failed[i] + 1]++;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        if (fails[i] === 0) passing[passed++] = i;
+        else if (fails[i] === 1) starts[failed[i] + 1]++;
+      }
     }
     for (let g = 0; g < groups.length; g++) starts[g + 1] += starts[g];
     const failingOnly = new Int32Array(starts[groups.length]);
     const next = starts.slice(0, groups.length);
-    for (let j = 0; j < n; j++) {
-      const i = cars ? cars[j] : j;
-      if (fails[i] === 1) failingOnly[next[failed[i]]++] = i;
-    }
+    if (cars) {
+      for (const i of cars) if (fails[i] === 1) failingOnly[next[failed[i]]++] = i;
+    } else for (let i = 0; i < n; i++) if (fails[i] === 1) failingOnly[next[failed[i]]++] = i;
     tally.total += passed;
     if (passed > 0) {
       const order = carsInOrder(stock, sort);
