@@ -74,7 +74,7 @@ export type WebsiteStock = {
   searchText: string[];
   /**
    * Each whole word of search_text (between two spaces) with the cars holding it, ascending (one
-   * car as a number): built on the copy's first text search (`wordIndex`).
+   * car as a number): built on the copy's first search with a term that is not stock-number-like (`wordIndex`).
    */
   words: Words | null;
   /**
@@ -647,8 +647,8 @@ const LOOP_BODIES = {
   mask: (test: string) => `mask[i] = ${test} ? 1 : 0;`,
   /** Counts a filter group against each car failing it, noting the group. */
   group: (test: string) => `if (!(${test})) { fails[i]++; failed[i] = g; }`,
-  /** A car the scope does not list is out (2). */
-  unlisted: (test: string) => `if (!(${test})) fails[i] = 2;`,
+  /** A car failing it is out (2): the scope's test, and the text terms'. */
+  out: (test: string) => `if (!(${test})) fails[i] = 2;`,
 };
 type LoopKind = keyof typeof LOOP_BODIES;
 type Loop = (args: readonly unknown[], n: number, cars: Int32Array | null, mask: Uint8Array, fails: Uint8Array, failed: Int8Array, g: number) => void;
@@ -724,7 +724,7 @@ function maskContext(named: NamedIds, text: TextMatch | null): MaskContext {
 function markText(stock: WebsiteStock, text: TextMatch, search: MaskContext, fails: Uint8Array, score: Int32Array | null, cars: Int32Array | null): void {
   const context = { ...search, texts: new Map<string, Uint8Array>() };
   // Every term must match: one loop over the cars for all of them.
-  runLoop('unlisted', { op: 'all', of: text.terms.map(termPredicate) }, stock, context, { fails }, cars);
+  runLoop('out', { op: 'all', of: text.terms.map(termPredicate) }, stock, context, { fails }, cars);
   if (!score) return;
   // Plain loops: this runs over every car of every copy a text search reads.
   for (const term of text.terms) {
@@ -737,7 +737,7 @@ function markText(stock: WebsiteStock, text: TextMatch, search: MaskContext, fai
 
 /** Sets `fails` to 2 (out) for each car the scope does not list (scopePredicate, as scopeWhere in SQL). */
 function markUnlisted(stock: WebsiteStock, scope: SearchScope, fails: Uint8Array, cars: Int32Array | null): void {
-  runLoop('unlisted', scopePredicate(scope), stock, NO_CONTEXT, { fails }, cars);
+  runLoop('out', scopePredicate(scope), stock, NO_CONTEXT, { fails }, cars);
 }
 
 /** Each sort column's values in a copy. */
