@@ -9,7 +9,8 @@
 //      DATABASE_URL, again with the server on that database;
 //   4. writes the figures to docs/benchmarks.md (its own section only).
 // Options: --rebuild (regenerate the data), --no-http (skip 3), --quick (few iterations, 5 s of
-// load, nothing written), --no-write (print only). scripts/bench/explain.ts shows the plans of a kind.
+// load, nothing written), --no-write (print only), --only <text> (only the kinds whose name holds
+// the text, e.g. --only 'stock number'; no load test, nothing written). scripts/bench/explain.ts shows the plans of a kind.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +22,7 @@ import { BENCH_NOW, CARS_PER_WEBSITE, GENERATOR_VERSION, WEBSITE_COUNT } from '.
 import { buildIfNeeded, get, loadTest, ROOT, startServer, waitForServer, type LoadMode, type LoadResult } from './bench/http';
 import { openBenchPglite, openBenchServer, RefusedDatabaseError, selectRows, writeBenchMedia } from './bench/load';
 import { queryKinds, runKind, type KindResult, type Scope } from './bench/queries';
-import { BUSY_LOAD, kindMet, machine, renderSection, summaryLines, TARGET_MS, writeSection, type DatabaseFigures, type Report } from './bench/report';
+import { BUSY_LOAD, kindMet, machine, renderSection, summaryLines, targetMs, writeSection, type DatabaseFigures, type Report } from './bench/report';
 
 const { values: args } = parseArgs({
   options: {
@@ -29,6 +30,7 @@ const { values: args } = parseArgs({
     'no-http': { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 
@@ -55,7 +57,7 @@ function printTable(label: string, results: KindResult[]): void {
   console.log(`  ${'scope'.padEnd(12)}  ${'query'.padEnd(width)}  ${'p50 ms'.padStart(8)}  ${'p95 ms'.padStart(8)}  ${'p99 ms'.padStart(8)}  ${'hits'.padStart(6)}  target`);
   for (const r of results) {
     console.log(
-      `  ${r.scope.padEnd(12)}  ${r.kind.padEnd(width)}  ${r.p50.toFixed(2).padStart(8)}  ${r.p95.toFixed(2).padStart(8)}  ${r.p99.toFixed(2).padStart(8)}  ${String(r.medianHits).padStart(6)}  ${kindMet(r) ? 'met' : `MISSED (p95 > ${TARGET_MS[r.scope]} ms)`}`,
+      `  ${r.scope.padEnd(12)}  ${r.kind.padEnd(width)}  ${r.p50.toFixed(2).padStart(8)}  ${r.p95.toFixed(2).padStart(8)}  ${r.p99.toFixed(2).padStart(8)}  ${String(r.medianHits).padStart(6)}  ${kindMet(r) ? 'met' : `MISSED (p95 > ${targetMs(r)} ms)`}`,
     );
   }
 }
@@ -90,6 +92,7 @@ async function measure(handle: DatabaseHandle, label: string): Promise<DatabaseF
   const results: KindResult[] = [];
   for (const scope of ['one website', 'all websites'] as const) {
     for (const kind of queryKinds(stocknumFor, stockChange)) {
+      if (args.only && !kind.name.includes(args.only)) continue;
       const result = await runKind(engine, kind, scope, { websiteIds: ids, now: BENCH_NOW, ...ITERATIONS[scope] });
       results.push(result);
       process.stdout.write(`  ${label} · ${scope} · ${kind.name}: p95 ${result.p95.toFixed(2)} ms\n`);
@@ -172,8 +175,8 @@ async function main(): Promise<void> {
 
   const loads: Report['loads'] = [];
   let loadSkipped: string | null = null;
-  if (args['no-http']) {
-    loadSkipped = '--no-http';
+  if (args['no-http'] || args.only) {
+    loadSkipped = args.only ? '--only' : '--no-http';
   } else {
     await writeBenchMedia(MEDIA_DIR, log);
     await buildIfNeeded();
@@ -195,8 +198,8 @@ async function main(): Promise<void> {
   };
   console.log('\nSummary');
   for (const line of summaryLines(report)) console.log(`  ${line}`);
-  if (args.quick || args['no-write']) {
-    console.log('\n(docs/benchmarks.md not written: --quick or --no-write)');
+  if (args.quick || args['no-write'] || args.only) {
+    console.log('\n(docs/benchmarks.md not written: --quick, --no-write or --only)');
   } else {
     const file = writeSection(ROOT, renderSection(report));
     console.log(`\nWrote ${path.relative(ROOT, file)}.`);

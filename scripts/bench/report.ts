@@ -9,6 +9,16 @@ import type { LoadMode, LoadResult } from './http';
 import type { KindResult, Scope } from './queries';
 
 export const TARGET_MS: Record<Scope, number> = { 'one website': 10, 'all websites': 40 };
+/**
+ * Kinds with a tighter p95 target than their scope's (ms): a stock number across all websites is a
+ * map lookup in the stock index (issue 34, decision 062), as in a dedicated search engine.
+ */
+export const KIND_TARGET_MS: Partial<Record<`${Scope} · ${string}`, number>> = { 'all websites · stock number': 0.5 };
+
+/** The p95 target of a kind in a scope (ms). */
+export function targetMs(result: Pick<KindResult, 'scope' | 'kind'>): number {
+  return KIND_TARGET_MS[`${result.scope} · ${result.kind}`] ?? TARGET_MS[result.scope];
+}
 /** Requests/s: the page as visitors ask for it (same URL, from the page cache), and every request a render (issue 18). */
 export const TARGET_RPS: Record<LoadMode, number> = { 'same URL': 150, 'new URL each time': 100 };
 /** Uncached renders/s of this page before issue 18 (2026-11-21, PGlite), reported beside today's. */
@@ -83,7 +93,7 @@ function loadVerdict(mode: LoadMode, result: LoadResult): string {
 }
 
 export function kindMet(result: KindResult): boolean {
-  return result.p95 <= TARGET_MS[result.scope];
+  return result.p95 <= targetMs(result);
 }
 
 function databaseTable(figures: DatabaseFigures): string[] {
@@ -93,7 +103,7 @@ function databaseTable(figures: DatabaseFigures): string[] {
   ];
   for (const r of figures.results) {
     lines.push(
-      `| ${r.scope} | ${r.kind} | ${r.iterations} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} | ${r.medianHits.toLocaleString('en-AU')} | ≤ ${TARGET_MS[r.scope]} ms ${met(kindMet(r))} |`,
+      `| ${r.scope} | ${r.kind} | ${r.iterations} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} | ${r.medianHits.toLocaleString('en-AU')} | ≤ ${targetMs(r)} ms ${met(kindMet(r))} |`,
     );
   }
   return lines;
@@ -108,8 +118,11 @@ export function summaryLines(report: Report): string[] {
       const worst = rows.reduce((a, b) => (b.p95 > a.p95 ? b : a));
       const missed = rows.filter((r) => !kindMet(r));
       lines.push(
-        `${db.label}, ${scope}: worst p95 ${ms(worst.p95)} ms (${worst.kind}) — target ≤ ${TARGET_MS[scope]} ms ${missed.length === 0 ? 'met' : `missed by ${missed.length} of ${rows.length} kinds (${missed.map((r) => r.kind).join(', ')})`}`,
+        `${db.label}, ${scope}: worst p95 ${ms(worst.p95)} ms (${worst.kind}) — target ≤ ${TARGET_MS[scope]} ms ${missed.length === 0 ? 'met' : `missed by ${missed.length} of ${rows.length} kinds (${missed.map((r) => `${r.kind}: ${ms(r.p95)} ms > ${targetMs(r)} ms`).join(', ')})`}`,
       );
+      for (const r of rows.filter((row) => targetMs(row) !== TARGET_MS[scope])) {
+        lines.push(`${db.label}, ${scope}, ${r.kind}: p50 ${ms(r.p50)} ms, p95 ${ms(r.p95)} ms — target ≤ ${targetMs(r)} ms ${kindMet(r) ? 'met' : 'missed'}`);
+      }
     }
   }
   for (const { label, mode, result: l, runs } of report.loads) {
@@ -147,7 +160,8 @@ export function renderSection(report: Report): string {
       'before each timed run, untimed: the first visitor after a dealer\'s update. Searches count over the stock index ' +
       '(decision 020), a copy of the searched columns in the benchmark process; the search after a change reads the ' +
       'changed car again before it counts. The index is loaded during the warm-up. ' +
-      'Targets: p95 ≤ 10 ms for one website, ≤ 40 ms across all websites.',
+      'Targets: p95 ≤ 10 ms for one website, ≤ 40 ms across all websites; a stock number across all websites ≤ 0.5 ms ' +
+      '(a map lookup in the stock index, decision 062).',
     '',
   ];
   for (const db of report.databases) {

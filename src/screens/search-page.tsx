@@ -15,7 +15,7 @@ import { searchStock } from '@/modules/stock/search/search.service';
 import { stockListingVersion } from '@/modules/stock/stock.queries';
 import { pageCount, type SearchResponse } from '@/modules/stock/search/search.types';
 import { activeFilterCount, parseSearchParams, searchHref, searchParamsFor, type SearchState } from '@/modules/stock/search/search.validation';
-import { engineFilters, facetGroups, facetsForSidebar, filterChips, filterGroups, isIndexable, visitorState } from '@/modules/stock/search/search.view';
+import { engineFilters, facetGroups, facetsForSidebar, filterChips, isIndexable, sidebarGroups, visitorState } from '@/modules/stock/search/search.view';
 import { isDatabaseUnavailable } from '@/db/errors';
 import { CarGrid } from '@/screens/car-grid';
 import { RepaymentsDisclaimer } from '@/modules/finance/components/finance-disclaimer';
@@ -101,7 +101,7 @@ export async function SearchPage({ tenant, listing, raw }: { tenant: Tenant; lis
         <div className="lg:row-span-2">
           <SearchFilters
             action={listing.path}
-            groups={filterGroups(groups)}
+            groups={sidebarGroups(groups)}
             q={state.q}
             total={total}
             noun={noun}

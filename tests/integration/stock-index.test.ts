@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db';
 import { useTestDatabase } from '../support/database';
@@ -6,6 +6,7 @@ import { dealerships, websites, carGenerations } from '@/modules/tenancy/tenancy
 import { locations } from '@/modules/locations/locations.schema';
 import { cars } from '@/modules/stock/stock.schema';
 import { SqlSearchEngine } from '@/modules/stock/search/sql-search-engine';
+import { StockIndex } from '@/modules/stock/search/stock-index';
 import { websiteGeneration } from '@/modules/tenancy/tenancy.memo';
 import { SORT_OPTIONS } from '@/modules/tenancy/tenancy.config';
 import { FACETS, type SearchFilters, type SearchRequest, type SearchResponse, type SearchScope, type SortOption } from '@/modules/stock/search/search.types';
@@ -386,6 +387,43 @@ describe('stock index', () => {
       .poll(async () => new Set((await everyCar()).flatMap((hit) => (hit.location ? [hit.location.name] : []))), { timeout: 1_000, interval: 50 })
       .toEqual(new Set(['East Yard']));
     for (const seed of seeds) await search(seed);
+  });
+
+  it('answers a stock number across websites from the copies it holds in one statement, and a renumbered car in the next search', async () => {
+    // Decision 062: the copies held are counted without reading the generations first; the page
+    // statement reads them, and a copy found behind is brought up to date by the next attempt.
+    const engine = new SqlSearchEngine(db);
+    const scope: SearchScope = { websiteIds, soldSince: null, minPhotos: null, cities: [], makes: [], defaultSort: 'custom_rank:desc' };
+    const [car] = await db.select({ id: cars.id }).from(cars).where(eq(cars.id, carIds[42]));
+    await db.update(cars).set({ stocknum: 'LOOK4242', status: 'in_stock', showOnDealerWebsite: true, photosCount: 5 }).where(eq(cars.id, car.id));
+    await engine.search(scope, { q: 'look4242', limit: 24, offset: 0 });
+    const statements = vi.spyOn(engine as unknown as { one: () => Promise<unknown> }, 'one');
+    const inSqlStatement = vi.spyOn(engine as unknown as { counted: () => Promise<unknown> }, 'counted');
+    const sync = vi.spyOn(StockIndex.prototype, 'sync');
+    try {
+      const found = await engine.search(scope, { q: 'LOOK4242', facets: FACETS, limit: 24, offset: 0 });
+      expect(found.hits.map((hit) => hit.id)).toEqual([car.id]);
+      expect(comparable(found)).toEqual(comparable(await inSql.search(scope, { q: 'LOOK4242', facets: FACETS, limit: 24, offset: 0 })));
+      expect(sync).not.toHaveBeenCalled();
+      expect(statements).toHaveBeenCalledTimes(1);
+
+      await db.update(cars).set({ stocknum: 'RENUM777' }).where(eq(cars.id, car.id));
+      statements.mockClear();
+      expect((await engine.search(scope, { q: 'renum777', limit: 24, offset: 0 })).hits.map((hit) => hit.id)).toEqual([car.id]);
+      expect((await engine.search(scope, { q: 'look4242', limit: 24, offset: 0 })).estimatedTotalHits).toBe(0);
+      // Counted by the index, not by the SQL fallback: one statement found a copy behind, one checked the next count.
+      expect(inSqlStatement).not.toHaveBeenCalled();
+      expect(sync).toHaveBeenCalledTimes(1);
+      expect(statements).toHaveBeenCalledTimes(3);
+      // The patched copy renumbers its cars (the changed one moves to the end): every other stock number still finds its car.
+      const others = await db.select({ stocknum: cars.stocknum }).from(cars).where(eq(cars.websiteId, websiteIds[0]));
+      for (const { stocknum } of others) {
+        const request: SearchRequest = { q: stocknum!, limit: 24, offset: 0 };
+        expect(comparable(await engine.search(scope, request)), stocknum!).toEqual(comparable(await inSql.search(scope, request)));
+      }
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it('answers the same when it may hold fewer cars than the searches need', async () => {

@@ -1,7 +1,7 @@
 'use client';
 
 import { buttonClasses } from '@/components/ui/button';
-import type { FilterGroup, FilterOption, RangeFacetGroup } from '../search/search.view';
+import type { FilterOption, RangeFacetGroup, SidebarGroup } from '../search/search.view';
 import { MAX_QUERY_LENGTH } from '../search/search.text';
 import { APPLY_ON_CHANGE_ATTRIBUTE } from '@/lib/apply-on-change';
 
@@ -90,7 +90,7 @@ export function SearchFilters({
   defaultSort,
 }: {
   action: string;
-  groups: FilterGroup[];
+  groups: SidebarGroup[];
   q?: string;
   total: number;
   noun: string;

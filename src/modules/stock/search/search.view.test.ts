@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebsiteConfig, SEARCH_FILTER_KEYS, type WebsiteConfigInput } from '@/modules/tenancy/tenancy.config';
-import { engineFilters, facetGroups, facetsForSidebar, filterChips, filterGroups, isIndexable, visitorState, type FacetGroup, type TermFacetGroup } from './search.view';
+import { engineFilters, facetGroups, facetsForSidebar, filterChips, isIndexable, sidebarGroups, visitorState, type FacetGroup, type TermFacetGroup } from './search.view';
 import { parseSearchParams, type SearchState } from './search.validation';
 import type { SearchResponse } from './search.types';
 
@@ -189,7 +189,7 @@ describe('facetGroups', () => {
   });
 });
 
-describe('filterGroups', () => {
+describe('sidebarGroups', () => {
   it('sends an option its label only where it differs from the value, and selected only when true', () => {
     const groups: FacetGroup[] = [
       {
@@ -203,7 +203,7 @@ describe('filterGroups', () => {
       },
       { kind: 'range', facet: 'price', label: 'Price', max: 20_000, bounds: { min: 4_990, max: 40_000 }, unit: 'money' },
     ];
-    expect(filterGroups(groups)).toEqual([
+    expect(sidebarGroups(groups)).toEqual([
       {
         kind: 'term',
         facet: 'make',

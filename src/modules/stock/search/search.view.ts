@@ -75,7 +75,8 @@ export type FacetGroup = TermFacetGroup | RangeFacetGroup;
  * option of every group.
  */
 export type FilterOption = { value: string; count: number; label?: string; selected?: true; models?: FilterOption[] };
-export type FilterGroup = RangeFacetGroup | (Omit<TermFacetGroup, 'options'> & { options: FilterOption[] });
+/** A facet group as the filter sidebar receives it (the engine's filter groups are search.definition.ts's FilterGroup). */
+export type SidebarGroup = RangeFacetGroup | (Omit<TermFacetGroup, 'options'> & { options: FilterOption[] });
 
 function filterOption({ value, label, count, selected, models }: FacetOption): FilterOption {
   return {
@@ -87,7 +88,7 @@ function filterOption({ value, label, count, selected, models }: FacetOption): F
   };
 }
 
-export function filterGroups(groups: FacetGroup[]): FilterGroup[] {
+export function sidebarGroups(groups: FacetGroup[]): SidebarGroup[] {
   return groups.map((group) => (group.kind === 'term' ? { ...group, options: group.options.map(filterOption) } : group));
 }
 

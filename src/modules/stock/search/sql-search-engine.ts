@@ -9,10 +9,10 @@ import { cars, searchWords } from '../stock.schema';
 import type { CarSummary } from '../stock.types';
 import { locationJoin, summaryColumns, toSummary, type SummaryRow } from '../stock.queries';
 import { scopeWhere } from './search.scope';
-import { MIN_SHOWN_PRICE } from '../stock.rules';
 import { searchTerms, type SearchTerm } from './search.text';
 import { TERM_COLUMN, type BaseColumn } from './search.columns';
-import { filterGroups, groupOf, type FilterGroup } from './search.filters';
+import { filterGroups, groupOf, namedIn, type FilterGroup } from './search.definition';
+import { idsNamed, list, orderBy, textCondition, textScore, toSql } from './search.sql';
 import { addCount, addStats, newTally, type Tally } from './search.tally';
 import { countStock, keepShown, shownPage, StockIndex, type NamedIds, type TextMatch } from './stock-index';
 import {
@@ -24,7 +24,6 @@ import {
   type SearchRequest,
   type SearchResponse,
   type SearchScope,
-  type SortOption,
   type TermFacet,
 } from './search.types';
 
@@ -40,124 +39,8 @@ import {
  * 3. Term facets are counted in one pass by unpivoting each car into (facet, value) pairs.
  */
 
-const RANGE_COLUMN: Record<RangeFacet, SQL> = {
-  price: sql`${cars.price}`,
-  subscription_price: sql`${cars.subscriptionPrice}`,
-  km: sql`${cars.km}`,
-  year: sql`${cars.year}`,
-  created_at_timestamp: sql`(extract(epoch from ${cars.createdAt}) * 1000)::bigint`,
-};
-
+/** A filter group's SQL predicate, one boolean column of `marked`. */
 type Group = { key: string; predicate: SQL };
-
-const list = (values: readonly (string | number | boolean)[]) =>
-  sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  );
-
-/** Ids of the scope's locations or dealerships with one of these names. */
-function idsNamed(table: typeof locations | typeof dealerships, scope: SearchScope, names: string[]): SQL {
-  return sql`(select ${table.id} from ${table} where ${table.websiteId} in (${list(scope.websiteIds)}) and ${table.name} in (${list(names)}))`;
-}
-
-/** The SQL predicate of a filter group (search.filters.ts). */
-function predicateOf(scope: SearchScope, group: FilterGroup): SQL {
-  switch (group.kind) {
-    case 'make': {
-      const parts: SQL[] = [];
-      if (group.makeModels.length > 0) {
-        parts.push(sql`(${cars.make}, ${cars.model}) in (${sql.join(group.makeModels.map(([make, model]) => sql`(${make}, ${model})`), sql`, `)})`);
-      }
-      if (group.wholeMakes.length > 0) parts.push(sql`${cars.make} in (${list(group.wholeMakes)})`);
-      return parts.length > 0 ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
-    }
-    case 'named':
-      return group.key === 'location_name'
-        ? sql`${cars.locationId} in ${idsNamed(locations, scope, group.names)}`
-        : sql`${cars.dealershipId} in ${idsNamed(dealerships, scope, group.names)}`;
-    case 'flags':
-      return group.flags.length > 0 ? sql`${cars.certified} in (${list(group.flags)})` : sql`false`;
-    case 'values':
-      return sql`${TERM_COLUMN[group.key]} in (${list(group.values)})`;
-    case 'range': {
-      const bounds: SQL[] = [];
-      if (group.min != null) bounds.push(sql`${RANGE_COLUMN[group.key]} >= ${group.min}`);
-      if (group.max != null) bounds.push(sql`${RANGE_COLUMN[group.key]} <= ${group.max}`);
-      return sql.join(bounds, sql` and `);
-    }
-  }
-}
-
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/**
- * A regular expression matching, as a whole word, any word of the vocabulary (search_words) that
- * the term is similar to; null when there is none. Words are letters and digits only, so they need
- * no escaping in the expression.
- */
-function similarWordsPattern(term: SearchTerm): SQL {
-  return sql`(select '(^| )(' || string_agg(${searchWords.word}, '|') || ')( |$)' from ${searchWords} where ${term.text} <% ${searchWords.word})`;
-}
-
-/**
- * Every term must match: stock-number-like terms as a whole word, others as a substring, or (from
- * TYPO_MIN_LENGTH letters) by containing a word of the vocabulary the term is similar to: the
- * misspelling is compared with a few thousand words, not with every car's text.
- */
-function textCondition(terms: SearchTerm[]): SQL | undefined {
-  if (terms.length === 0) return undefined;
-  return sql.join(
-    terms.map((term) => {
-      if (term.exact) return sql`${cars.searchText} ~ ${`(^| )${term.text}( |$)`}`;
-      const substring = sql`${cars.searchText} like ${likePattern(term.text)}`;
-      return term.fuzzy ? sql`(${substring} or ${cars.searchText} ~ ${similarWordsPattern(term)})` : substring;
-    }),
-    sql` and `,
-  );
-}
-
-/** Relevance: the number of terms found as written (not only fuzzily). */
-function textScore(terms: SearchTerm[]): SQL {
-  if (!terms.some((t) => t.fuzzy)) return sql`0`;
-  return sql.join(
-    terms.map((t) => sql`(${cars.searchText} like ${likePattern(t.text)})::int`),
-    sql` + `,
-  );
-}
-
-/** The visitor's sort; 'most relevant' (custom_rank) puts cars matching the words as written first. */
-function orderBy(sort: SortOption, withScore: boolean): SQL {
-  const keys: string[] = withScore && sort === 'custom_rank:desc' ? ['score desc'] : [];
-  const newest = ['created_at desc', 'id desc'];
-  switch (sort) {
-    case 'custom_rank:desc':
-      keys.push('custom_rank desc', ...newest);
-      break;
-    case 'created_at_timestamp:desc':
-      keys.push(...newest);
-      break;
-    case 'price:asc':
-      // 'Enquire for price.' cars (price 10 or less, SPEC §5) after the priced ones, not first.
-      keys.push(`price <= ${MIN_SHOWN_PRICE} asc`, 'price asc', ...newest);
-      break;
-    case 'price:desc':
-    case 'km:asc':
-    case 'km:desc': {
-      const [field, direction] = sort.split(':');
-      keys.push(`${field} ${direction}`, ...newest);
-      break;
-    }
-    case 'subscription_price:asc':
-    case 'subscription_price:desc':
-      // Cars without a subscription price come last either way (matching the two indexes).
-      keys.push(`subscription_price ${sort.endsWith('asc') ? 'asc' : 'desc'} nulls last`, ...newest);
-      break;
-  }
-  return sql.raw(keys.join(', '));
-}
 
 /**
  * A fragment without parameters rendered to SQL text once, so each search does not walk its
@@ -371,7 +254,7 @@ export class SqlSearchEngine implements SearchEngine {
           scope,
           request,
           terms,
-          groups.map((group) => ({ key: group.key, predicate: predicateOf(scope, group) })),
+          groups.map((group) => ({ key: group.key, predicate: toSql(group.predicate, scope) })),
           termFacets,
           rangeFacets,
         );
@@ -410,7 +293,7 @@ export class SqlSearchEngine implements SearchEngine {
     const groupIndex = new Map(groups.map((g, i) => [g.key, i]));
     // Without filter groups every car of `base` counts for every facet: no split by failed group.
     const countedBy = groups.length > 0 ? groupIndex : undefined;
-    const text = textCondition(terms);
+    const text = textCondition(terms, scope);
     const columns = [...new Set(termFacets.flatMap((f) => facetColumns(f)))];
     const failCount = groups.length > 0 ? sql.raw(groups.map((_, i) => `(not g${i})::int`).join(' + ')) : sql`0`;
     const failedGroup = groups.length > 0 ? sql.raw(`case ${groups.map((_, i) => `when not g${i} then ${i}`).join(' ')} end`) : sql`null::int`;
@@ -418,14 +301,14 @@ export class SqlSearchEngine implements SearchEngine {
     const query = sql`
       with base as materialized (
         select *, ${failCount} as fails, ${failedGroup} as failed from (
-          select ${baseColumns(columns)}, ${textScore(terms)} as score
+          select ${baseColumns(columns)}, ${textScore(terms, scope)} as score
             ${sql.join(groups.map((g, i) => sql`, coalesce(${g.predicate}, false) as ${sql.identifier(`g${i}`)}`), sql``)}
           from ${cars}
           where ${scopeWhere(scope)} ${text ? sql`and ${text}` : sql``}
         ) marked
         where ${failCount} <= 1
       ),
-      ${pageSql(sql`select id from base where fails = 0`, request, orderBy(request.sort ?? scope.defaultSort, terms.some((t) => t.fuzzy)))}
+      ${pageSql(sql`select id from base where fails = 0`, request, orderBy(request.sort ?? scope.defaultSort, terms.some((t) => t.fuzzy), scope))}
       select
         ${hitsSql} as hits,
         ${facetCountsSql(sql`base`, columns, termFacets, countedBy)} as facets,
@@ -473,11 +356,17 @@ export class SqlSearchEngine implements SearchEngine {
     const intArray = (values: readonly number[]) => sql`${`{${values.join(',')}}`}::int[]`;
     // A page of one website's stock can come from the cards its copy has shown, with no statement.
     const websiteGeneration = scope.websiteIds.length === 1 ? scope.websiteGeneration : undefined;
+    // A search for stock numbers alone counts a few cars: it counts the copies held without first
+    // reading the generations, and the page statement's check below catches a copy behind (the
+    // next attempt brings it up to date). Any other search would count everything twice then.
+    const lookup = terms.length > 0 && terms.every((term) => term.exact);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const stocks = await index.sync(scope.websiteIds, soldSinceMs);
+      const unchecked = lookup && attempt === 0 ? index.heldCopies(scope.websiteIds, soldSinceMs) : null;
+      const stocks = unchecked ?? (await index.sync(scope.websiteIds, soldSinceMs));
       const { tally, pageIds } = countStock(stocks, scope, groups, named, text, request, termFacets, rangeFacets);
       const countedIds = (facet: 'location_name' | 'dealership_name') => (termFacets.includes(facet) ? [...(tally.counts.get(facet)?.keys() ?? [])].map(Number) : []);
-      const shown = websiteGeneration === undefined ? null : shownPage(stocks[0], websiteGeneration, pageIds, { locations: countedIds('location_name'), dealerships: countedIds('dealership_name') });
+      // Cards shown before answer only from copies known to be current.
+      const shown = websiteGeneration === undefined || unchecked ? null : shownPage(stocks[0], websiteGeneration, pageIds, { locations: countedIds('location_name'), dealerships: countedIds('dealership_name') });
       if (shown) return { hits: shown.hits, tally, names: shown.names };
       // Names only for the locations and dealerships the facets counted (a car's location and
       // dealership belong to its website, so these ids are of the scope's websites).
@@ -523,11 +412,11 @@ export class SqlSearchEngine implements SearchEngine {
     const named: NamedIds = { location_name: new Set(), dealership_name: new Set() };
     const similarWords: string[][] = terms.map(() => []);
     const text: TextMatch | null = terms.length > 0 ? { terms, similar: similarWords } : null;
-    const wanted = groups.flatMap((group) => (group.kind === 'named' ? [group] : []));
+    const wanted = groups.flatMap((group) => namedIn(group.predicate));
     const fuzzy = terms.filter((term) => term.fuzzy);
     if (wanted.length === 0 && fuzzy.length === 0) return { named, text };
     const ids = (group: (typeof wanted)[number]) =>
-      sql`json_build_array(${group.key}::text, (select json_agg(named.id) from ${idsNamed(group.key === 'location_name' ? locations : dealerships, scope, group.names)} as named))`;
+      sql`json_build_array(${group.column}::text, (select json_agg(named.id) from ${idsNamed(group.column, scope, group.names)} as named))`;
     const similar = (term: SearchTerm) => sql`(select json_agg(${searchWords.word}) from ${searchWords} where ${term.text} <% ${searchWords.word})`;
     const row = await this.one<{ ids: [string, number[] | null][]; similar: (string[] | null)[] }>(
       sql`select json_build_array(${sql.join([sql`null`, ...wanted.map(ids)], sql`, `)}) as ids,

@@ -6,10 +6,21 @@ import { generationsReadWith } from '@/modules/tenancy/tenancy.memo';
 import { carChanges, cars } from '../stock.schema';
 import { carGenerations } from '@/modules/tenancy/tenancy.schema';
 import { TERM_COLUMN, type BaseColumn } from './search.columns';
-import { MIN_SHOWN_PRICE } from '../stock.rules';
-import { groupOf, type FilterGroup } from './search.filters';
+import {
+  AVAILABLE_STATUSES,
+  groupOf,
+  scopePredicate,
+  SORT_DEFINITIONS,
+  sortKeys,
+  termFoundAsWritten,
+  termPredicate,
+  type FilterGroup,
+  type Predicate,
+  type SortColumn,
+  type Value,
+} from './search.definition';
 import { addStats, newTally, tallyCounts, type Tally } from './search.tally';
-import type { SearchTerm } from './search.text';
+import { isStockNumberLike, type SearchTerm } from './search.text';
 import type { CarSummary } from '../stock.types';
 import { MAKE_MODEL_SEPARATOR, type RangeFacet, type SearchRequest, type SearchScope, type SortOption, type TermFacet } from './search.types';
 
@@ -64,9 +75,15 @@ export type WebsiteStock = {
   searchText: string[];
   /**
    * Each whole word of search_text (between two spaces) with the cars holding it, ascending (one
-   * car as a number): built on the copy's first text search (`wordIndex`).
+   * car as a number): built on the copy's first search with a term that is not stock-number-like (`wordIndex`).
    */
   words: Words | null;
+  /**
+   * Each stock-number-like word of search_text (search.text.ts: stock numbers, and VINs or model
+   * names of that shape) with the cars holding it, ascending (one car as a number): built with the
+   * copy, so a stock-number search is a map lookup (decision 062).
+   */
+  stockNumbers: Map<string, number | number[]>;
   /** The cars (indexes) in each sort's order, sorted on the copy's first search with that sort (`carsInOrder`). */
   orders: Map<SortOption, Int32Array>;
   /** The cards of cars this copy has shown, and the names its facets showed (`shownPage`). */
@@ -85,8 +102,6 @@ type Shown = { websiteGeneration: string; cards: Map<number, CarSummary>; locati
 export const SHOWN_CARDS_PER_COPY = 1_000;
 
 export type FacetNames = { locations: Map<number, string>; dealerships: Map<number, string> };
-
-const AVAILABLE = new Set(['in_stock', 'coming_soon']);
 
 /** The cars of a copy kept when it is patched, by index. */
 type Kept = { stock: WebsiteStock; cars: Int32Array };
@@ -137,7 +152,11 @@ type SyncRow = {
   columns: Columns | null;
 };
 
-const listedCondition = sql`${cars.showOnDealerWebsite} and (${cars.status} in ('in_stock', 'coming_soon') or (${cars.status} = 'sold' and ${cars.soldDate} >= w.sold_since))`;
+/**
+ * The cars a copy holds: shown on the dealer website, and listed for the copy's sold window (the
+ * widest a search may ask for; each search then applies its own scope, scopePredicate).
+ */
+const listedCondition = sql`${cars.showOnDealerWebsite} and (${cars.status} in (${sql.raw(AVAILABLE_STATUSES.map((status) => `'${status}'`).join(', '))}) or (${cars.status} = 'sold' and ${cars.soldDate} >= w.sold_since))`;
 // One aggregation pass fills every array in the same row order.
 const aggregates = sql.join(
   [...NUMBER_NAMES.map((n) => NUMBER_COLUMNS[n]), ...DICTIONARY_NAMES.map((n) => DICTIONARY_COLUMNS[n]), sql`${cars.searchText}`].map(
@@ -229,6 +248,7 @@ function toStock(websiteId: number, generation: number, soldSinceMs: number | nu
     makeModel: dictionary(makeModels, kept, (s) => s.makeModel),
     searchText,
     words: null,
+    stockNumbers: stockNumberMap(searchText, kept),
     orders: new Map(),
     shown: kept?.stock.shown ? keptShown(kept.stock.shown, new Set(Array.from(kept.cars, (i) => kept.stock.numbers.id[i]))) : null,
   };
@@ -345,29 +365,84 @@ function* carsContaining(words: Words, term: string): Generator<number | number[
   }
 }
 
+const isLetter = (code: number) => code >= 97 && code <= 122;
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/** Whether text[from, to) is stock-number-like (isStockNumberLike: letters, 3 or more digits, letters), read by character. */
+function isStockNumberWord(text: string, from: number, to: number): boolean {
+  let i = from;
+  while (i < to && isLetter(text.charCodeAt(i))) i++;
+  const digits = i;
+  while (i < to && isDigit(text.charCodeAt(i))) i++;
+  if (i - digits < 3) return false;
+  while (i < to && isLetter(text.charCodeAt(i))) i++;
+  return i === to;
+}
+
+/** Adds car i to a word's cars (ascending, cars added in order). */
+function addCar(map: Map<string, number | number[]>, word: string, i: number): void {
+  const held = map.get(word);
+  if (held === undefined) map.set(word, i);
+  else if (typeof held === 'number') {
+    if (held !== i) map.set(word, [held, i]);
+  } else if (held[held.length - 1] !== i) held.push(i);
+}
+
+/**
+ * Each stock-number-like word of the cars' padded texts with the cars holding it, ascending. With
+ * `kept` (a patched copy), the held copy's map with its kept cars renumbered, and only the cars
+ * read again (from `kept.cars.length` on) scanned.
+ */
+function stockNumberMap(searchText: readonly string[], kept: Kept | null): Map<string, number | number[]> {
+  const map = new Map<string, number | number[]>();
+  let from = 0;
+  if (kept) {
+    const renumbered = new Int32Array(kept.stock.size).fill(-1);
+    kept.cars.forEach((old, i) => (renumbered[old] = i));
+    for (const [word, cars] of kept.stock.stockNumbers) {
+      // Kept cars keep their order, so the renumbered list stays ascending. A new list: the held copy's is still in use.
+      if (typeof cars === 'number') {
+        if (renumbered[cars] >= 0) map.set(word, renumbered[cars]);
+      } else for (const old of cars) if (renumbered[old] >= 0) addCar(map, word, renumbered[old]);
+    }
+    from = kept.cars.length;
+  }
+  for (let i = from; i < searchText.length; i++) {
+    const text = searchText[i];
+    // Padded: a word runs from after one space to the next.
+    for (let start = 1, end = text.indexOf(' ', 1); end !== -1; start = end + 1, end = text.indexOf(' ', start)) {
+      if (end > start && isStockNumberWord(text, start, end)) addCar(map, text.slice(start, end), i);
+    }
+  }
+  return map;
+}
+
 /** The cars (indexes, ascending) whose search_text holds `word` as a whole word: ' word ' in the padded text. */
 function carsWithWord(stock: WebsiteStock, word: string): readonly number[] {
-  const cars = wordIndex(stock).cars.get(word);
+  const cars = isStockNumberLike(word) ? stock.stockNumbers.get(word) : wordIndex(stock).cars.get(word);
   return cars === undefined ? [] : typeof cars === 'number' ? [cars] : cars;
 }
 
 /**
  * With a stock-number-like term (matched only as a whole word), the copy's cars holding every such
- * term's word, looked up instead of reading each car's text: null when no car holds them all (the
- * copy then counts for nothing), the copy itself when no term is stock-number-like. Every car left
- * out fails the text condition, so it would count for no hit, facet or range anyway.
+ * term's word, looked up in the copy's stock-number map (no car's text is read): null when no car
+ * holds them all (the copy then counts for nothing), undefined when no term is stock-number-like
+ * (every car is a candidate). Every car left out fails the text condition, so it would count for
+ * no hit, facet or range anyway.
  */
-function carsWithStockNumbers(stock: WebsiteStock, text: TextMatch | null): WebsiteStock | null {
-  const words = text ? text.terms.filter((term) => term.exact).map((term) => term.text) : [];
-  if (words.length === 0) return stock;
-  let cars = carsWithWord(stock, words[0]);
-  for (const word of words.slice(1)) {
-    if (cars.length === 0) break;
-    const also = new Set(carsWithWord(stock, word));
-    cars = cars.filter((i) => also.has(i));
+function stockNumberCandidates(stock: WebsiteStock, text: TextMatch | null): readonly number[] | null | undefined {
+  if (!text) return undefined;
+  let cars: readonly number[] | undefined;
+  for (const term of text.terms) {
+    if (!term.exact) continue;
+    // An exact term is stock-number-like (searchTerms): one look-up in the copy's map.
+    const found = stock.stockNumbers.get(term.text);
+    if (found === undefined) return null;
+    const holding = typeof found === 'number' ? [found] : found;
+    cars = cars === undefined ? holding : cars.filter((i) => holding.includes(i));
+    if (cars.length === 0) return null;
   }
-  if (cars.length === 0) return null;
-  return toStock(stock.websiteId, stock.generation, stock.soldSinceMs, [], { stock, cars: Int32Array.from(cars) });
+  return cars;
 }
 
 /** Holds websites' stock, least recently used out first once more than maxCars are held. */
@@ -379,6 +454,24 @@ export class StockIndex {
     private readonly db: Db,
     private readonly maxCars: number,
   ) {}
+
+  /**
+   * The copies held for the scope's websites, as they are, with no statement; null unless every
+   * website has one usable for this sold window, and null when this request's tenant lookup has
+   * read the generations (`sync` then checks the copies with no statement either). A caller must
+   * check their generations afterwards (the page-of-hits statement does).
+   */
+  heldCopies(websiteIds: readonly number[], soldSinceMs: number | null): WebsiteStock[] | null {
+    if (knownCarGenerations(websiteIds)) return null;
+    const copies: WebsiteStock[] = [];
+    for (const id of websiteIds) {
+      const stock = this.held.get(id);
+      if (!stock || !(soldSinceMs == null || (stock.soldSinceMs != null && stock.soldSinceMs <= soldSinceMs))) return null;
+      copies.push(stock);
+    }
+    for (const copy of copies) this.hold(copy);
+    return copies;
+  }
 
   /**
    * The scope's websites' stock as the database holds it now. When every website has a usable
@@ -466,173 +559,225 @@ function accepted(dict: Dictionary, test: (value: string) => boolean): Uint8Arra
   return Uint8Array.from(dict.values, (value) => (value != null && test(value) ? 1 : 0));
 }
 
-/**
- * Counts the group against each car that fails it (`fails`), noting the group (`failed`). A null
- * column fails, as coalesce(…, false) does in SQL. One plain loop per group: this is the hot path.
- */
-function markGroup(stock: WebsiteStock, group: FilterGroup, g: number, named: NamedIds, fails: Uint8Array, failed: Int8Array): void {
-  const n = stock.size;
-  if (group.kind === 'range') {
-    const values = RANGE_VALUES[group.key](stock);
-    const min = group.min ?? -Infinity;
-    const max = group.max ?? Infinity;
-    for (let i = 0; i < n; i++) {
-      // NaN (null) compares false.
-      if (!(values[i] >= min && values[i] <= max)) {
-        fails[i]++;
-        failed[i] = g;
-      }
-    }
-    return;
-  }
-  if (group.kind === 'make') {
-    const whole = new Set(group.wholeMakes);
-    const pairs = new Set(group.makeModels.map(([make, model]) => `${make}${MAKE_MODEL_SEPARATOR}${model}`));
-    const byMake = accepted(stock.text.make, (make) => whole.has(make));
-    const byPair = accepted(stock.makeModel, (pair) => pairs.has(pair));
-    const makes = stock.text.make.codes;
-    const makeModels = stock.makeModel.codes;
-    for (let i = 0; i < n; i++) {
-      if (byMake[makes[i]] === 0 && byPair[makeModels[i]] === 0) {
-        fails[i]++;
-        failed[i] = g;
-      }
-    }
-    return;
-  }
-  let dict: Dictionary;
-  let test: (value: string) => boolean;
-  if (group.kind === 'named') {
-    const ids = named[group.key];
-    dict = stock.text[group.key];
-    test = (id) => ids.has(Number(id));
-  } else if (group.kind === 'flags') {
-    dict = stock.text.certified;
-    test = (value) => group.flags.includes(value === 'true');
+/** What a predicate needs beyond a copy: named ids (prefetched) and each fuzzy term's similar vocabulary words. */
+type MaskContext = {
+  named: NamedIds;
+  similar: ReadonlyMap<string, readonly string[]>;
+  /** Text masks already made for one copy, by predicate: a fuzzy term's 'contains' is both its match and its score. */
+  texts?: Map<string, Uint8Array>;
+};
+
+const NO_CONTEXT: MaskContext = { named: { location_name: new Set(), dealership_name: new Set() }, similar: new Map() };
+
+/** A term facet's dictionary column, and the text its values are held as. */
+function termColumn(stock: WebsiteStock, facet: TermFacet): { dict: Dictionary; key: (value: Value) => string } {
+  if (facet === 'make_model') return { dict: stock.makeModel, key: (value) => (value as readonly string[]).join(MAKE_MODEL_SEPARATOR) };
+  return { dict: stock.text[facet], key: String };
+}
+
+/** The cars of a copy holding a word matched by a text predicate, as a mask. */
+function textMask(predicate: Extract<Predicate, { op: 'word' | 'contains' | 'similar' }>, stock: WebsiteStock, context: MaskContext): Uint8Array {
+  const key = `${predicate.op} ${predicate.text}`;
+  const made = context.texts?.get(key);
+  if (made) return made;
+  const mask = new Uint8Array(stock.size);
+  context.texts?.set(key, mask);
+  const mark = (cars: number | readonly number[] | undefined) => {
+    if (typeof cars === 'number') mask[cars] = 1;
+    else if (cars) for (const i of cars) mask[i] = 1;
+  };
+  if (predicate.op === 'word') mark(carsWithWord(stock, predicate.text));
+  else if (predicate.op === 'contains') {
+    // A term holds no space, so it is in the text where it is in one of its words.
+    for (const cars of carsContaining(wordIndex(stock), predicate.text)) mark(cars);
   } else {
-    const values = new Set(group.values);
-    dict = stock.text[group.key];
-    test = (value) => values.has(value);
+    const words = wordIndex(stock);
+    for (const word of context.similar.get(predicate.text) ?? []) mark(words.cars.get(word));
   }
-  const pass = accepted(dict, test);
-  const codes = dict.codes;
-  for (let i = 0; i < n; i++) {
-    if (pass[codes[i]] === 0) {
-      fails[i]++;
-      failed[i] = g;
+  return mask;
+}
+
+/**
+ * A predicate as a JavaScript condition on car `i`, its arrays and bounds added to `args` (named
+ * a0, a1, … in the condition, so no value is ever written into the source). A null column fails, as
+ * coalesce(…, false) does in SQL: null is NaN in number columns, and no dictionary value passes it.
+ */
+function condition(predicate: Predicate, stock: WebsiteStock, context: MaskContext, args: unknown[]): string {
+  const arg = (value: unknown) => `a${args.push(value) - 1}`;
+  // Dictionary columns are tested once per distinct value, then read by code.
+  const byCode = (dict: Dictionary, test: (value: string) => boolean) => `${arg(accepted(dict, test))}[${arg(dict.codes)}[i]] === 1`;
+  switch (predicate.op) {
+    case 'in': {
+      const { dict, key } = termColumn(stock, predicate.column);
+      const values = new Set(predicate.values.map(key));
+      return byCode(dict, (value) => values.has(value));
     }
+    case 'named': {
+      const ids = context.named[predicate.column];
+      return byCode(stock.text[predicate.column], (id) => ids.has(Number(id)));
+    }
+    case 'inIgnoringCase': {
+      const values = new Set(predicate.values.map((value) => value.toLowerCase()));
+      return byCode(stock.text[predicate.column], (value) => values.has(value.toLowerCase()));
+    }
+    case 'between': {
+      const values = arg(predicate.column === 'photos' ? stock.numbers.photos : RANGE_VALUES[predicate.column](stock));
+      // NaN (null) compares false.
+      const bounds = [
+        ...(predicate.min != null ? [`${values}[i] >= ${arg(predicate.min)}`] : []),
+        ...(predicate.max != null ? [`${values}[i] <= ${arg(predicate.max)}`] : []),
+      ];
+      return bounds.length > 0 ? `(${bounds.join(' && ')})` : 'true';
+    }
+    case 'since':
+      // Held in microseconds; a car not sold is NaN.
+      return `${arg(stock.numbers.soldUs)}[i] >= ${arg(predicate.instant.getTime() * 1000)}`;
+    case 'word':
+    case 'contains':
+    case 'similar':
+      return `${arg(textMask(predicate, stock, context))}[i] === 1`;
+    case 'any':
+      return predicate.of.length > 0 ? `(${predicate.of.map((p) => condition(p, stock, context, args)).join(' || ')})` : 'false';
+    case 'all':
+      return predicate.of.length > 0 ? `(${predicate.of.map((p) => condition(p, stock, context, args)).join(' && ')})` : 'true';
   }
+}
+
+/** What a compiled loop does with each car's test: keeps it as a mask, or marks the cars failing it. */
+const LOOP_BODIES = {
+  mask: (test: string) => `mask[i] = ${test} ? 1 : 0;`,
+  /** Counts a filter group against each car failing it, noting the group. */
+  group: (test: string) => `if (!(${test})) { fails[i]++; failed[i] = g; }`,
+  /** A car failing it is out (2): the scope's test, and the text terms'. */
+  out: (test: string) => `if (!(${test})) fails[i] = 2;`,
+};
+type LoopKind = keyof typeof LOOP_BODIES;
+type Loop = (args: readonly unknown[], n: number, cars: Int32Array | null, mask: Uint8Array, fails: Uint8Array, failed: Int8Array, g: number) => void;
+
+/** One loop per kind and shape of condition, made once: V8 optimises each, and a search reuses it with its own arrays. */
+const loops = new Map<string, Loop>();
+
+/**
+ * A declared predicate (search.definition.ts) compiled over a copy into one loop over the cars,
+ * whatever the predicate's depth: a filter group's or the scope's test runs over every car of every
+ * copy searched, so this is the hot path. The source holds only the condition's shape; its arrays
+ * and bounds are arguments.
+ */
+function runLoop(
+  kind: LoopKind,
+  predicate: Predicate,
+  stock: WebsiteStock,
+  context: MaskContext,
+  into: { mask?: Uint8Array; fails?: Uint8Array; failed?: Int8Array; g?: number },
+  /** Only these cars (the rest are out already), or every car. */
+  cars: Int32Array | null = null,
+): void {
+  const args: unknown[] = [];
+  const test = condition(predicate, stock, context, args);
+  const key = `${kind} ${test}`;
+  let loop = loops.get(key);
+  if (!loop) {
+    const names = args.map((_, k) => `a${k} = args[${k}]`).join(', ');
+    const body = LOOP_BODIES[kind](test);
+    loop = new Function(
+      'args',
+      'n',
+      'cars',
+      'mask',
+      'fails',
+      'failed',
+      'g',
+      `${names ? `const ${names};` : ''} if (cars === null) for (let i = 0; i < n; i++) { ${body} } else for (let j = 0; j < cars.length; j++) { const i = cars[j]; ${body} }`,
+    ) as Loop;
+    loops.set(key, loop);
+  }
+  loop(args, stock.size, cars, into.mask ?? EMPTY_MASK, into.fails ?? EMPTY_MASK, into.failed ?? EMPTY_FAILED, into.g ?? 0);
+}
+
+const EMPTY_MASK = new Uint8Array(0);
+const EMPTY_FAILED = new Int8Array(0);
+
+/** A predicate's mask over a copy: each car's 1 (passes) or 0. */
+function toMask(predicate: Predicate, stock: WebsiteStock, context: MaskContext): Uint8Array {
+  if (predicate.op === 'word' || predicate.op === 'contains' || predicate.op === 'similar') return textMask(predicate, stock, context);
+  const mask = new Uint8Array(stock.size);
+  runLoop('mask', predicate, stock, context, { mask });
+  return mask;
+}
+
+/** Counts the group against each car that fails it (`fails`), noting the group (`failed`). */
+function markGroup(stock: WebsiteStock, group: FilterGroup, g: number, context: MaskContext, fails: Uint8Array, failed: Int8Array, cars: Int32Array | null): void {
+  runLoop('group', group.predicate, stock, context, { fails, failed, g }, cars);
 }
 
 /** Text terms and, for each, the vocabulary words (search_words) a fuzzy term is similar to. */
 export type TextMatch = { terms: readonly SearchTerm[]; similar: readonly (readonly string[])[] };
 
+function maskContext(named: NamedIds, text: TextMatch | null): MaskContext {
+  return { named, similar: new Map(text ? text.terms.map((term, t) => [term.text, text.similar[t]]) : []) };
+}
+
 /**
- * Sets `fails` to 2 (out) for each car whose search_text misses a term, as textCondition in
- * sql-search-engine.ts: a stock-number-like term as a whole word, any other as a substring, a
- * fuzzy one also by containing a similar word as a whole word. Fills `score` (the terms found as
- * written, the relevance order) for the cars that match.
+ * Sets `fails` to 2 (out) for each car whose search_text misses a term (termPredicate). With
+ * `score`, fills it for the cars that match: the terms found as written (termFoundAsWritten), the
+ * relevance order.
  */
-function markText(stock: WebsiteStock, text: TextMatch, fails: Uint8Array, score: Int32Array): void {
-  const words = wordIndex(stock);
-  const mark = (marks: Uint8Array, cars: number | number[] | undefined) => {
-    if (typeof cars === 'number') marks[cars] = 1;
-    else if (cars) for (const i of cars) marks[i] = 1;
-  };
-  const terms = text.terms.map((term, t) => {
-    // A term holds no space, so it is in the text where it is in one of its words.
-    const asWritten = new Uint8Array(stock.size);
-    for (const cars of carsContaining(words, term.text)) mark(asWritten, cars);
-    let matches = asWritten;
-    if (term.exact) {
-      matches = new Uint8Array(stock.size);
-      mark(matches, words.cars.get(term.text));
-    } else if (term.fuzzy && text.similar[t].length > 0) {
-      matches = asWritten.slice();
-      for (const word of text.similar[t]) mark(matches, words.cars.get(word));
+function markText(stock: WebsiteStock, text: TextMatch, search: MaskContext, fails: Uint8Array, score: Int32Array | null, cars: Int32Array | null): void {
+  const context = { ...search, texts: new Map<string, Uint8Array>() };
+  // Every term must match: one loop over the cars for all of them.
+  runLoop('out', { op: 'all', of: text.terms.map(termPredicate) }, stock, context, { fails }, cars);
+  if (!score) return;
+  // Plain loops: this runs over every car of every copy a text search reads.
+  for (const term of text.terms) {
+    const found = toMask(termFoundAsWritten(term), stock, context);
+    if (cars) {
+      for (const i of cars) if (fails[i] <= 1) score[i] += found[i];
+    } else for (let i = 0; i < stock.size; i++) if (fails[i] <= 1) score[i] += found[i];
+  }
+}
+
+/** Sets `fails` to 2 (out) for each car the scope does not list (scopePredicate, as scopeWhere in SQL). */
+function markUnlisted(stock: WebsiteStock, scope: SearchScope, fails: Uint8Array, cars: Int32Array | null): void {
+  runLoop('out', scopePredicate(scope), stock, NO_CONTEXT, { fails }, cars);
+}
+
+/** Each sort column's values in a copy. */
+const SORT_VALUES: Record<SortColumn, (stock: WebsiteStock) => Float64Array> = {
+  custom_rank: (s) => s.numbers.customRank,
+  created_at: (s) => s.numbers.createdUs,
+  id: (s) => s.numbers.id,
+  price: (s) => s.numbers.price,
+  km: (s) => s.numbers.km,
+  subscription_price: (s) => s.numbers.subscriptionPrice,
+};
+
+/** A car's key, smaller first. */
+type KeyOf = (i: number) => number;
+
+/**
+ * A sort's declared keys (search.definition.ts, the tie-break included) compiled over a copy, each
+ * smaller first: a descending column negated; `nullsLast` as two keys (has no value, then the
+ * value); a `last` predicate as 1 where it holds.
+ */
+function sortKeysOf(stock: WebsiteStock, sort: SortOption): KeyOf[] {
+  return sortKeys(sort).flatMap((key): KeyOf[] => {
+    if ('last' in key) {
+      const last = toMask(key.last, stock, NO_CONTEXT);
+      return [(i) => last[i]];
     }
-    return { asWritten, matches };
+    const values = SORT_VALUES[key.column](stock);
+    const sign = key.direction === 'desc' ? -1 : 1;
+    if (!key.nullsLast) return [(i) => sign * values[i]];
+    return [(i) => (Number.isNaN(values[i]) ? 1 : 0), (i) => (Number.isNaN(values[i]) ? 0 : sign * values[i])];
   });
-  for (let i = 0; i < stock.size; i++) {
-    if (fails[i] > 1) continue;
-    let found = 0;
-    for (const term of terms) {
-      if (term.matches[i] === 0) {
-        fails[i] = 2;
-        break;
-      }
-      found += term.asWritten[i];
-    }
-    score[i] = found;
-  }
 }
 
-/** Sets `fails` to 2 (out) for each car the scope does not list: the JS twin of scopeWhere (search.scope.ts). */
-function markUnlisted(stock: WebsiteStock, scope: SearchScope, fails: Uint8Array): void {
-  const status = stock.text.status;
-  const available = accepted(status, (value) => AVAILABLE.has(value));
-  const soldSinceUs = scope.soldSince ? scope.soldSince.getTime() * 1000 : Infinity;
-  const lowered = (dict: Dictionary, wanted: readonly string[]) => {
-    const set = new Set(wanted.map((w) => w.toLowerCase()));
-    return wanted.length === 0 ? null : accepted(dict, (value) => set.has(value.toLowerCase()));
-  };
-  const city = lowered(stock.text.city, scope.cities);
-  const make = lowered(stock.text.make, scope.makes);
-  const minPhotos = scope.minPhotos ?? -Infinity;
-  const { soldUs, photos } = stock.numbers;
-  const statuses = status.codes;
-  const cities = stock.text.city.codes;
-  const makes = stock.text.make.codes;
-  for (let i = 0; i < stock.size; i++) {
-    const listed =
-      (available[statuses[i]] === 1 || soldUs[i] >= soldSinceUs) &&
-      photos[i] >= minPhotos &&
-      (city == null || city[cities[i]] === 1) &&
-      (make == null || make[makes[i]] === 1);
-    if (!listed) fails[i] = 2;
-  }
-}
-
-type SortKeys = { k0: (stock: WebsiteStock, i: number) => number; k1: (stock: WebsiteStock, i: number) => number };
-
-/**
- * A sort's first two keys, smaller first, as orderBy in sql-search-engine.ts orders: k0 puts cars
- * last ('Enquire for price.' cars for price:asc, cars without a subscription price), k1 is the
- * sorted value. Ties go to the newest car, then the highest id.
- */
-function sortKeys(sort: SortOption): SortKeys {
-  const none = () => 0;
-  const value = (column: (s: WebsiteStock) => Float64Array, sign: 1 | -1) => (s: WebsiteStock, i: number) => sign * column(s)[i];
-  const subscription = (s: WebsiteStock) => s.numbers.subscriptionPrice;
-  const withoutSubscription = (s: WebsiteStock, i: number) => (Number.isNaN(s.numbers.subscriptionPrice[i]) ? 1 : 0);
-  switch (sort) {
-    case 'custom_rank:desc':
-      return { k0: none, k1: value((s) => s.numbers.customRank, -1) };
-    case 'created_at_timestamp:desc':
-      return { k0: none, k1: none };
-    case 'price:asc':
-      return { k0: (s, i) => (s.numbers.price[i] <= MIN_SHOWN_PRICE ? 1 : 0), k1: value((s) => s.numbers.price, 1) };
-    case 'price:desc':
-      return { k0: none, k1: value((s) => s.numbers.price, -1) };
-    case 'km:asc':
-      return { k0: none, k1: value((s) => s.numbers.km, 1) };
-    case 'km:desc':
-      return { k0: none, k1: value((s) => s.numbers.km, -1) };
-    case 'subscription_price:asc':
-      return { k0: withoutSubscription, k1: (s, i) => (withoutSubscription(s, i) ? 0 : s.numbers.subscriptionPrice[i]) };
-    case 'subscription_price:desc':
-      return { k0: withoutSubscription, k1: (s, i) => (withoutSubscription(s, i) ? 0 : -subscription(s)[i]) };
-  }
-}
-
-/** A car's place in the order: smaller keys first, then the newest, then the highest id. */
-type Place = { k0: number; k1: number; createdUs: number; id: number };
+/** A car's place in the order: its keys (the score's first with relevance first), compared in turn. */
+type Place = { keys: Float64Array; id: number };
 
 function before(a: Place, b: Place): boolean {
-  if (a.k0 !== b.k0) return a.k0 < b.k0;
-  if (a.k1 !== b.k1) return a.k1 < b.k1;
-  if (a.createdUs !== b.createdUs) return a.createdUs > b.createdUs;
-  return a.id > b.id;
+  for (let k = 0; k < a.keys.length; k++) if (a.keys[k] !== b.keys[k]) return a.keys[k] < b.keys[k];
+  return false;
 }
 
 /** The copy's cars in the sort's order; sorted once per copy (a copy never changes) and sort. */
@@ -647,11 +792,15 @@ function carsInOrder(stock: WebsiteStock, sort: SortOption): Int32Array {
 
 /** Compares two cars of a copy by the sort's order. */
 function carComparator(stock: WebsiteStock, sort: SortOption): (a: number, b: number) => number {
-  const { k0, k1 } = sortKeys(sort);
-  const first = Float64Array.from({ length: stock.size }, (_, i) => k0(stock, i));
-  const second = Float64Array.from({ length: stock.size }, (_, i) => k1(stock, i));
-  const { createdUs, id } = stock.numbers;
-  return (a, b) => first[a] - first[b] || second[a] - second[b] || createdUs[b] - createdUs[a] || id[b] - id[a];
+  const keys = sortKeysOf(stock, sort).map((key) => Float64Array.from({ length: stock.size }, (_, i) => key(i)));
+  return (a, b) => {
+    for (const key of keys) {
+      const d = key[a] - key[b];
+      // NaN (no value) orders as equal, as before.
+      if (d) return d;
+    }
+    return 0;
+  };
 }
 
 /**
@@ -685,7 +834,7 @@ function inheritOrders(stock: WebsiteStock, kept: Kept): void {
  * holds exactly that score): its place in the order is then `place`.
  */
 class Cursor {
-  readonly place: Place = { k0: 0, k1: 0, createdUs: 0, id: 0 };
+  readonly place: Place;
   private at = -1;
 
   constructor(
@@ -693,23 +842,24 @@ class Cursor {
     private readonly order: Int32Array,
     /** 0: the car passes every group (countStock's `fails`). */
     private readonly fails: Uint8Array,
-    private readonly k1: SortKeys['k1'],
+    private readonly keys: readonly KeyOf[],
     /** With relevance first: this cursor's cars hold this score, and it comes before the sort's keys. */
     private readonly score: { of: Int32Array; value: number } | null,
-    private readonly k0: SortKeys['k0'],
-  ) {}
+  ) {
+    this.place = { keys: new Float64Array(keys.length + (score ? 1 : 0)), id: 0 };
+  }
 
   /** Moves to the next car that passes; false when there is none. */
   advance(): boolean {
-    const { order, fails, score, stock } = this;
+    const { order, fails, score, keys } = this;
     while (++this.at < order.length) {
       const i = order[this.at];
       if (fails[i] !== 0 || (score !== null && score.of[i] !== score.value)) continue;
       const place = this.place;
-      place.k0 = score !== null ? -score.value : this.k0(stock, i);
-      place.k1 = this.k1(stock, i);
-      place.createdUs = stock.numbers.createdUs[i];
-      place.id = stock.numbers.id[i];
+      let k = 0;
+      if (score !== null) place.keys[k++] = -score.value;
+      for (const key of keys) place.keys[k++] = key(i);
+      place.id = this.stock.numbers.id[i];
       return true;
     }
     return false;
@@ -792,40 +942,58 @@ export function countStock(
   const tally = newTally();
   const cursors: Cursor[] = [];
   const sort = request.sort ?? scope.defaultSort;
-  const { k0, k1 } = sortKeys(sort);
   // 'Most relevant' puts the cars with more terms found as written first, when a term is fuzzy.
-  const byScore = text != null && text.terms.some((t) => t.fuzzy) && sort === 'custom_rank:desc';
-  for (const held of stocks) {
-    const stock = carsWithStockNumbers(held, text);
-    if (!stock) continue;
+  const byScore = text != null && text.terms.some((t) => t.fuzzy) && SORT_DEFINITIONS[sort].relevanceFirst === true;
+  const context = maskContext(named, text);
+  for (const stock of stocks) {
+    const found = stockNumberCandidates(stock, text);
+    if (found === null) continue;
+    // With stock numbers, only the cars holding them are counted (every other car is out: 2), and
+    // each loop below goes over them alone; otherwise over every car.
+    const cars = found ? Int32Array.from(found) : null;
     const fails = new Uint8Array(stock.size);
+    if (cars) {
+      fails.fill(2);
+      for (const i of cars) fails[i] = 0;
+    }
+    const n = cars ? cars.length : stock.size;
     const failed = new Int8Array(stock.size);
-    markUnlisted(stock, scope, fails);
-    const score = new Int32Array(text ? stock.size : 0);
-    if (text) markText(stock, text, fails, score);
-    groups.forEach((group, g) => markGroup(stock, group, g, named, fails, failed));
+    markUnlisted(stock, scope, fails, cars);
+    const score = new Int32Array(byScore ? stock.size : 0);
+    if (text) markText(stock, text, context, fails, byScore ? score : null, cars);
+    groups.forEach((group, g) => markGroup(stock, group, g, context, fails, failed, cars));
     // The cars each facet counts: those failing no group (`passing`), and those failing only the
     // facet's own group (`failingOnly`, grouped by that group). Each facet then loops over its cars alone.
-    const passing = new Int32Array(stock.size);
+    const passing = new Int32Array(n);
     let passed = 0;
     const starts = new Int32Array(groups.length + 1);
-    for (let i = 0; i < stock.size; i++) {
-      if (fails[i] === 0) passing[passed++] = i;
-      else if (fails[i] === 1) starts[failed[i] + 1]++;
+    if (cars) {
+      for (const i of cars) {
+        if (fails[i] === 0) passing[passed++] = i;
+        else if (fails[i] === 1) starts[failed[i] + 1]++;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        if (fails[i] === 0) passing[passed++] = i;
+        else if (fails[i] === 1) starts[failed[i] + 1]++;
+      }
     }
     for (let g = 0; g < groups.length; g++) starts[g + 1] += starts[g];
     const failingOnly = new Int32Array(starts[groups.length]);
     const next = starts.slice(0, groups.length);
-    for (let i = 0; i < stock.size; i++) if (fails[i] === 1) failingOnly[next[failed[i]]++] = i;
+    if (cars) {
+      for (const i of cars) if (fails[i] === 1) failingOnly[next[failed[i]]++] = i;
+    } else for (let i = 0; i < n; i++) if (fails[i] === 1) failingOnly[next[failed[i]]++] = i;
     tally.total += passed;
     if (passed > 0) {
       const order = carsInOrder(stock, sort);
-      if (!byScore) cursors.push(new Cursor(stock, order, fails, k1, null, k0));
+      const keys = sortKeysOf(stock, sort);
+      if (!byScore) cursors.push(new Cursor(stock, order, fails, keys, null));
       else {
         // One cursor per score the passing cars hold, each in the sort's order.
         const scores = new Set<number>();
         for (let j = 0; j < passed; j++) scores.add(score[passing[j]]);
-        for (const value of scores) cursors.push(new Cursor(stock, order, fails, k1, { of: score, value }, k0));
+        for (const value of scores) cursors.push(new Cursor(stock, order, fails, keys, { of: score, value }));
       }
     }
     const passingCars = passing.subarray(0, passed);
