@@ -9,11 +9,14 @@ import path from 'node:path';
 import { root } from './lib.mjs';
 
 const MAX_EXCEPTIONS = 10;
+// Another tree and config (LAYERS_ROOT, LAYERS_CONFIG): the checker's own test runs it on small trees.
+const tree = process.env.LAYERS_ROOT ?? root;
+const configFile = process.env.LAYERS_CONFIG ?? path.join(root, '.dependency-cruiser.cjs');
 const require = createRequire(import.meta.url);
-const { EXCEPTIONS } = require(path.join(root, '.dependency-cruiser.cjs'));
+const { EXCEPTIONS } = require(configFile);
 
-const output = execFileSync(path.join(root, 'node_modules', '.bin', 'depcruise'), ['src', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], {
-  cwd: root,
+const output = execFileSync(path.join(root, 'node_modules', '.bin', 'depcruise'), ['src', '--config', configFile, '--output-type', 'json'], {
+  cwd: tree,
   maxBuffer: 256 * 1024 * 1024,
   encoding: 'utf8',
 });
