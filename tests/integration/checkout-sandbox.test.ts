@@ -1,4 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '@/db';
@@ -195,6 +197,58 @@ describe('notifications', () => {
     }, 1);
   });
 
+  it('each event has an id of its own and the second it was made', async () => {
+    const { ref } = await payment();
+    await sandboxProvider.confirmCard(ref, card(CARDS.success));
+    await sandboxProvider.capture(ref, AUD(50_000), `${ref}-capture`);
+    await notified(2);
+    const events = w.notifications.map((n) => JSON.parse(n.body) as { id: string; created: number });
+    expect(events).toHaveLength(2);
+    expect(events[0].id).toMatch(/^sbx_evt_\w+$/);
+    expect(events[1].id).not.toBe(events[0].id);
+    for (const event of events) expect(Math.abs(event.created - Date.now() / 1000)).toBeLessThan(60);
+  });
+
+  it('over HTTP: a signed JSON POST to the notification address, a redirect not followed and counted as refused', async () => {
+    const seen: { method?: string; url?: string; headers: IncomingHttpHeaders; body: string }[] = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        seen.push({ method: request.method, url: request.url, headers: request.headers, body });
+        if (request.url === '/moved') response.writeHead(302, { location: '/elsewhere' }).end();
+        else if (request.url === '/down') response.writeHead(503).end('down');
+        else response.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      setSandboxNotifier(null, 10);
+      const accepted = await payment(`${base}/notify`);
+      await sandboxProvider.confirmCard(accepted.ref, card(CARDS.success));
+      const moved = await payment(`${base}/moved`);
+      await sandboxProvider.confirmCard(moved.ref, card(CARDS.success));
+      const down = await payment(`${base}/down`);
+      await sandboxProvider.confirmCard(down.ref, card(CARDS.success));
+      // 10 ms, then 20, 40, 80, 160: the refused ones are sent 5 times within about a third of a second.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const to = (path: string) => seen.filter((r) => r.url === path);
+      expect([to('/notify').length, to('/moved').length, to('/down').length, to('/elsewhere').length]).toEqual([1, 5, 5, 0]);
+      const [first] = to('/notify');
+      expect(first.method).toBe('POST');
+      expect(first.headers['content-type']).toBe('application/json');
+      const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(first.headers['x-sandbox-signature'])) ?? [];
+      expect(v1).toBe(createHmac('sha256', SECRET).update(`${t}.${first.body}`).digest('hex'));
+      expect(JSON.parse(first.body)).toMatchObject({ type: 'payment.authorized', data: { payment_id: accepted.ref, state: 'authorised' } });
+    } finally {
+      setSandboxNotifier(async (n) => {
+        w.notifications.push(n);
+      }, 1);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('none for a payment without a notification address', async () => {
     const { ref } = await payment('');
     await sandboxProvider.confirmCard(ref, card(CARDS.success));
@@ -260,7 +314,13 @@ describe('reading a notification', () => {
     const now = Math.floor(Date.now() / 1000);
     await expect(read(body, sign(body, now - 301))).rejects.toThrow(SignatureError);
     await expect(read(body, sign(body, now + 301))).rejects.toThrow(SignatureError);
-    expect(await read(body, sign(body, now - 290))).not.toBeNull();
+    expect(await read(body, sign(body, now - 300))).not.toBeNull();
+    expect(await read(body, sign(body, now + 300))).not.toBeNull();
+    // v1 must be exactly 64 hex digits: one more, or anything before them, is refused.
+    const good = sign(body);
+    await expect(read(body, `${good}0`)).rejects.toThrow(SignatureError);
+    await expect(read(body, good.replace('v1=', 'v1=x'))).rejects.toThrow(SignatureError);
+    await expect(read(body, good.replace(/v1=.*/, 'v1='))).rejects.toThrow(SignatureError);
     await expect(read(body, sign(`${body} `))).rejects.toThrow(SignatureError);
     await expect(read(body, '')).rejects.toThrow(SignatureError);
   });
