@@ -199,7 +199,10 @@ describe('car page data and phone calls', () => {
       for (const body of cases) expect((await post(phoneReveal, json(body))).status).toBe(404);
       expect((await post(phoneReveal, json({ car_id: ids.listed, dealership_id: dealerId, website_id: tenant.id }), 'nobody.localhost')).status).toBe(404);
       // The other website's own car, asked for through this website's host: still 404.
-      expect((await post(phoneReveal, json({ car_id: ids['other-car'], dealership_id: otherDealerId, website_id: other.id }))).status).toBe(404);
+      const foreign = await post(phoneReveal, json({ car_id: ids['other-car'], dealership_id: otherDealerId, website_id: other.id }));
+      expect(foreign.status).toBe(404);
+      // Exactly what the security probe's 'A's car revealed on B' expects: no phone, the not-found answer.
+      expect(await foreign.text()).toBe('{"error":"Not found"}');
       expect(await events(tenant.id)).toHaveLength(before);
       expect(await events(other.id)).toHaveLength(0);
     });

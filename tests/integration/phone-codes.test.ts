@@ -9,7 +9,9 @@ import { POST as sendRoute } from '@/app/api/phone-codes/route';
 import { POST as verifyRoute } from '@/app/api/phone-codes/verify/route';
 import { POST as rateLimitRoute } from '@/app/api/rate-limit/route';
 import { GET as contactRoute } from '@/app/api/check-if-contact-exists/route';
-import { phoneVerifiedRecently, sendPhoneCode, verifyPhoneCode } from '@/modules/identity/identity.codes';
+import { formPhoneVerified, phoneVerifiedRecently, sendPhoneCode, spendPhoneVerification, verifyPhoneCode } from '@/modules/identity/identity.codes';
+import { analyticsEvents } from '@/modules/widgets/widgets.schema';
+import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { CODE_MESSAGES } from '@/modules/identity/identity.validation';
 import { customers, verifications } from '@/modules/identity/identity.schema';
 import { twilioSms } from '@/modules/identity/adapters/sms';
@@ -80,6 +82,9 @@ describe('phone codes', () => {
     const code = await codeSentTo(e164(expiring));
     // Decision 029: a code is valid 10 minutes.
     await expect(verifyPhoneCode(w.a.tenant, { phone: expiring, code }, t + 10 * 60_000 + 1)).rejects.toThrow(CODE_MESSAGES.invalid);
+    // Valid for 10 minutes: refused at exactly 10 minutes, taken a millisecond before.
+    await expect(verifyPhoneCode(w.a.tenant, { phone: expiring, code }, t + 10 * 60_000)).rejects.toThrow(CODE_MESSAGES.invalid);
+    await expect(verifyPhoneCode(w.a.tenant, { phone: expiring, code }, t + 10 * 60_000 - 1)).resolves.toMatchObject({ phone: e164(expiring) });
 
     const tried = mobile();
     await sendPhoneCode(w.a.tenant, { phone: tried }, null, undefined, t);
@@ -131,7 +136,8 @@ describe('phone codes', () => {
   });
 
   it('sends only to mobiles of the website’s own country (the SMS-pumping guard)', async () => {
-    for (const phone of ['+64 21 123 4567', '+1 415 555 2671', '+44 7700 900123', '0412', 'x'.repeat(30)]) {
+    // An extension or a tel: prefix is no number an SMS can go to (libphonenumber alone would read both as 0412 345 678).
+    for (const phone of ['+64 21 123 4567', '+1 415 555 2671', '+44 7700 900123', '0412', 'x'.repeat(30), '0412 345 678 ext 9', 'tel:0412345678']) {
       const response = await call(sendRoute, { phone });
       expect(response.status, phone).toBe(422);
       expect(((await response.json()) as { error: string }).error).toBe('Invalid phone number. Must be an Australian number.');
@@ -201,6 +207,172 @@ describe('phone codes', () => {
       expect((await callLeadRoute(handler, { host: w.hostA, rawBody: 'phone=0412345678', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(415);
       expect((await callLeadRoute(handler, { host: 'nowhere.localhost', body: { phone: '0412345678' } })).status).toBe(404);
     }
+  });
+
+  /** Sends a code at `now` (the local SMS default) and answers it. */
+  async function sendAndRead(tenant: Tenant, phone: string, ip: string | null, now: number): Promise<string> {
+    await sendPhoneCode(tenant, { phone }, ip, undefined, now);
+    return codeSentTo(e164(phone));
+  }
+  const refusal = (promise: Promise<unknown>) => promise.then(() => 'sent', (e: { status?: number; fields?: unknown; message?: string }) => ({ status: e.status, error: e.message, fields: e.fields }));
+  const limited = { status: 429, error: CODE_MESSAGES.rateLimit, fields: { phone: CODE_MESSAGES.rateLimit } };
+  const HOUR = 60 * 60_000;
+
+  it('every code is 6 digits, leading zeros kept (SPEC §5): 60 codes, of which about 6 start with a 0', async () => {
+    const t = Date.now();
+    const bodies: string[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      const phone = mobile();
+      await sendPhoneCode(w.a.tenant, { phone }, null, undefined, t);
+      const [row] = (await db.select().from(leadDeliveries).where(eq(leadDeliveries.channel, 'sms'))).filter((r) => r.payload.kind === 'sms' && r.payload.to === e164(phone));
+      if (row.payload.kind === 'sms') bodies.push(row.payload.body);
+    }
+    expect(bodies).toHaveLength(60);
+    for (const body of bodies) expect(body).toMatch(/^\d{6} is your /);
+  });
+
+  it('each limit of decisions 029 and 056 refuses with the limit message naming the phone field', async () => {
+    const t = Date.now();
+    // The 30 s resend gate.
+    const gated = mobile();
+    await sendPhoneCode(w.a.tenant, { phone: gated }, null, undefined, t);
+    expect(await refusal(sendPhoneCode(w.a.tenant, { phone: gated }, null, undefined, t + 29_000))).toEqual(limited);
+
+    // 3 codes a phone an hour: the fourth within the hour refused.
+    const hourly = mobile();
+    const inHour: (string | object)[] = [];
+    for (let i = 0; i < 4; i += 1) inHour.push(await refusal(sendPhoneCode(w.a.tenant, { phone: hourly }, null, undefined, t + i * 31_000)));
+    expect(inHour).toEqual(['sent', 'sent', 'sent', limited]);
+
+    // 10 codes a phone a day: three an hour for three hours and one more (10), then the 11th refused in hour 5;
+    // the same phone a day after the first: a new day's budget.
+    const daily = mobile();
+    const sends: (string | object)[] = [];
+    for (let hour = 0; hour < 4; hour += 1) {
+      for (let i = 0; i < (hour === 3 ? 1 : 3); i += 1) sends.push(await refusal(sendPhoneCode(w.a.tenant, { phone: daily }, null, undefined, t + hour * HOUR + i * 31_000)));
+    }
+    expect(sends).toEqual(Array<string>(10).fill('sent'));
+    expect(await refusal(sendPhoneCode(w.a.tenant, { phone: daily }, null, undefined, t + 4 * HOUR))).toEqual(limited);
+    expect(await refusal(sendPhoneCode(w.a.tenant, { phone: daily }, null, undefined, t + 24 * HOUR + 1_000))).toBe('sent');
+
+    // 10 codes an address an hour: the 11th (another phone each time) refused.
+    const hourlyAddress: (string | object)[] = [];
+    for (let i = 0; i < 11; i += 1) hourlyAddress.push(await refusal(sendPhoneCode(w.a.tenant, { phone: mobile() }, '198.22.0.3', undefined, t)));
+    expect(hourlyAddress).toEqual([...Array<string>(10).fill('sent'), limited]);
+
+    // 30 codes an address a day: ten an hour for three hours, then the 31st refused in hour 4, while
+    // another address is not (each address has a budget of its own).
+    const ip = '198.22.0.1';
+    const fromAddress: (string | object)[] = [];
+    for (let hour = 0; hour < 3; hour += 1) {
+      for (let i = 0; i < 10; i += 1) fromAddress.push(await refusal(sendPhoneCode(w.a.tenant, { phone: mobile() }, ip, undefined, t + hour * HOUR)));
+    }
+    expect(fromAddress).toEqual(Array<string>(30).fill('sent'));
+    expect(await refusal(sendPhoneCode(w.a.tenant, { phone: mobile() }, ip, undefined, t + 3 * HOUR))).toEqual(limited);
+    expect(await refusal(sendPhoneCode(w.a.tenant, { phone: mobile() }, '198.22.0.2', undefined, t + 3 * HOUR))).toBe('sent');
+  });
+
+  it('after the 5th wrong try the check answers 429 naming the phone, to come back once the code would have expired (10 minutes)', async () => {
+    const phone = mobile();
+    expect((await call(sendRoute, { phone })).status).toBe(200);
+    const right = await codeSentTo(e164(phone));
+    const wrong = right === '999999' ? '888888' : '999999';
+    for (let i = 0; i < 4; i += 1) expect((await call(verifyRoute, { phone, code: wrong })).status).toBe(422);
+    const fifth = await call(verifyRoute, { phone, code: wrong });
+    expect(fifth.status).toBe(429);
+    expect(await fifth.json()).toEqual({ error: CODE_MESSAGES.rateLimit, fields: { phone: CODE_MESSAGES.rateLimit } });
+    expect(fifth.headers.get('retry-after')).toBe('600');
+  });
+
+  it('records SPEC §9 authentication events: 35 for a code sent, 38 for a code refused (with why), none for a code taken', async () => {
+    const count = async (category: number, reason?: string) =>
+      (await db.select().from(analyticsEvents).where(and(eq(analyticsEvents.websiteId, w.a.websiteId), eq(analyticsEvents.category, category)))).filter((e) => reason === undefined || e.eventProperties.reason === reason).length;
+    const t = Date.now();
+    const [sent, invalid, exhausted, rejected] = [await count(35), await count(38, 'invalid'), await count(38, 'exhausted'), await count(38)];
+    const phone = mobile();
+    const code = await sendAndRead(w.a.tenant, phone, null, t);
+    expect(await count(35)).toBe(sent + 1);
+    const wrong = code === '999999' ? '888888' : '999999';
+    await expect(verifyPhoneCode(w.a.tenant, { phone, code: wrong }, t)).rejects.toThrow(CODE_MESSAGES.invalid);
+    expect([await count(38, 'invalid'), await count(38)]).toEqual([invalid + 1, rejected + 1]);
+    await verifyPhoneCode(w.a.tenant, { phone, code }, t);
+    expect(await count(38)).toBe(rejected + 1);
+
+    const tried = mobile();
+    const right = await sendAndRead(w.a.tenant, tried, null, t);
+    const miss = right === '999999' ? '888888' : '999999';
+    for (let i = 0; i < 5; i += 1) await verifyPhoneCode(w.a.tenant, { phone: tried, code: miss }, t).catch(() => undefined);
+    expect([await count(38, 'invalid'), await count(38, 'exhausted'), await count(38)]).toEqual([invalid + 5, exhausted + 1, rejected + 6]);
+  });
+
+  it('keeps what the visitor told us and the website’s dealership on the code (SPEC §3 Verification record), and sends from the website’s sender', async () => {
+    const t = Date.now();
+    const configured: Tenant = { ...w.a.tenant, config: { ...w.a.tenant.config, sms: { senderName: 'Harbour', dealershipSlug: 'alpha-dealer' } } };
+    const phone = mobile();
+    await sendPhoneCode(configured, { phone, first_name: 'Ava', last_name: 'Lee', email: 'ava@example.com' }, null, undefined, t);
+    const code = await codeSentTo(e164(phone));
+    const expected = { first_name: 'Ava', last_name: 'Lee', email: 'ava@example.com', website: w.a.tenant.slug, dealership_slug: 'alpha-dealer' };
+    const [row] = await db.select().from(verifications).where(and(eq(verifications.phone, e164(phone)), eq(verifications.verificationType, 'sms')));
+    expect(row.metadata).toEqual(expected);
+    expect(row.dealershipSlug).toBe('alpha-dealer');
+    const [record] = (await db.select().from(leadDeliveries).where(eq(leadDeliveries.channel, 'sms'))).filter((r) => r.payload.kind === 'sms' && r.payload.to === e164(phone));
+    expect(record).toMatchObject({ status: 'delivered', payload: { kind: 'sms', to: e164(phone), from: 'Harbour' } });
+    // The check answers the same record, and its 'verify' row keeps it.
+    expect((await verifyPhoneCode(configured, { phone, code }, t)).metadata).toEqual(expected);
+    const [verified] = await db.select().from(verifications).where(and(eq(verifications.phone, e164(phone)), eq(verifications.verificationType, 'verify')));
+    expect(verified).toMatchObject({ dealershipSlug: 'alpha-dealer', metadata: expected });
+
+    // Without a sender configured (and no Twilio number): the website's name, cut to an alphanumeric sender id's 11 characters.
+    const plain = mobile();
+    await sendPhoneCode(w.a.tenant, { phone: plain }, null, undefined, t);
+    const [unnamed] = (await db.select().from(leadDeliveries).where(eq(leadDeliveries.channel, 'sms'))).filter((r) => r.payload.kind === 'sms' && r.payload.to === e164(plain));
+    expect(w.a.tenant.name).toBe('alpha-motors website');
+    expect(unnamed.payload).toMatchObject({ from: 'alpha-motor' });
+    const [plainRow] = await db.select().from(verifications).where(and(eq(verifications.phone, e164(plain)), eq(verifications.verificationType, 'sms')));
+    expect(plainRow.metadata).toEqual({ first_name: null, last_name: null, email: null, website: w.a.tenant.slug, dealership_slug: null });
+  });
+
+  it('a code check’s one-time token is spent once, for its phone on its website, within 15 minutes (decision 056)', async () => {
+    const t = Date.now();
+    const phone = mobile();
+    const code = await sendAndRead(w.a.tenant, phone, null, t);
+    const { verificationToken: token } = await verifyPhoneCode(w.a.tenant, { phone, code }, t);
+    expect(token).toMatch(/^[\w-]{32}$/);
+    expect(await spendPhoneVerification(w.a.tenant, e164(phone), null, t)).toBe(false);
+    expect(await spendPhoneVerification(w.a.tenant, e164(phone), '', t)).toBe(false);
+    expect(await spendPhoneVerification(w.a.tenant, e164(phone), `${token}x`, t)).toBe(false);
+    expect(await spendPhoneVerification(w.b.tenant, e164(phone), token, t)).toBe(false);
+    expect(await spendPhoneVerification(w.a.tenant, e164(mobile()), token, t)).toBe(false);
+    expect(await spendPhoneVerification(w.a.tenant, e164(phone), token, t + 15 * 60_000)).toBe(false);
+    expect(await spendPhoneVerification(w.a.tenant, e164(phone), token, t + 15 * 60_000 - 1)).toBe(true);
+    expect(await spendPhoneVerification(w.a.tenant, e164(phone), token, t + 1)).toBe(false);
+  });
+
+  it('a form’s phone counts as verified on the website that checked its code, for 15 minutes (SPEC §4)', async () => {
+    const t = Date.now();
+    const phone = mobile();
+    const code = await sendAndRead(w.a.tenant, phone, null, t);
+    expect(await formPhoneVerified(w.a.tenant, phone, t)).toBe(false);
+    await verifyPhoneCode(w.a.tenant, { phone, code }, t);
+    expect(await formPhoneVerified(w.a.tenant, phone, t + 1)).toBe(true);
+    expect(await formPhoneVerified(w.a.tenant, e164(phone), t + 15 * 60_000 - 1)).toBe(true);
+    expect(await formPhoneVerified(w.a.tenant, phone, t + 15 * 60_000)).toBe(false);
+    expect(await formPhoneVerified(w.b.tenant, phone, t + 1)).toBe(false);
+    for (const raw of [null, undefined, '', 'not a phone']) expect(await formPhoneVerified(w.a.tenant, raw, t + 1)).toBe(false);
+  });
+
+  it('one client address is refused contact lookups after a while (429 with the limit message), while another is still answered', async () => {
+    const ask = (ip: string) =>
+      contactRoute(new Request(`http://${w.hostA}/api/check-if-contact-exists?phone_number=${encodeURIComponent(mobile())}`, { headers: { host: w.hostA, [CLIENT_ADDRESS_HEADER]: ip } }), { params: Promise.resolve({}) });
+    let refused: Response | undefined;
+    // No spec or decision gives the number; a lookup tells whether a number is a customer, so it must stop well before 100.
+    for (let i = 0; i < 100 && !refused; i += 1) {
+      const answer = await ask('198.23.0.1');
+      if (answer.status !== 200) refused = answer;
+    }
+    expect(refused?.status).toBe(429);
+    expect(((await refused!.json()) as { error: string }).error).toBe(CODE_MESSAGES.rateLimit);
+    expect((await ask('198.23.0.2')).status).toBe(200);
   });
 
   describe('the Twilio adapter', () => {

@@ -1,0 +1,349 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '@/db';
+import { useTestDatabase } from '../support/database';
+import { resetCheckoutEnv } from '@/modules/checkout/checkout.env';
+import { sandboxPayments } from '@/modules/checkout/checkout.schema';
+import { platformSecrets } from '@/modules/identity/identity.schema';
+import { resetSandboxSecret, sandboxProvider, sandboxSecret, setSandboxNotifier, type SandboxNotification } from '@/modules/checkout/adapters/sandbox';
+import { PaymentProviderError, SignatureError } from '@/modules/checkout/adapters/types';
+import { seedCheckoutWorld, type CheckoutWorld } from '@/modules/checkout/checkout.test-support';
+
+/**
+ * The sandbox provider on its own (decision 034): its ledger, Stripe's documented test card numbers
+ * (4242… succeeds, …0002 is declined, …9995 has insufficient funds, 4000 0025 0000 3155 asks for a
+ * confirmation step), idempotent capture, void and refund, and notifications signed
+ * `X-Sandbox-Signature: t=…,v1=HMAC-SHA256("t.body")`, retried with back-off.
+ */
+
+const SECRET = 'test-sandbox-secret-of-at-least-32-characters';
+const CARDS = { success: '4242424242424242', declined: '4000000000000002', insufficientFunds: '4000000000009995', authenticationRequired: '4000002500003155' };
+const card = (number: string) => ({ number, exp_month: 12, exp_year: new Date().getFullYear() + 2, cvc: '123' });
+const AUD = (minor: number) => ({ minor, currency: 'AUD' });
+
+let db: Db;
+let w: CheckoutWorld;
+
+beforeAll(async () => {
+  ({ db } = await useTestDatabase());
+  w = await seedCheckoutWorld(db);
+});
+
+beforeEach(() => {
+  w.notifications.length = 0;
+});
+
+/** A payment of $500 (50,000 cents) in the ledger, waiting for a card. */
+async function payment(notifyUrl = 'http://127.0.0.1:9/api/checkout/notifications/sandbox'): Promise<{ ref: string; reservationId: string }> {
+  const reservationId = randomUUID();
+  const { ref } = await sandboxProvider.createPayment({
+    reservationId,
+    websiteId: w.a.websiteId,
+    amountMinor: 50_000,
+    currency: 'AUD',
+    description: 'Deposit',
+    email: 'ava@example.com',
+    idempotencyKey: `${reservationId}-create`,
+    notifyUrl,
+    returnUrl: 'http://a.localhost/return',
+    publishableKey: null,
+  });
+  return { ref, reservationId };
+}
+
+const ledger = async (ref: string) => (await db.select().from(sandboxPayments).where(eq(sandboxPayments.id, ref)))[0];
+
+/** The notifications sent so far, each checked against the signature recipe and read. */
+async function notified(count: number): Promise<{ type: string; data: { payment_id: string; state: string; message: string | null } }[]> {
+  for (let i = 0; i < 100 && w.notifications.length < count; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  return w.notifications.map((n) => {
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(n.signature) ?? [];
+    expect(v1).toBe(createHmac('sha256', SECRET).update(`${t}.${n.body}`).digest('hex'));
+    expect(Math.abs(Number(t) - Date.now() / 1000)).toBeLessThan(60);
+    return JSON.parse(n.body) as { type: string; data: { payment_id: string; state: string; message: string | null } };
+  });
+}
+
+describe('a payment in the sandbox ledger', () => {
+  it('is created once per idempotency key, for the amount and currency, with the card form of its reservation', async () => {
+    const reservationId = randomUUID();
+    const input = { reservationId, websiteId: w.a.websiteId, amountMinor: 50_000, currency: 'AUD', description: 'Deposit', email: 'a@example.com', idempotencyKey: `${reservationId}-create`, notifyUrl: 'http://127.0.0.1:9/n', returnUrl: 'http://a.localhost/r', publishableKey: null };
+    const first = await sandboxProvider.createPayment(input);
+    const again = await sandboxProvider.createPayment({ ...input, amountMinor: 1 });
+    expect(again.ref).toBe(first.ref);
+    expect(first.ref).toMatch(/^sbx_pi_[0-9a-f]{24}$/);
+    expect(first.step).toEqual({ kind: 'card-form', card_url: `/api/checkout/reservations/${reservationId}/sandbox/card`, authenticate_url: `/api/checkout/reservations/${reservationId}/sandbox/authenticate` });
+    expect(await ledger(first.ref)).toMatchObject({ websiteId: w.a.websiteId, reservationId, amountMinor: 50_000, currency: 'AUD', status: 'requires_payment_method', refundedMinor: 0 });
+    expect(await sandboxProvider.retrieve(first.ref)).toEqual({ ref: first.ref, state: 'requires_payment', message: null });
+    await expect(sandboxProvider.retrieve('sbx_pi_none')).rejects.toThrow(new PaymentProviderError('No such payment'));
+  });
+
+  it('4242… is authorised and notified payment.authorized; a second card is refused', async () => {
+    const { ref } = await payment();
+    expect(await sandboxProvider.confirmCard(ref, card(CARDS.success))).toEqual({ ref, state: 'authorised', message: null, actionToken: null });
+    expect(await ledger(ref)).toMatchObject({ status: 'requires_capture', last4: '4242', declineMessage: null });
+    await expect(sandboxProvider.confirmCard(ref, card(CARDS.success))).rejects.toThrow(PaymentProviderError);
+    expect((await notified(1)).map((n) => [n.type, n.data])).toEqual([['payment.authorized', { payment_id: ref, state: 'authorised', message: null }]]);
+  });
+
+  it('…0002 and …9995 fail with their decline messages, notified payment.failed', async () => {
+    const declined = await payment();
+    const poor = await payment();
+    const a = await sandboxProvider.confirmCard(declined.ref, card(CARDS.declined));
+    const b = await sandboxProvider.confirmCard(poor.ref, card(CARDS.insufficientFunds));
+    expect([a.state, b.state]).toEqual(['failed', 'failed']);
+    // Stripe's own messages for these numbers.
+    expect(a.message).toBe('Your card was declined.');
+    expect(b.message).toBe('Your card has insufficient funds.');
+    expect(await ledger(declined.ref)).toMatchObject({ status: 'failed', last4: '0002', declineMessage: a.message });
+    expect(await ledger(poor.ref)).toMatchObject({ status: 'failed', last4: '9995', declineMessage: b.message });
+    const sent = await notified(2);
+    expect(sent.map((n) => n.type)).toEqual(['payment.failed', 'payment.failed']);
+    expect(sent.map((n) => n.data.message).sort()).toEqual([a.message, b.message].sort());
+  });
+
+  it('4000 0025 0000 3155 asks for the confirmation step, which its one-time token approves or refuses', async () => {
+    const approved = await payment();
+    const step = await sandboxProvider.confirmCard(approved.ref, card(CARDS.authenticationRequired));
+    expect(step).toMatchObject({ state: 'requires_action', message: null });
+    expect(step.actionToken).toMatch(/^[\w-]{32}$/);
+    expect(await ledger(approved.ref)).toMatchObject({ status: 'requires_action', last4: '3155' });
+    await expect(sandboxProvider.authenticate(approved.ref, 'not-the-token', true)).rejects.toThrow(PaymentProviderError);
+    expect(await sandboxProvider.authenticate(approved.ref, step.actionToken!, true)).toEqual({ ref: approved.ref, state: 'authorised', message: null, actionToken: null });
+    // Used once.
+    await expect(sandboxProvider.authenticate(approved.ref, step.actionToken!, true)).rejects.toThrow(PaymentProviderError);
+    expect((await ledger(approved.ref)).actionTokenHash).toBeNull();
+
+    const refused = await payment();
+    const second = await sandboxProvider.confirmCard(refused.ref, card(CARDS.authenticationRequired));
+    const outcome = await sandboxProvider.authenticate(refused.ref, second.actionToken!, false);
+    expect(outcome.state).toBe('failed');
+    expect(outcome.message).toBe('We are unable to authenticate your payment method. Please choose a different payment method and try again.');
+    expect(await ledger(refused.ref)).toMatchObject({ status: 'failed', actionTokenHash: null, declineMessage: outcome.message });
+    const sent = await notified(4);
+    expect(sent.map((n) => [n.type, n.data.payment_id, n.data.state])).toEqual([
+      ['payment.requires_action', approved.ref, 'requires_action'],
+      ['payment.authorized', approved.ref, 'authorised'],
+      ['payment.requires_action', refused.ref, 'requires_action'],
+      ['payment.failed', refused.ref, 'failed'],
+    ]);
+  });
+});
+
+describe('capture, void and refund', () => {
+  async function authorised(): Promise<string> {
+    const { ref } = await payment();
+    await sandboxProvider.confirmCard(ref, card(CARDS.success));
+    return ref;
+  }
+
+  it('captures an authorised payment once per key; a repeated key answers as it is; another key or another status is refused', async () => {
+    const ref = await authorised();
+    expect(await sandboxProvider.capture(ref, AUD(50_000), 'r1-capture')).toEqual({ ref, state: 'captured', message: null });
+    expect(await sandboxProvider.capture(ref, AUD(50_000), 'r1-capture')).toEqual({ ref, state: 'captured', message: null });
+    await expect(sandboxProvider.capture(ref, AUD(50_000), 'r1-capture-again')).rejects.toThrow(new PaymentProviderError('This payment is not authorised and cannot be captured.'));
+    expect((await ledger(ref)).idempotency).toEqual({ 'r1-capture': 'succeeded' });
+    const waiting = await payment();
+    await expect(sandboxProvider.capture(waiting.ref, AUD(50_000), 'w-capture')).rejects.toThrow(PaymentProviderError);
+    expect((await ledger(waiting.ref)).status).toBe('requires_payment_method');
+    const sent = await notified(2);
+    // (A repeated capture tells the platform again; the state machine takes it once.)
+    expect(sent.slice(0, 2).map((n) => [n.type, n.data.state])).toEqual([['payment.authorized', 'authorised'], ['payment.captured', 'captured']]);
+    expect(sent.slice(2).every((n) => n.type === 'payment.captured' && n.data.payment_id === ref)).toBe(true);
+  });
+
+  it('voids a payment waiting for a card, for its confirmation or authorised; never a captured one', async () => {
+    const waiting = await payment();
+    const confirming = await payment();
+    await sandboxProvider.confirmCard(confirming.ref, card(CARDS.authenticationRequired));
+    const held = await authorised();
+    for (const ref of [waiting.ref, confirming.ref, held]) {
+      expect(await sandboxProvider.void(ref, `${ref}-void`)).toEqual({ ref, state: 'canceled', message: null });
+      expect((await ledger(ref)).status).toBe('canceled');
+    }
+    const captured = await authorised();
+    await sandboxProvider.capture(captured, AUD(50_000), 'c-capture');
+    await expect(sandboxProvider.void(captured, 'c-void')).rejects.toThrow(new PaymentProviderError('This payment cannot be cancelled.'));
+    expect(await sandboxProvider.retrieve(captured)).toMatchObject({ state: 'captured' });
+    const sent = await notified(7);
+    expect(sent.filter((n) => n.type === 'payment.canceled').map((n) => [n.data.payment_id, n.data.state])).toEqual([[waiting.ref, 'canceled'], [confirming.ref, 'canceled'], [held, 'canceled']]);
+  });
+
+  it('refunds only a captured payment, in parts, never more than was paid, once per key', async () => {
+    const held = await authorised();
+    await expect(sandboxProvider.refund(held, AUD(10_000), 'h-refund')).rejects.toThrow(new PaymentProviderError('Only a captured payment can be refunded.'));
+    await sandboxProvider.capture(held, AUD(50_000), 'h-capture');
+    expect(await sandboxProvider.refund(held, AUD(20_000), 'h-refund-1')).toEqual({ ref: held, state: 'refunded', message: null });
+    expect((await ledger(held)).refundedMinor).toBe(20_000);
+    await sandboxProvider.refund(held, AUD(20_000), 'h-refund-1');
+    expect((await ledger(held)).refundedMinor).toBe(20_000);
+    await sandboxProvider.refund(held, AUD(20_000), 'h-refund-2');
+    expect((await ledger(held)).refundedMinor).toBe(40_000);
+    await sandboxProvider.refund(held, AUD(20_000), 'h-refund-3');
+    expect((await ledger(held)).refundedMinor).toBe(50_000);
+    expect((await ledger(held)).idempotency).toMatchObject({ 'h-refund-1': 'refund', 'h-refund-2': 'refund', 'h-refund-3': 'refund' });
+    const sent = await notified(5);
+    expect(sent.filter((n) => n.type === 'payment.refunded').map((n) => n.data.state)).toEqual(['refunded', 'refunded', 'refunded', 'refunded']);
+  });
+});
+
+describe('notifications', () => {
+  afterAll(() => {
+    setSandboxNotifier(async (n) => {
+      w.notifications.push(n);
+    }, 1);
+  });
+
+  it('each event has an id of its own and the second it was made', async () => {
+    const { ref } = await payment();
+    await sandboxProvider.confirmCard(ref, card(CARDS.success));
+    await sandboxProvider.capture(ref, AUD(50_000), `${ref}-capture`);
+    await notified(2);
+    const events = w.notifications.map((n) => JSON.parse(n.body) as { id: string; created: number });
+    expect(events).toHaveLength(2);
+    expect(events[0].id).toMatch(/^sbx_evt_\w+$/);
+    expect(events[1].id).not.toBe(events[0].id);
+    for (const event of events) expect(Math.abs(event.created - Date.now() / 1000)).toBeLessThan(60);
+  });
+
+  it('over HTTP: a signed JSON POST to the notification address, a redirect not followed and counted as refused', async () => {
+    const seen: { method?: string; url?: string; headers: IncomingHttpHeaders; body: string }[] = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        seen.push({ method: request.method, url: request.url, headers: request.headers, body });
+        if (request.url === '/moved') response.writeHead(302, { location: '/elsewhere' }).end();
+        else if (request.url === '/down') response.writeHead(503).end('down');
+        else response.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      setSandboxNotifier(null, 10);
+      const accepted = await payment(`${base}/notify`);
+      await sandboxProvider.confirmCard(accepted.ref, card(CARDS.success));
+      const moved = await payment(`${base}/moved`);
+      await sandboxProvider.confirmCard(moved.ref, card(CARDS.success));
+      const down = await payment(`${base}/down`);
+      await sandboxProvider.confirmCard(down.ref, card(CARDS.success));
+      // 10 ms, then 20, 40, 80, 160: the refused ones are sent 5 times within about a third of a second.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const to = (path: string) => seen.filter((r) => r.url === path);
+      expect([to('/notify').length, to('/moved').length, to('/down').length, to('/elsewhere').length]).toEqual([1, 5, 5, 0]);
+      const [first] = to('/notify');
+      expect(first.method).toBe('POST');
+      expect(first.headers['content-type']).toBe('application/json');
+      const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(first.headers['x-sandbox-signature'])) ?? [];
+      expect(v1).toBe(createHmac('sha256', SECRET).update(`${t}.${first.body}`).digest('hex'));
+      expect(JSON.parse(first.body)).toMatchObject({ type: 'payment.authorized', data: { payment_id: accepted.ref, state: 'authorised' } });
+    } finally {
+      setSandboxNotifier(async (n) => {
+        w.notifications.push(n);
+      }, 1);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('none for a payment without a notification address', async () => {
+    const { ref } = await payment('');
+    await sandboxProvider.confirmCard(ref, card(CARDS.success));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(w.notifications).toEqual([]);
+  });
+
+  it('a refused notification is sent again with back-off, 5 times in all, then given up', async () => {
+    const calls: { at: number; notification: SandboxNotification }[] = [];
+    let accept = false;
+    setSandboxNotifier(async (notification) => {
+      calls.push({ at: Date.now(), notification });
+      if (!accept) throw new Error('notification answered 503');
+    }, 20);
+    const { ref } = await payment();
+    const started = Date.now();
+    await sandboxProvider.confirmCard(ref, card(CARDS.success));
+    // Sent after 20 ms, then again after 40, 80, 160 and 320 ms (20 × 2^attempt): 5 sends by about 620 ms.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(calls).toHaveLength(5);
+    const gaps = calls.map((c, i) => c.at - (i === 0 ? started : calls[i - 1].at));
+    for (const [i, minimum] of [20, 40, 80, 160, 320].entries()) expect(gaps[i], `gap ${i}`).toBeGreaterThanOrEqual(minimum - 5);
+    expect(new Set(calls.map((c) => c.notification.body)).size).toBe(1);
+
+    // Accepted at the third send: no more after it.
+    calls.length = 0;
+    setSandboxNotifier(async (notification) => {
+      calls.push({ at: Date.now(), notification });
+      if (calls.length < 3) throw new Error('notification answered 500');
+    }, 20);
+    accept = true;
+    const second = await payment();
+    await sandboxProvider.confirmCard(second.ref, card(CARDS.success));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(calls).toHaveLength(3);
+  });
+});
+
+describe('reading a notification', () => {
+  const sign = (body: string, t = Math.floor(Date.now() / 1000)) => `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex')}`;
+  const read = (body: string, signature = sign(body)) => sandboxProvider.parseNotification(body, new Headers({ 'x-sandbox-signature': signature }), 'http://127.0.0.1/api/checkout/notifications/sandbox');
+
+  it('reads the event id, type, payment, state and message of a signed event', async () => {
+    const body = JSON.stringify({ id: 'sbx_evt_1', type: 'payment.captured', created: 1, data: { payment_id: 'sbx_pi_1', state: 'captured', message: 'ok' } });
+    expect(await read(body)).toEqual({ eventId: 'sbx_evt_1', type: 'payment.captured', ref: 'sbx_pi_1', state: 'captured', message: 'ok' });
+    for (const state of ['requires_payment', 'requires_action', 'authorised', 'captured', 'canceled', 'failed', 'refunded']) {
+      const event = JSON.stringify({ id: 'e', type: 't', data: { payment_id: 'p', state } });
+      expect(await read(event)).toEqual({ eventId: 'e', type: 't', ref: 'p', state, message: null });
+    }
+  });
+
+  it('an unknown state or a message that is not text is read as none; an event without id, type or payment is ignored', async () => {
+    expect(await read(JSON.stringify({ id: 'e', type: 't', data: { payment_id: 'p', state: 'succeeded', message: 5 } }))).toEqual({ eventId: 'e', type: 't', ref: 'p', state: null, message: null });
+    expect(await read(JSON.stringify({ id: 'e', type: 't', data: { payment_id: 'p', state: 7 } }))).toMatchObject({ state: null });
+    for (const event of [{ type: 't', data: { payment_id: 'p' } }, { id: 1, type: 't', data: { payment_id: 'p' } }, { id: 'e', data: { payment_id: 'p' } }, { id: 'e', type: 't' }, { id: 'e', type: 't', data: { payment_id: 9 } }]) {
+      expect(await read(JSON.stringify(event)), JSON.stringify(event)).toBeNull();
+    }
+  });
+
+  it('a signed body that is not JSON, a bad signature or one outside 300 s is refused', async () => {
+    await expect(read('not json')).rejects.toThrow(new SignatureError('body is not JSON'));
+    const body = JSON.stringify({ id: 'e', type: 't', data: { payment_id: 'p' } });
+    const now = Math.floor(Date.now() / 1000);
+    await expect(read(body, sign(body, now - 301))).rejects.toThrow(SignatureError);
+    await expect(read(body, sign(body, now + 301))).rejects.toThrow(SignatureError);
+    expect(await read(body, sign(body, now - 300))).not.toBeNull();
+    expect(await read(body, sign(body, now + 300))).not.toBeNull();
+    // v1 must be exactly 64 hex digits: one more, or anything before them, is refused.
+    const good = sign(body);
+    await expect(read(body, `${good}0`)).rejects.toThrow(SignatureError);
+    await expect(read(body, good.replace('v1=', 'v1=x'))).rejects.toThrow(SignatureError);
+    await expect(read(body, good.replace(/v1=.*/, 'v1='))).rejects.toThrow(SignatureError);
+    await expect(read(body, sign(`${body} `))).rejects.toThrow(SignatureError);
+    await expect(read(body, '')).rejects.toThrow(SignatureError);
+  });
+});
+
+describe('the signing key', () => {
+  afterAll(() => {
+    process.env.CHECKOUT_SANDBOX_SECRET = SECRET;
+    resetCheckoutEnv();
+    resetSandboxSecret();
+  });
+
+  it('is CHECKOUT_SANDBOX_SECRET, or else one made once and kept in platform_secrets (the same after a restart)', async () => {
+    expect(await sandboxSecret()).toBe(SECRET);
+    delete process.env.CHECKOUT_SANDBOX_SECRET;
+    resetCheckoutEnv();
+    resetSandboxSecret();
+    const made = await sandboxSecret();
+    expect(made).toMatch(/^[\w-]{43}$/);
+    expect(await sandboxSecret()).toBe(made);
+    const [kept] = await db.select().from(platformSecrets).where(eq(platformSecrets.name, 'checkout-sandbox-signing'));
+    expect(kept.value).toBe(made);
+    resetSandboxSecret();
+    expect(await sandboxSecret()).toBe(made);
+  });
+});
