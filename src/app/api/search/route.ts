@@ -1,6 +1,6 @@
 import { isDatabaseUnavailable } from '@/db/errors';
 import { logger } from '@/lib/logger';
-import { BadRequestError, HttpError, errorResponse, jsonResponse, readJsonBody } from '@/lib/http';
+import { BadRequestError, HttpError, errorResponse, fieldErrors, jsonResponse, readJsonBody } from '@/lib/http';
 import { normalizeHost } from '@/lib/host';
 import { searchResponseJson } from '@/modules/stock/search/search.api';
 import { searchStock } from '@/modules/stock/search/search.service';
@@ -21,14 +21,7 @@ export async function POST(request: Request): Promise<Response> {
     const tenant = host ? await findTenantByHost(host) : null;
     if (!tenant) return jsonResponse({ error: 'Unknown website' }, { status: 404 });
     const parsed = searchRequestSchema.safeParse(await readJsonBody(request, MAX_SEARCH_BODY_BYTES));
-    if (!parsed.success) {
-      const fields: Record<string, string> = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'body');
-        fields[key] ??= issue.message;
-      }
-      throw new BadRequestError('Invalid search request', fields);
-    }
+    if (!parsed.success) throw new BadRequestError('Invalid search request', fieldErrors(parsed.error));
     return jsonResponse(searchResponseJson(await searchStock(tenant, parsed.data)), {
       headers: { 'Cache-Control': 'no-store' },
     });
