@@ -235,12 +235,33 @@ describe('search API and search paths', () => {
       ['an unknown domain', 'www.example.com'],
       ['a loopback address', '127.0.0.1'],
       ['localhost itself', 'localhost'],
-      ['a malformed host', 'api motors.localhost'],
-      ['a host with a path', 'api-motors.localhost/x'],
-      ['an injected host', "x' or '1'='1.localhost"],
       ['an empty host', ''],
     ])('answers 404 to %s', async (_label, host) => {
       await expectError(await postJson({}, host), 404);
+    });
+
+    // The server refuses these at the socket with the same answer (request-refusals.ts), as every visitor API does.
+    it.each([
+      ['a malformed host', 'api motors.localhost'],
+      ['a host with a path', 'api-motors.localhost/x'],
+      ['an injected host', "x' or '1'='1.localhost"],
+    ])('answers 400 naming the Host header to %s', async (_label, host) => {
+      const error = await expectError(await postJson({}, host), 400);
+      expect(error).toEqual({ error: 'Bad request: the Host header is not a host name', fields: { host: 'is not a host name' } });
+    });
+
+    it.each([
+      ['another site', { origin: 'https://evil.test' }],
+      ['another dealer website', { origin: 'http://skoda-motors.localhost' }],
+      ['a cross-site fetch', { 'sec-fetch-site': 'cross-site' }],
+    ])('refuses a search posted from %s (403)', async (_label, headers) => {
+      const error = await expectError(await post('{}', headers), 403);
+      expect(error.error).toBe('Requests from other websites are not accepted.');
+    });
+
+    it('answers 415 naming Content-Type to a body that is not JSON', async () => {
+      const error = await expectError(await post('q=toyota', { 'content-type': 'application/x-www-form-urlencoded' }), 415);
+      expect(error.fields).toEqual({ 'Content-Type': 'must be application/json' });
     });
 
     it('answers 404 without a Host header', async () => {

@@ -21,6 +21,12 @@ export const VISITOR_MESSAGES = {
   failed: 'An unexpected error occured',
 } as const;
 
+/** The same answers for the visitor APIs that save nothing the visitor typed (analytics events, the car phone). */
+export const VISITOR_SERVICE_MESSAGES = {
+  unavailable: 'Unavailable just now. Please try again shortly.',
+  failed: 'An unexpected error occurred',
+} as const;
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,

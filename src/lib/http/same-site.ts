@@ -32,6 +32,8 @@ const MEDIA_TYPES = {
   json: 'application/json',
   multipart: 'multipart/form-data',
   form: 'application/x-www-form-urlencoded',
+  /** navigator.sendBeacon's string body: no CORS preflight, so only for beacons (the events API). */
+  text: 'text/plain',
 } as const;
 export type BodyKind = keyof typeof MEDIA_TYPES;
 

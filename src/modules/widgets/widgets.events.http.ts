@@ -1,11 +1,8 @@
 import 'server-only';
-import { isDatabaseUnavailable } from '@/db/errors';
 import { clientAddress } from '@/lib/client-address';
-import { logger } from '@/lib/logger';
 import { waitPhrase } from '@/lib/rate-limit';
-import { assertSameSite, UnsupportedMediaTypeError, HttpError, errorResponse, jsonResponse, readJsonBody } from '@/lib/http';
+import { assertBodyKind, jsonResponse, readJsonBody, visitorRoute, VISITOR_SERVICE_MESSAGES } from '@/lib/http';
 import { normalizeHost } from '@/lib/host';
-import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
 import { eventRow, eventsState, vitalsRow } from './widgets.events';
 import { EVENT_LIMITS, EVENT_MESSAGES, isVitals, parseEventBatch, type EventInput } from './widgets.events.validation';
 
@@ -18,22 +15,12 @@ import { EVENT_LIMITS, EVENT_MESSAGES, isVitals, parseEventBatch, type EventInpu
  * vitals (decision 058) come the same way, as an item of their own kind, into their own table.
  */
 
-const ACCEPTED_TYPES = new Set(['application/json', 'text/plain']);
-
-function assertEventBody(request: Request) {
-  const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-  if (!ACCEPTED_TYPES.has(type)) throw new UnsupportedMediaTypeError('application/json or text/plain');
-}
-
-export async function postEventsHandler(request: Request): Promise<Response> {
-  try {
-    assertSameSite(request);
-    assertEventBody(request);
-    const host = normalizeHost(request.headers.get('host'));
-    const tenant = host ? await findTenantByHost(host) : null;
-    if (!tenant || !host) return jsonResponse({ error: EVENT_MESSAGES.unknownWebsite }, { status: 404 });
+export const postEventsHandler = visitorRoute(
+  async ({ request, tenant }) => {
+    // A beacon always carries a body, so its type is checked even when the request does not say it has one.
+    assertBodyKind(request, ['json', 'text']);
     const body = await readJsonBody(request, EVENT_LIMITS.maxBodyBytes);
-    const parsed = parseEventBatch(body, tenant.slug, host);
+    const parsed = parseEventBatch(body, tenant.slug, normalizeHost(request.headers.get('host'))!);
     const { buffer, vitals, limiter } = eventsState();
     // Refused requests count too (one point), so junk cannot be sent without limit either.
     const ip = clientAddress(request);
@@ -49,15 +36,6 @@ export async function postEventsHandler(request: Request): Promise<Response> {
     if (reports.length > 0) vitals.add(reports.map((report) => vitalsRow(tenant, report, now)));
     if (reports.length < parsed.events.length) buffer.add(parsed.events.filter((item): item is EventInput => !isVitals(item)).map((event) => eventRow(tenant, event, now)));
     return jsonResponse({ accepted: parsed.events.length }, { status: 202, headers: { 'Cache-Control': 'no-store' } });
-  } catch (error) {
-    if (error instanceof HttpError) return errorResponse(error);
-    if (request.signal.aborted) return jsonResponse({ error: 'Request aborted' }, { status: 400 });
-    if (isDatabaseUnavailable(error)) {
-      logger.error({ err: error }, 'events API: database unavailable');
-      return jsonResponse({ error: 'Unavailable just now. Please try again shortly.' }, { status: 503, headers: { 'Retry-After': '30' } });
-    }
-    const reference = crypto.randomUUID();
-    logger.error({ err: error, reference }, 'events API failed');
-    return jsonResponse({ error: 'An unexpected error occurred', reference }, { status: 500 });
-  }
-}
+  },
+  { accepted: ['json', 'text'], messages: VISITOR_SERVICE_MESSAGES },
+);

@@ -34,7 +34,6 @@ export const EVENT_LIMITS = {
 export const EVENT_MESSAGES = {
   invalid: 'Invalid event',
   otherWebsite: 'Events are accepted only for this website',
-  unknownWebsite: 'Unknown website',
   tooMany: (retryAfter: string) => `Too many events from your connection. Please try again in ${retryAfter}.`,
 } as const;
 

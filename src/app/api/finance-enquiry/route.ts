@@ -35,4 +35,4 @@ export const POST = visitorRoute(async ({ request, tenant }) => {
   }
   // Sent: a form kept from an earlier refusal goes.
   return seeOther(successPath('finance-enquiry'), cookie(REFUSED_FORM_COOKIE, '', 0, secureCookies(request), REFUSED_FORM_PATH));
-}, ['form']);
+}, { accepted: ['form'] });

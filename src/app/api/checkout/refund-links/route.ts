@@ -18,4 +18,4 @@ export const POST = visitorRoute(async ({ request, tenant }) => {
   if (!/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token) || token.length > 2000) throw new ValidationError({ token: 'is not a refund link' });
   const outcome = await redeemRefundLink(tenant, token);
   return new Response(null, { status: 303, headers: { Location: `${REFUND_LINK_PATH}/${token}?outcome=${outcome}`, 'Cache-Control': 'no-store' } });
-}, ['form']);
+}, { accepted: ['form'] });

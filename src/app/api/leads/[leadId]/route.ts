@@ -24,4 +24,4 @@ export const PUT = visitorRoute<{ leadId: string }>(async ({ request, tenant, pa
   const { lead } = parseWith(leadRequestSchema(phoneRuleFor(tenant.config), 'update'), { lead: body });
   const result = await updateLead(tenant, leadId.data.toLowerCase(), lead, meta, files);
   return jsonResponse({ id: result.id }, { headers: { 'Cache-Control': 'no-store' } });
-}, ['json', 'multipart']);
+}, { accepted: ['json', 'multipart'] });

@@ -52,4 +52,4 @@ export const POST = visitorRoute(async ({ request, tenant }) => {
   const category = normaliseCategory(String(lead.category ?? '')).category;
   const carId = typeof lead.car_id === 'number' ? lead.car_id : null;
   return seeOther(successPath(successSlug(form[PLAIN_FORM.carType] || null, category), { car_id: carId, form: form[PLAIN_FORM.successForm] }), cookie(REFUSED_LEAD_FORM_COOKIE, '', 0, secure, path));
-}, ['form']);
+}, { accepted: ['form'] });

@@ -14,4 +14,4 @@ export const POST = visitorRoute(async ({ request, tenant }) => {
   const { lead: payload } = parseWith(leadRequestSchema(phoneRuleFor(tenant.config)), { lead });
   const result = await createLead(tenant, payload, meta, files);
   return jsonResponse({ id: result.id, token: result.token }, { status: result.replayed ? 200 : 201, headers: { 'Cache-Control': 'no-store' } });
-}, ['multipart']);
+}, { accepted: ['multipart'] });
