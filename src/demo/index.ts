@@ -5,7 +5,7 @@ import type { Db, Tx } from '@/db/client';
 import { localMediaStore, mediaUrl } from '@/lib/media';
 import { contentPages } from '@/modules/content/content.schema';
 import { bookings, locations, specialHours } from '@/modules/locations/locations.schema';
-import { carImages, carPaymentProcessors, cars } from '@/modules/stock/stock.schema';
+import { carImages, carPaymentProcessors, carPriceChanges, cars } from '@/modules/stock/stock.schema';
 import { websiteConfigSchema } from '@/modules/tenancy/tenancy.config';
 import { webVitals } from '@/modules/widgets/widgets.schema';
 import { dealerships, manufacturers, navigationItems, searchPages, websiteDomains, websites } from '@/modules/tenancy/tenancy.schema';
@@ -15,7 +15,7 @@ import { navigationFor, searchPagesFor } from './navigation';
 import { simplePdf } from './pdf';
 import { bookingsFor, specialHoursFor } from './schedule';
 import { DEMO_SITES, DEMO_SLUGS, placeUrl, type SiteSeed } from './sites';
-import { generateStock, slugify, type GeneratedStock, type PhotoSpec } from './stock';
+import { demoPriceChanges, generateStock, slugify, type GeneratedStock, type PhotoSpec } from './stock';
 import { vitalsFor } from './vitals';
 
 export { DEMO_SITES, DEMO_SLUGS } from './sites';
@@ -263,6 +263,8 @@ async function writeDatabase(db: Db, plans: SitePlan[], now: Date): Promise<void
     await insertChunks(allCars, (chunk) => tx.insert(cars).values(chunk), 250);
     const allImages = plans.flatMap((p) => p.stock.images);
     await insertChunks(allImages, (chunk) => tx.insert(carImages).values(chunk), 2000);
+    // Price changes for the car pages' price history (issue 35): the trigger records later ones.
+    await insertChunks(demoPriceChanges(allCars, now), (chunk) => tx.insert(carPriceChanges).values(chunk), 1000);
     const processors = plans.flatMap((p) => p.stock.processors);
     await insertChunks(processors, (chunk) => tx.insert(carPaymentProcessors).values(chunk));
 

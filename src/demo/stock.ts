@@ -1,6 +1,6 @@
 import { slugify } from '@/lib/slug';
 import { createHash } from 'node:crypto';
-import type { carImages, carPaymentProcessors, cars } from '@/modules/stock/stock.schema';
+import type { carImages, carPaymentProcessors, carPriceChanges, cars } from '@/modules/stock/stock.schema';
 import { mediaUrl } from '@/lib/media';
 import { COLOURS, COLOUR_WEIGHTS, FEATURES, type ItemType, type ModelSpec, type Silhouette, type Variant } from './catalogue';
 import { Random } from './random';
@@ -544,3 +544,27 @@ export function generateStock(site: SiteSeed, now: Date): GeneratedStock {
   }
   return generated;
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Earlier prices of some demo cars, so a new user sees a price history on their pages: every 20th
+ * car for sale of a website was reduced by 1,500 nine days ago, and every 60th had been raised by
+ * 1,000 two weeks before that. The cars' prices stay as generated (the last change's new price).
+ */
+export function demoPriceChanges(carRows: readonly CarRow[], now: Date): (typeof carPriceChanges.$inferInsert)[] {
+  const forSale = carRows.filter((car) => car.status === 'in_stock' && (car.price ?? 0) > 5_000);
+  const changes: (typeof carPriceChanges.$inferInsert)[] = [];
+  const bySite = new Map<number, CarRow[]>();
+  for (const car of forSale) bySite.set(car.websiteId, [...(bySite.get(car.websiteId) ?? []), car]);
+  for (const siteCars of bySite.values()) {
+    siteCars.forEach((car, i) => {
+      if (i % 20 !== 3) return;
+      const price = car.price!;
+      if (i % 60 === 3) changes.push({ websiteId: car.websiteId, carId: car.id, oldPrice: price + 500, newPrice: price + 1_500, changedAt: new Date(now.getTime() - 23 * DAY_MS) });
+      changes.push({ websiteId: car.websiteId, carId: car.id, oldPrice: price + 1_500, newPrice: price, changedAt: new Date(now.getTime() - 9 * DAY_MS) });
+    });
+  }
+  return changes;
+}
+

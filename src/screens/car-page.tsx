@@ -12,6 +12,7 @@ import { marketAveragesFor } from '@/modules/vehicles/vehicles.service';
 import { breadcrumbJsonLd, carJsonLd } from '@/modules/stock/car-page.structured-data';
 import { SHOW_PHONE_PARAM } from '@/modules/stock/car-phone.http';
 import { wasPhoneRevealed } from '@/modules/stock/car-phone.commands';
+import { PRICE_HISTORY_MESSAGES, priceHistory } from '@/modules/stock/price-history';
 import { skipPageCache } from '@/lib/request-context';
 import { SaveCarButton } from '@/modules/identity/components/save-car-button';
 import { SOCIAL_IMAGE, socialImageKey } from '@/modules/stock/car-social-image';
@@ -244,6 +245,7 @@ export async function CarPage({
   const condition = conditionLabel(car.carType, config);
   const subtitle = [car.badge, car.series].filter(Boolean).join(' ');
   const banner = tagBanner(car, config, now);
+  const history = priceHistory(car, config);
   const market = marketIndicator(await marketAveragesFor(tenant, car, isPriceComparisonEligible(car, config)), config);
   const chat = chatWidgets(await getWidgetPlan(tenant));
   const actions = carActions(car, config, tenant.template, { year: new Date(now).getUTCFullYear(), pageUrl, chat });
@@ -310,6 +312,18 @@ export async function CarPage({
                 market average of {formatMoney(config, market.average)}
               </span>
             </p>
+          ) : null}
+          {history ? (
+            <details className="mt-3 text-sm text-slate-700" data-testid="price-history">
+              <summary className="cursor-pointer font-semibold text-slate-900">{PRICE_HISTORY_MESSAGES.heading}</summary>
+              <ul className="mt-2 space-y-1">
+                {history.map((line, index) => (
+                  <li key={index}>
+                    {line.date}: {PRICE_HISTORY_MESSAGES[line.direction]} <span className="font-semibold text-slate-900">{line.price}</span> (was {line.was})
+                  </li>
+                ))}
+              </ul>
+            </details>
           ) : null}
           {car.location ? (
             <p className="mt-3 text-slate-700">

@@ -47,6 +47,27 @@ test('a car PUT through the Dashboard API appears on the dealer site, and DELETE
   expect(gone?.status()).toBe(404);
 });
 
+test('a price lowered through the Dashboard API shows in the car page’s price history, dated in the website’s zone', async ({ request, page }) => {
+  const slug = `e2e-price-${Date.now()}`;
+  const url = serverUrl(`/websites/${WEBSITE_ID}/cars/${slug}.json`);
+  const headers = { authorization: dashboardAuth(), 'content-type': 'application/json' };
+  expect((await request.put(url, { headers, data: { ...newCar, stocknum: 'E2E1002B' } })).status()).toBe(201);
+
+  await page.goto(siteUrl('harbour-city-motors', `/cars/${slug}`));
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('GR86');
+  await expect(page.getByTestId('price-history')).toHaveCount(0);
+
+  expect((await request.put(url, { headers, data: { ...newCar, stocknum: 'E2E1002B', price: 49990 } })).status()).toBe(200);
+  // harbour-city-motors writes dates in en-AU, Australia/Sydney (issue 31).
+  const today = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Australia/Sydney' }).format(new Date());
+  await page.goto(siteUrl('harbour-city-motors', `/cars/${slug}`));
+  const history = page.getByTestId('price-history');
+  await history.getByText('Price history').click();
+  await expect(history.getByRole('listitem')).toHaveText([`${today}: Reduced to $49,990 (was $51,990)`]);
+
+  expect((await request.delete(url, { headers: { authorization: dashboardAuth() } })).status()).toBe(204);
+});
+
 test('the Dashboard API refuses wrong credentials, foreign websites and malformed bodies', async ({ request }) => {
   const url = serverUrl(`/websites/${WEBSITE_ID}/pages/search_slugs.json`);
   expect((await request.get(url)).status()).toBe(401);

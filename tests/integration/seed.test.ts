@@ -149,6 +149,17 @@ describe('demo seed', () => {
     expect(mismatchedCity).toEqual([]);
   });
 
+  it('gives cars of every website a price history that ends at the car’s price, inside the car’s website (issue 35)', async () => {
+    const perSite = await rowsOf(db, sql`
+      select w.slug, count(distinct pc.car_id)::int as cars from websites w left join car_price_changes pc on pc.website_id = w.id group by w.slug`);
+    for (const row of perSite as { slug: string; cars: number }[]) expect(row.cars, row.slug).toBeGreaterThan(0);
+    const inconsistent = await rowsOf(db, sql`
+      select c.id from cars c join lateral (
+        select pc.new_price, pc.website_id from car_price_changes pc where pc.car_id = c.id order by pc.changed_at desc limit 1) last on true
+      where last.new_price <> c.price or last.website_id <> c.website_id`);
+    expect(inconsistent).toEqual([]);
+  });
+
   it('keeps car ids stable, so dashboard URLs like /websites/1/cars/{slug}.json stay valid', async () => {
     const [car] = await db.select({ id: cars.id, slug: cars.slug }).from(cars).where(eq(cars.websiteId, 1)).orderBy(asc(cars.id)).limit(1);
     expect(car.id).toBe(100_001);

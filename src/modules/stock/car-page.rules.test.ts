@@ -68,6 +68,7 @@ function car(overrides: Partial<CarDetail> = {}): CarDetail {
     historyReportUrl: null,
     marketAveragePrice: null,
     stateMarketAveragePrice: null,
+    priceChanges: [],
     ...overrides,
   };
 }

@@ -7,8 +7,9 @@ import { locations } from '@/modules/locations/locations.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { generationsReadWith, type Generations } from '@/modules/tenancy/tenancy.memo';
 import { currentGenerations, GONE, knownGenerations } from '@/modules/tenancy/tenancy.generations';
-import { carImages, carPaymentProcessors, cars } from './stock.schema';
+import { carImages, carPaymentProcessors, carPriceChanges, cars } from './stock.schema';
 import { isValidCarSlug, matchesDefaultFilters } from './stock.rules';
+import { PRICE_CHANGES_SHOWN } from './price-history';
 import { scopeForTenant, scopeWhere } from './search/search.scope';
 import { carDisplayName } from './search/search.labels';
 import type { CarDetail, CarImage, CarSummary } from './stock.types';
@@ -46,7 +47,7 @@ const firstImageUrl = sql<string | null>`coalesce(${cars.primaryImageUrl}, (
   where ${carImages.websiteId} = ${cars.websiteId} and ${carImages.carId} = ${cars.id}
   order by ${carImages.position}, ${carImages.id} limit 1))`;
 
-const epochMs = (column: typeof cars.createdAt | typeof cars.soldDate) =>
+const epochMs = (column: typeof cars.createdAt | typeof cars.soldDate | SQL) =>
   sql<number | string | null>`(extract(epoch from ${column}) * 1000)::bigint`;
 
 /**
@@ -176,6 +177,9 @@ export const getCarBySlug = cache(async (tenant: Tenant, slug: string, now = new
       dealershipSlug: dealerships.slug,
       dealershipName: dealerships.name,
       whatsappNumber: dealerships.whatsappNumber,
+      priceChanges: sql<[number | string, number, number][] | null>`(select json_agg(json_build_array(${epochMs(sql`pc.changed_at`)}, pc.old_price, pc.new_price))
+        from (select changed_at, old_price, new_price from ${carPriceChanges} pc
+          where pc.website_id = ${cars.websiteId} and pc.car_id = ${cars.id} order by pc.changed_at desc, pc.id desc limit ${PRICE_CHANGES_SHOWN}) pc)`,
     })
     .from(cars)
     .leftJoin(locations, locationJoin)
@@ -225,6 +229,7 @@ export const getCarBySlug = cache(async (tenant: Tenant, slug: string, now = new
     dealershipSlug,
     dealershipName,
     whatsappNumber,
+    priceChanges,
     ...summaryRow
   } = row;
   const summary = toSummary(summaryRow);
@@ -254,6 +259,7 @@ export const getCarBySlug = cache(async (tenant: Tenant, slug: string, now = new
     images,
     phone: locationPhone || dealershipPhone || tenant.phone || '',
     whatsappNumber: whatsappNumber?.trim() || null,
+    priceChanges: (priceChanges ?? []).map(([at, from, to]) => ({ at: Number(at), from, to })),
     location: summary.location
       ? {
           ...summary.location,

@@ -197,6 +197,28 @@ export const carChanges = pgTable(
 );
 
 /**
+ * Every change of a car's price (migration 0019: a statement trigger on cars, so every path that
+ * changes a price records it: the Dashboard API, imports, scripts). The car page shows them as the
+ * car's price history (issue 35), and price-drop alerts read them. Kept while the car is.
+ */
+export const carPriceChanges = pgTable(
+  'car_price_changes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    websiteId: integer('website_id')
+      .notNull()
+      .references(() => websites.id, { onDelete: 'cascade' }),
+    carId: integer('car_id')
+      .notNull()
+      .references(() => cars.id, { onDelete: 'cascade' }),
+    oldPrice: integer('old_price').notNull(),
+    newPrice: integer('new_price').notNull(),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('car_price_changes_car_idx').on(t.websiteId, t.carId, t.changedAt)],
+);
+
+/**
  * The words of every car's search_text that typo-tolerant search compares a misspelt word with:
  * letters and digits, 3 or more characters, no run of 3 digits (so no stock numbers or VINs).
  * Filled by a trigger on cars (migration 0006); never emptied, as a word no car has any more only

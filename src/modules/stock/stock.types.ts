@@ -90,7 +90,12 @@ export type CarDetail = CarSummary & {
   /** SPEC §3 autograb_data average_market_price and state_average_market_price. */
   marketAveragePrice: number | null;
   stateMarketAveragePrice: number | null;
+  /** The car's price changes held (car_price_changes), newest first, at most PRICE_CHANGES_SHOWN. */
+  priceChanges: PriceChange[];
 };
+
+/** One change of a car's price: when (epoch ms), from and to (whole currency units). */
+export type PriceChange = { at: number; from: number; to: number };
 
 export type CarLocationAddress = {
   street: string;

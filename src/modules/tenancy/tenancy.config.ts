@@ -191,6 +191,8 @@ export const websiteConfigSchema = z.object({
         })
         .prefault({}),
       imageQuality: z.union([z.literal(60), z.literal(75)]).default(75),
+      /** Show the car's price changes (issue 35), when there are any and the price is shown. */
+      priceHistory: z.boolean().default(true),
     })
     .prefault({}),
 
