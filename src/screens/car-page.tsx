@@ -315,7 +315,7 @@ export async function CarPage({
           ) : null}
           {history ? (
             <details className="mt-3 text-sm text-slate-700" data-testid="price-history">
-              <summary className="cursor-pointer font-semibold text-slate-900">{PRICE_HISTORY_MESSAGES.heading}</summary>
+              <summary className="cursor-pointer py-1 font-semibold text-slate-900">{PRICE_HISTORY_MESSAGES.heading}</summary>
               <ul className="mt-2 space-y-1">
                 {history.map((line, index) => (
                   <li key={index}>
