@@ -8,3 +8,4 @@ export * from '../modules/widgets/widgets.schema';
 export * from '../modules/content/content.schema';
 export * from '../modules/finance/finance.schema';
 export * from '../modules/checkout/checkout.schema';
+export * from '../modules/alerts/alerts.schema';

@@ -18,6 +18,7 @@ import { activeFilterCount, parseSearchParams, searchHref, searchParamsFor, type
 import { engineFilters, facetGroups, facetsForSidebar, filterChips, isIndexable, sidebarGroups, visitorState } from '@/modules/stock/search/search.view';
 import { isDatabaseUnavailable } from '@/db/errors';
 import { CarGrid } from '@/screens/car-grid';
+import { SaveSearchButton } from '@/modules/alerts';
 import { RepaymentsDisclaimer } from '@/modules/finance/components/finance-disclaimer';
 import { Pagination } from '@/modules/stock/components/pagination';
 import { requestTime } from '@/modules/stock/components/request-time';
@@ -192,6 +193,12 @@ export async function SearchPage({ tenant, listing, raw }: { tenant: Tenant; lis
                 </Link>
               </li>
             </ul>
+          ) : null}
+
+          {config.garage.enabled && config.phoneSignIn.enabled ? (
+            <div className="mt-4">
+              <SaveSearchButton href={searchHref(listing.path, { ...state, page: 1 }, config.search.defaultSort)} garagePath={config.garage.path} />
+            </div>
           ) : null}
 
           {response.hits.length > 0 ? (

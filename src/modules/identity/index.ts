@@ -4,3 +4,4 @@
  */
 
 export { ResendCodeButton } from './components/resend-code-button';
+export { GarageList } from './components/garage-list';

@@ -5,8 +5,8 @@
 
 export { canBuyOnline, canReserve, isForSale, MIN_RESERVE_PRICE } from './car-page.rules';
 export { cardPhotoSources } from './components/car-image';
-export { carDisplayName, makeDisplayName } from './search/search.labels';
-export { listedMakesAndModels } from './search/search.listing';
+export { carDisplayName, facetValueLabel, makeDisplayName } from './search/search.labels';
+export { listedMakesAndModels, resolveSearchListing, type SearchListing } from './search/search.listing';
 export { scopeForTenant, scopeWhere } from './search/search.scope';
 export { type CarJson, findCarJson } from './stock.api';
 export { StockInputError, upsertCar, withdrawCar } from './stock.commands';
@@ -14,3 +14,7 @@ export { getCarBySlug, getSoldCarBySlug, stockListingVersion, visibleCarsWhere }
 export { isValidCarSlug, MIN_SHOWN_PRICE } from './stock.rules';
 export type { CarDetail, CarStatus, CarType, ItemType } from './stock.types';
 export { carInputSchema, carSlugSchema, csvRecordToInput, fieldErrors, stockImportRowSchema } from './stock.validation';
+export { searchStock } from './search/search.service';
+export { parseSearchParams, searchParamsFor, type SearchState } from './search/search.validation';
+export { engineFilters, visitorState } from './search/search.view';
+export { MAKE_MODEL_SEPARATOR } from './search/search.types';

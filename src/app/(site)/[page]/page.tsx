@@ -6,7 +6,7 @@ import { ContentPageView } from '@/modules/content/components/content-page-view'
 import { cachePageWhileWebsiteHolds, requireHost, requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { GARAGE_METADATA, isGaragePath } from '@/modules/identity/identity.route';
-import { GaragePage } from '@/modules/identity/components/garage-page';
+import { GaragePage } from '@/screens/garage-page';
 import { FINANCE_METADATA } from '@/modules/finance/finance.route';
 import { FinancePage } from '@/screens/finance-page';
 import { requireSearchListing, SearchPage, searchMetadata } from '@/screens/search-page';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { NOT_FOUND_METADATA } from '@/modules/content/content.route';
 import { GARAGE_METADATA, isGaragePath } from '@/modules/identity/identity.route';
-import { GaragePage } from '@/modules/identity/components/garage-page';
+import { GaragePage } from '@/screens/garage-page';
 import { requireTenant } from '@/modules/tenancy/tenancy.request';
 
 /**

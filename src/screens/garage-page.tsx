@@ -1,0 +1,21 @@
+import { Container } from '@/components/ui/container';
+import { PageHeader } from '@/components/ui/page-header';
+import type { Tenant } from '@/modules/tenancy/tenancy.types';
+import { GarageList } from '@/modules/identity';
+import { SavedSearchesList } from '@/modules/alerts';
+import { vehicleNoun } from '@/modules/stock/stock.rules';
+
+/** The garage page: the same for everyone; the visitor's cars and saved searches load in the browser. */
+export function GaragePage({ tenant }: { tenant: Tenant }) {
+  const { config } = tenant;
+  const signInPath = `/sign-in?next=${encodeURIComponent(config.garage.path)}`;
+  return (
+    <>
+      <PageHeader title="My garage" lead="The cars and searches you saved, with what they show now." breadcrumbs={[{ label: 'Home', href: '/' }, { label: 'My garage' }]} />
+      <Container className="py-8">
+        <GarageList vehiclePath={config.vehiclePath} signInPath={signInPath} money={{ locale: config.locale, currency: config.currency }} />
+        <SavedSearchesList nouns={{ one: vehicleNoun(config, 1), many: vehicleNoun(config) }} locale={config.locale} />
+      </Container>
+    </>
+  );
+}
