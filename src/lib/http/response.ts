@@ -1,6 +1,6 @@
 import 'server-only';
 import { RateLimitedError } from '@/lib/rate-limit';
-import type { HttpError } from './errors';
+import { UnauthorizedError, type HttpError } from './errors';
 
 /** JSON answers: every route's success and error bodies. */
 
@@ -24,7 +24,9 @@ export function errorResponse(error: HttpError): Response {
   const body: { error: string; fields?: Record<string, string> } = { error: error.message };
   if (error.fields) body.fields = error.fields;
   const headers: Record<string, string> = {};
-  if (error.status === 401) headers['WWW-Authenticate'] = 'Basic realm="dashboard", charset="UTF-8"';
+  // Only the Dashboard API asks for Basic credentials: on a visitor's signed-out 401 the header
+  // would make the browser prompt for a user name and password over the page (and hold the fetch).
+  if (error instanceof UnauthorizedError) headers['WWW-Authenticate'] = 'Basic realm="dashboard", charset="UTF-8"';
   if (error instanceof RateLimitedError) headers['Retry-After'] = String(error.retryAfterSeconds);
   return jsonResponse(body, { status: error.status, headers });
 }
