@@ -1,0 +1,80 @@
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { expect, hydrated, siteUrl, test } from './support';
+
+/**
+ * Issue 35, item 1, as a visitor: 'Save this search' on a search page, signed out (sign-in and
+ * back), hydrated, and tapped before the page's scripts run (its form posts); the garage lists the
+ * saved searches to rename, pause and delete.
+ */
+
+const SITE = 'harbour-city-motors';
+const PHONE = '0412 777 042';
+const E164 = '+61412777042';
+const SEARCH = '/search/used-cars?make=Mazda';
+
+async function codeFromOutbox(context: BrowserContext): Promise<string> {
+  const outbox = await context.newPage();
+  await outbox.goto(siteUrl(SITE, '/dev/outbox'));
+  const body = await outbox.locator(`pre[data-sms-to="${E164}"]`).first().innerText();
+  await outbox.close();
+  return /^(\d{6}) /.exec(body.trim())![1];
+}
+
+const saveButton = (page: Page) => page.getByRole('button', { name: 'Save this search' });
+
+test('a visitor saves a search, signing in on the way, and keeps it in the garage: renamed, paused, deleted', async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  await page.goto(siteUrl(SITE, SEARCH));
+  await saveButton(page).click();
+  await page.waitForURL(/\/sign-in\?next=/);
+  await page.getByLabel('Mobile number').fill(PHONE);
+  await page.getByRole('button', { name: 'Send Code' }).click();
+  await expect(page.getByText('Code sent!')).toBeVisible();
+  await page.getByLabel('Verification code').fill(await codeFromOutbox(page.context()));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // Back on the search it came from, where the tap now saves in place.
+  await page.waitForURL((url) => url.pathname === '/search/used-cars' && url.searchParams.get('make') === 'Mazda');
+  await hydrated(page);
+  await saveButton(page).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved “Mazda”.' })).toBeVisible();
+  const count = Number((await page.getByTestId('result-count').innerText()).replace(/\D/g, ''));
+
+  await page.goto(siteUrl(SITE, '/my-garage'));
+  const saved = page.getByRole('region', { name: 'Saved searches' });
+  await expect(saved.getByRole('link', { name: 'Mazda' })).toHaveAttribute('href', '/search/used-cars?make=Mazda');
+  await expect(saved.getByText(`${count} cars now`)).toBeVisible();
+
+  // Saved before the page's scripts ran: the form posts, and the garage lists it.
+  await saveBeforeScripts(browser, page.context(), '/search/used-cars?simple_body=SUV');
+  await page.reload();
+  await hydrated(page);
+  await expect(saved.getByRole('link')).toHaveText(['Mazda', 'SUV']);
+
+  await saved.getByRole('button', { name: 'Rename Mazda' }).click();
+  await saved.getByLabel('Name of the saved search').fill('My Mazdas');
+  await saved.getByRole('button', { name: 'Save name' }).click();
+  await expect(saved.getByRole('link', { name: 'My Mazdas' })).toBeVisible();
+  await saved.getByRole('button', { name: 'Pause My Mazdas' }).click();
+  await expect(saved.getByText(`${count} cars now · Paused`)).toBeVisible();
+  await saved.getByRole('button', { name: 'Delete SUV' }).click();
+  await expect(saved.getByRole('link')).toHaveText(['My Mazdas']);
+
+  await page.reload();
+  await hydrated(page);
+  await expect(saved.getByRole('link')).toHaveText(['My Mazdas']);
+  await expect(saved.getByRole('button', { name: 'Resume My Mazdas' })).toBeVisible();
+});
+
+/** In a page of the signed-in visitor whose scripts are held back, the tap posts the form. */
+async function saveBeforeScripts(browser: Browser, signedIn: BrowserContext, path: string) {
+  const context = await browser.newContext({ storageState: await signedIn.storageState(), viewport: { width: 375, height: 800 } });
+  const page = await context.newPage();
+  await page.route('**/_next/static/chunks/**', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await route.continue();
+  });
+  await page.goto(siteUrl(SITE, path), { waitUntil: 'domcontentloaded' });
+  await saveButton(page).click();
+  await page.waitForURL((url) => url.pathname === '/my-garage' && url.hash === '#saved-searches');
+  await context.close();
+}
