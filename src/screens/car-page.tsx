@@ -25,6 +25,7 @@ import { getLeadCarById, getLeadSite } from '@/modules/leads/leads.form-context'
 import { CarGallery } from '@/modules/stock/components/car-gallery';
 import { PhoneReveal } from '@/modules/stock/components/phone-reveal';
 import { PriceBlock } from '@/screens/price-block';
+import { specificationRows } from '@/screens/car-specifications';
 import { priceView } from '@/screens/price-view';
 import { RepaymentsDisclaimer } from '@/modules/finance/components/finance-disclaimer';
 import { offersInstantFinance } from '@/modules/tenancy/tenancy.config';
@@ -119,23 +120,7 @@ export async function carPageMetadata(params: CarPageParams, segment: VehicleSeg
 }
 
 function Specifications({ tenant, car }: { tenant: Tenant; car: CarDetail }) {
-  const { config } = tenant;
-  const rows: [string, string | number | null | undefined][] = [
-    ['Condition', capitalise(conditionLabel(car.carType, config))],
-    ['Year', car.year],
-    ['Odometer', formatOdometer(config, car.km)],
-    ['Body', car.simpleBody],
-    ['Fuel', car.simpleFuel && spell(config, car.simpleFuel)],
-    ['Transmission', car.simpleTransmission],
-    ['Drive', car.simpleDrive],
-    ['Colour', car.colour],
-    ['Seats', car.seats],
-    ['Doors', car.doors],
-    ['Engine', car.engine],
-    ['Stock number', car.stocknum],
-    ['VIN', car.vin],
-  ];
-  const shown = rows.filter(([, value]) => value != null && value !== '');
+  const shown = specificationRows(car, tenant.config).filter(([, value]) => value != null);
   return (
     <section aria-labelledby="car-specifications" className="mt-10">
       <h2 id="car-specifications" className="text-xl font-bold text-slate-900">
@@ -144,7 +129,7 @@ function Specifications({ tenant, car }: { tenant: Tenant; car: CarDetail }) {
       <dl className="mt-4 grid grid-cols-1 gap-x-8 sm:grid-cols-2">
         {shown.map(([label, value]) => (
           <div key={label} className="flex justify-between gap-4 border-b border-slate-200 py-2.5">
-            <dt className="text-slate-600">{spell(config, label)}</dt>
+            <dt className="text-slate-600">{label}</dt>
             <dd className="text-right font-medium break-all text-slate-900">{value}</dd>
           </div>
         ))}

@@ -63,6 +63,23 @@ test('a visitor saves a search, signing in on the way, and keeps it in the garag
   await hydrated(page);
   await expect(saved.getByRole('link')).toHaveText(['My Mazdas']);
   await expect(saved.getByRole('button', { name: 'Resume My Mazdas' })).toBeVisible();
+
+  // Two saved cars compared from the garage (issue 35, item 4).
+  await page.goto(siteUrl(SITE, SEARCH));
+  const hearts = page.getByRole('button', { name: /^Save .* to your garage$/ });
+  const names: string[] = [];
+  for (let i = 0; i < 2; i += 1) {
+    const heart = hearts.first();
+    const name = ((await heart.getAttribute('aria-label')) ?? '').replace(/^Save (.*) to your garage$/, '$1');
+    names.push(name);
+    await heart.click();
+    await expect(page.getByRole('button', { name: `Remove ${name} from your garage` }).first()).toHaveAttribute('aria-pressed', 'true');
+  }
+  await page.goto(siteUrl(SITE, '/my-garage'));
+  for (const name of names) await page.getByLabel(`Compare ${name}`).check();
+  await page.getByRole('button', { name: 'Compare selected' }).click();
+  await page.waitForURL((url) => url.pathname === '/compare');
+  await expect(page.getByRole('columnheader')).toHaveText(names.map((name) => new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))));
 });
 
 /** In a page of the signed-in visitor whose scripts are held back, the tap posts the form. */

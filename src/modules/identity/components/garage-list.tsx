@@ -8,6 +8,8 @@ import { loadGarage, localSaved, serverSnapshot, snapshot, subscribe, toggleSave
 
 /** The garage page's list (issue 14): the saved cars with their price and status now, each removable. */
 
+const COMPARE_FORM = 'garage-compare';
+
 type Props = { vehiclePath: string; signInPath: string; money: { locale: string; currency: string } };
 
 function statusOf(car: SavedCar, money: (n: number) => string): string | null {
@@ -59,23 +61,39 @@ export function GarageList({ vehiclePath, signInPath, money }: Props) {
       {state.cars.length === 0 ? (
         <p className="rounded-site border border-dashed border-gray-300 bg-gray-50 p-6 text-gray-700">No saved cars yet. Tap the heart on any car to keep it here.</p>
       ) : (
-        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Saved cars">
-          {state.cars.map((car) => {
-            const note = statusOf(car, format);
-            return (
-              <li key={car.id} className="flex flex-col gap-2 rounded-site border border-gray-200 bg-white p-4">
-                <a href={`/${vehiclePath}/${car.slug}`} className="text-lg font-semibold text-gray-900 hover:underline">
-                  {car.name}
-                </a>
-                <p className="text-gray-800">{car.price > 10 ? format(car.price) : 'Enquire for price.'}</p>
-                {note ? <p className="text-sm font-medium text-amber-900">{note}</p> : null}
-                <Button variant="ghost" size="sm" className="self-start" onClick={() => void toggleSaved(car.id)}>
-                  Remove {car.name}
-                </Button>
-              </li>
-            );
-          })}
-        </ul>
+        <>
+          {state.cars.length > 1 ? (
+            <form id={COMPARE_FORM} action="/compare" method="get" className="flex flex-wrap items-center gap-3">
+              <p className="text-gray-800">Tick up to three cars to compare them side by side.</p>
+              <Button type="submit" variant="outline" size="sm">
+                Compare selected
+              </Button>
+            </form>
+          ) : null}
+          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Saved cars">
+            {state.cars.map((car) => {
+              const note = statusOf(car, format);
+              return (
+                <li key={car.id} className="flex flex-col gap-2 rounded-site border border-gray-200 bg-white p-4">
+                  <a href={`/${vehiclePath}/${car.slug}`} className="text-lg font-semibold text-gray-900 hover:underline">
+                    {car.name}
+                  </a>
+                  <p className="text-gray-800">{car.price > 10 ? format(car.price) : 'Enquire for price.'}</p>
+                  {note ? <p className="text-sm font-medium text-amber-900">{note}</p> : null}
+                  {state.cars.length > 1 ? (
+                    <label className="flex items-center gap-2 text-sm text-gray-800">
+                      <input type="checkbox" name="car" value={car.slug} form={COMPARE_FORM} className="size-5" />
+                      Compare {car.name}
+                    </label>
+                  ) : null}
+                  <Button variant="ghost" size="sm" className="self-start" onClick={() => void toggleSaved(car.id)}>
+                    Remove {car.name}
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+        </>
       )}
     </div>
   );
