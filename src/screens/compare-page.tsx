@@ -16,7 +16,7 @@ function Rows({ rows, caption }: { rows: CompareRow[]; caption: string }) {
   return (
     <tbody>
       <tr>
-        <th colSpan={rows[0]?.values.length + 1} scope="colgroup" className="bg-slate-100 px-3 py-2 text-left text-sm font-bold uppercase tracking-wide text-slate-700">
+        <th colSpan={rows[0]?.values.length + 1} scope="rowgroup" className="bg-slate-100 px-3 py-2 text-left text-sm font-bold uppercase tracking-wide text-slate-700">
           {caption}
         </th>
       </tr>

@@ -64,7 +64,7 @@ test('a visitor saves a search, signing in on the way, and keeps it in the garag
   await expect(saved.getByRole('link')).toHaveText(['My Mazdas']);
   await expect(saved.getByRole('button', { name: 'Resume My Mazdas' })).toBeVisible();
 
-  // Two saved cars compared from the garage (issue 35, item 4).
+  // Two saved cars compared from the garage (issue 35, item 4), in the garage's order: newest first.
   await page.goto(siteUrl(SITE, SEARCH));
   const hearts = page.getByRole('button', { name: /^Save .* to your garage$/ });
   const names: string[] = [];
@@ -79,7 +79,7 @@ test('a visitor saves a search, signing in on the way, and keeps it in the garag
   for (const name of names) await page.getByLabel(`Compare ${name}`).check();
   await page.getByRole('button', { name: 'Compare selected' }).click();
   await page.waitForURL((url) => url.pathname === '/compare');
-  await expect(page.getByRole('columnheader')).toHaveText(names.map((name) => new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))));
+  await expect(page.getByRole('columnheader')).toHaveText([...names].reverse().map((name) => new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))));
 });
 
 /** In a page of the signed-in visitor whose scripts are held back, the tap posts the form. */
