@@ -22,7 +22,7 @@ function Rows({ rows, caption }: { rows: CompareRow[]; caption: string }) {
       </tr>
       {rows.map((row) => (
         <tr key={row.label} className={cn('border-b border-slate-200', row.differs ? 'bg-amber-50' : 'bg-white')} data-differs={row.differs || undefined}>
-          <th scope="row" className="sticky left-0 bg-inherit px-3 py-2 text-left font-medium text-slate-600">
+          <th scope="row" className="sticky left-0 w-28 bg-inherit px-3 py-2 text-left text-sm font-medium text-slate-600 sm:w-48 sm:text-base">
             {row.label}
             {row.differs ? <span className="sr-only"> (differs)</span> : null}
           </th>
