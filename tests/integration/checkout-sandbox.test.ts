@@ -432,3 +432,40 @@ describe('what the sandbox says and logs (issue 36: the mutation run left these 
     }
   });
 });
+
+describe('the HTTP notifier’s answers (issue 36: what the scored run of the notifier left)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('a 204 (no body) is accepted; a 300 is refused like any answer outside 2xx, and given up with its status', async () => {
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        seen.push(request.url ?? '');
+        response.writeHead(request.url === '/empty' ? 204 : 300).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const warnings = vi.spyOn(logger, 'warn');
+    try {
+      setSandboxNotifier(null, 1);
+      const empty = await payment(`${base}/empty`);
+      await sandboxProvider.confirmCard(empty.ref, card(CARDS.success));
+      const multiple = await payment(`${base}/multiple`);
+      await sandboxProvider.confirmCard(multiple.ref, card(CARDS.success));
+      const givenUp = () => warnings.mock.calls.filter(([fields]) => (fields as { payment?: string }).payment === multiple.ref);
+      await expect.poll(() => givenUp().length, { timeout: 5000 }).toBe(1);
+      expect((givenUp()[0][0] as { err: Error }).err.message).toBe('notification answered 300');
+      expect([seen.filter((url) => url === '/empty').length, seen.filter((url) => url === '/multiple').length]).toEqual([1, 5]);
+      expect(warnings.mock.calls.filter(([fields]) => (fields as { payment?: string }).payment === empty.ref)).toEqual([]);
+    } finally {
+      setSandboxNotifier(async (n) => {
+        w.notifications.push(n);
+      }, 1);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
