@@ -1,10 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Db } from '@/db';
 import { useTestDatabase } from '../support/database';
+import { logger } from '@/lib/logger';
 import { resetCheckoutEnv } from '@/modules/checkout/checkout.env';
 import { sandboxPayments } from '@/modules/checkout/checkout.schema';
 import { platformSecrets } from '@/modules/identity/identity.schema';
@@ -349,5 +350,122 @@ describe('the signing key', () => {
     expect(kept.value).toBe(made);
     resetSandboxSecret();
     expect(await sandboxSecret()).toBe(made);
+  });
+});
+
+describe('what the sandbox says and logs (issue 36: the mutation run left these unchecked)', () => {
+  const sign = (body: string, t: number) => `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex')}`;
+  const read = (body: string, signature: string) => sandboxProvider.parseNotification(body, new Headers({ 'x-sandbox-signature': signature }), 'http://127.0.0.1/api/checkout/notifications/sandbox');
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('a card or a confirmation refused says why: the reservation answers the visitor with it (409)', async () => {
+    const { ref } = await payment();
+    await sandboxProvider.confirmCard(ref, card(CARDS.success));
+    await expect(sandboxProvider.confirmCard(ref, card(CARDS.success))).rejects.toThrow(new PaymentProviderError('This payment cannot take a card now.'));
+    const confirming = await payment();
+    await sandboxProvider.confirmCard(confirming.ref, card(CARDS.authenticationRequired));
+    await expect(sandboxProvider.authenticate(confirming.ref, 'not-the-token', true)).rejects.toThrow(new PaymentProviderError('This confirmation is not valid any more.'));
+  });
+
+  it('a refused notification signature says why (the notification route answers it in fields.signature)', async () => {
+    const body = JSON.stringify({ id: 'e', type: 't', data: { payment_id: 'p' } });
+    const now = Math.floor(Date.now() / 1000);
+    const v1 = sign(body, now).split('v1=')[1];
+    for (const header of [`v1=${v1}`, `t=${now}`, `t=${now},v1=${v1}0`, `t=${now},v1=x${v1}`, `t=soon,v1=${v1}`]) {
+      await expect(read(body, header), header).rejects.toThrow(new SignatureError('missing or malformed signature'));
+    }
+    await expect(read(body, sign(body, now - 301))).rejects.toThrow(new SignatureError('signature timestamp outside the tolerance'));
+  });
+
+  it('a capture of another amount than authorised is logged as a warning; a capture of the amount is not', async () => {
+    const warnings = vi.spyOn(logger, 'warn');
+    const same = await payment();
+    await sandboxProvider.confirmCard(same.ref, card(CARDS.success));
+    await sandboxProvider.capture(same.ref, AUD(50_000), `${same.ref}-capture`);
+    expect(warnings).not.toHaveBeenCalled();
+    const other = await payment();
+    await sandboxProvider.confirmCard(other.ref, card(CARDS.success));
+    await sandboxProvider.capture(other.ref, AUD(40_000), `${other.ref}-capture`);
+    expect(warnings.mock.calls).toEqual([[{ ref: other.ref, amount: AUD(40_000) }, 'sandbox capture of another amount than authorised']]);
+  });
+
+  it('a notification refused at every try is logged as given up, with the payment and the event type', async () => {
+    const warnings = vi.spyOn(logger, 'warn');
+    const refusal = new Error('notification answered 503');
+    setSandboxNotifier(async () => {
+      throw refusal;
+    }, 1);
+    try {
+      const { ref } = await payment();
+      await sandboxProvider.confirmCard(ref, card(CARDS.success));
+      // 1 ms, then 2, 4, 8 and 16 between the five tries.
+      // (Only this payment's: an earlier test's notification may still be on its way.)
+      const own = () => warnings.mock.calls.filter(([fields]) => (fields as { payment?: string }).payment === ref);
+      await expect.poll(() => own().length, { timeout: 5000 }).toBe(1);
+      expect(own()[0]).toEqual([{ err: refusal, payment: ref, type: 'payment.authorized' }, 'sandbox notification not accepted; the reconciliation will find the payment']);
+    } finally {
+      setSandboxNotifier(async (n) => {
+        w.notifications.push(n);
+      }, 1);
+    }
+  });
+
+  it('a key that could not be read or made is tried again on the next call, not kept as failed', async () => {
+    delete process.env.CHECKOUT_SANDBOX_SECRET;
+    resetCheckoutEnv();
+    resetSandboxSecret();
+    try {
+      await db.execute(sql`alter table platform_secrets rename to platform_secrets_away`);
+      try {
+        await expect(sandboxSecret()).rejects.toThrow();
+      } finally {
+        await db.execute(sql`alter table platform_secrets_away rename to platform_secrets`);
+      }
+      expect(await sandboxSecret()).toMatch(/^[\w-]{43}$/);
+    } finally {
+      process.env.CHECKOUT_SANDBOX_SECRET = SECRET;
+      resetCheckoutEnv();
+      resetSandboxSecret();
+    }
+  });
+});
+
+describe('the HTTP notifier’s answers (issue 36: what the scored run of the notifier left)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('a 204 (no body) is accepted; a 300 is refused like any answer outside 2xx, and given up with its status', async () => {
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        seen.push(request.url ?? '');
+        response.writeHead(request.url === '/empty' ? 204 : 300).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const warnings = vi.spyOn(logger, 'warn');
+    try {
+      setSandboxNotifier(null, 1);
+      const empty = await payment(`${base}/empty`);
+      await sandboxProvider.confirmCard(empty.ref, card(CARDS.success));
+      const multiple = await payment(`${base}/multiple`);
+      await sandboxProvider.confirmCard(multiple.ref, card(CARDS.success));
+      const givenUp = () => warnings.mock.calls.filter(([fields]) => (fields as { payment?: string }).payment === multiple.ref);
+      await expect.poll(() => givenUp().length, { timeout: 5000 }).toBe(1);
+      expect((givenUp()[0][0] as { err: Error }).err.message).toBe('notification answered 300');
+      expect([seen.filter((url) => url === '/empty').length, seen.filter((url) => url === '/multiple').length]).toEqual([1, 5]);
+      expect(warnings.mock.calls.filter(([fields]) => (fields as { payment?: string }).payment === empty.ref)).toEqual([]);
+    } finally {
+      setSandboxNotifier(async (n) => {
+        w.notifications.push(n);
+      }, 1);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

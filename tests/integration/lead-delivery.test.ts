@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { hostname } from 'node:os';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import os, { hostname } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db';
 import { useTestDatabase } from '../support/database';
@@ -12,6 +16,7 @@ import { PermanentDeliveryError, runDeliveryBatch, signWebhook, smtpEmailTranspo
 import { leadDeliveries, leadDeliveryAttempts, leads, leadWebhooks } from '@/modules/leads/leads.schema';
 import { websites } from '@/modules/tenancy/tenancy.schema';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
+import { logger } from '@/lib/logger';
 
 /**
  * The outbox worker's own rules (decisions 010 and 057), each with the value the decision gives:
@@ -352,6 +357,36 @@ describe('the in-process worker', () => {
     expect(await until(() => allDelivered([first, second]), 2_000)).toBe(true);
   });
 
+  it('a wake while a batch is being sent starts no second batch beside it: the lead committed meanwhile goes right after the first send', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reached: () => void = () => {};
+    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    let first = '';
+    const gated: Transports = {
+      email: async (_payload, leadId) => {
+        if (leadId === first) {
+          reached();
+          await gate;
+        }
+        delivered.push(leadId);
+        return 'sent';
+      },
+      webhook: async () => 'ok',
+    };
+    stop = startDeliveryWorker({ transports: gated, intervalMs: 60_000 });
+    await sleep(300);
+    [first] = await postLeads(1);
+    await atGate; // the worker is sending the first, held at the gate
+    const [second] = await postLeads(1); // its commit wakes the worker
+    await sleep(500);
+    expect(delivered).toEqual([]);
+    release();
+    // Well before the minute's interval.
+    expect(await until(() => allDelivered([first, second]), 3_000)).toBe(true);
+    expect(delivered).toEqual([first, second]);
+  });
+
   it('stopped while sending, it finishes that send and then nothing more', async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -385,5 +420,171 @@ describe('the in-process worker', () => {
     stop = startDeliveryWorker({ transports: working, intervalMs: 60_000 });
     expect(await until(async () => (await deliveriesOf([id])).some((d) => d.channel === 'partial_email' && d.status === 'delivered'), 3_000)).toBe(true);
     await db.update(websites).set({ config: site.config }).where(eq(websites.id, w.a.websiteId));
+  });
+});
+
+/** A self-signed key and certificate for 127.0.0.1, made with openssl (as widgets-proxy.test.ts does). */
+function selfSigned(): { key: string; cert: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-tls-'));
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    return { key: fs.readFileSync(`${dir}/key.pem`, 'utf8'), cert: fs.readFileSync(`${dir}/cert.pem`, 'utf8') };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('SMTP and webhooks over TLS, SMTP credentials and answers (issue 36: what the mutation run left unchecked)', () => {
+  const payload: EmailPayload = { kind: 'email', to: 'sales@alpha.example', subject: 'New enquiry', text: 'Is it available?', adf: '<adf/>', attachmentIds: [] };
+  const from = 'Leads <leads@test.example>';
+  // Each server speaks TLS with a certificate no client trusts: a refusal naming the certificate
+  // shows the client spoke TLS and checked it, as it must with a real server.
+  const untrusted = /self[- ]signed certificate/;
+  let pair: { key: string; cert: string };
+  const servers: TestSmtpServer[] = [];
+  const smtpServer = async (options: ConstructorParameters<typeof TestSmtpServer>[1]) => {
+    const server = new TestSmtpServer(0, options);
+    await server.start();
+    servers.push(server);
+    return server;
+  };
+  beforeAll(() => {
+    pair = selfSigned();
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.stop();
+  });
+
+  it('an smtps: URL speaks TLS from the first byte (and refuses a certificate it cannot trust)', async () => {
+    const server = await smtpServer({ tls: pair });
+    await expect(smtpEmailTransport(`smtps://127.0.0.1:${server.port}`, from)(payload, 'tls-1', [])).rejects.toThrow(untrusted);
+    expect(server.received).toEqual([]);
+  });
+
+  it('an smtp: URL upgrades with STARTTLS when the server offers it, unless it says ignoreTLS=true', async () => {
+    const server = await smtpServer({ startTls: pair });
+    await expect(smtpEmailTransport(`smtp://127.0.0.1:${server.port}`, from)(payload, 'tls-2', [])).rejects.toThrow(untrusted);
+    expect(server.commands).toContain('STARTTLS');
+    expect(server.received).toEqual([]);
+    server.commands.length = 0;
+    expect(await smtpEmailTransport(`smtp://127.0.0.1:${server.port}?ignoreTLS=true`, from)(payload, 'tls-3', [])).toMatch(/^smtp 250 /);
+    expect(server.commands).not.toContain('STARTTLS');
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('logs in with the credentials of the SMTP URL, decoded', async () => {
+    const server = await smtpServer({ auth: true });
+    await smtpEmailTransport(`smtp://leads%40dealer.example:p%40ss%3Aword@127.0.0.1:${server.port}?ignoreTLS=true`, from)(payload, 'auth-1', []);
+    expect(server.credentials).toEqual(['leads@dealer.example\0p@ss:word']);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('keeps at most 500 characters of the server’s answer (the code’s own bound, tested at both sides)', async () => {
+    // 'smtp ' and the answer line: 5 + 495 characters exactly, then 5 + 496.
+    for (const [length, kept] of [[495, 500], [496, 500]]) {
+      const answer = `250 ${'a'.repeat(length - 4)}`;
+      const server = await smtpServer({ acceptReply: answer });
+      const detail = await smtpEmailTransport(`smtp://127.0.0.1:${server.port}?ignoreTLS=true`, from)(payload, `long-${length}`, []);
+      expect(detail).toBe(`smtp ${answer}`.slice(0, kept));
+      expect(detail).toHaveLength(kept);
+    }
+  });
+
+  it('an https: webhook is sent over TLS (and a certificate it cannot trust is refused)', async () => {
+    const seen: string[] = [];
+    const server = createHttpsServer(pair, (request, response) => {
+      seen.push(request.url ?? '');
+      response.writeHead(204).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      await expect(webhookTransport({ allowPrivate: true })({ kind: 'webhook', url, body: '{}' }, 'l-tls', 'hook-secret')).rejects.toThrow(untrusted);
+      expect(seen).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('what an attempt records and logs (issue 36: what the mutation run left unchecked)', () => {
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await emptyQueue();
+  });
+
+  it('each outcome is logged: a delivery as delivered, a failure with its attempt and error', async () => {
+    await emptyQueue();
+    const [good, bad] = await postLeads(2);
+    const info = vi.spyOn(logger, 'info');
+    const warn = vi.spyOn(logger, 'warn');
+    await runDeliveryBatch({ transports: { email: async (_p, leadId) => (leadId === bad ? Promise.reject(new Error('mailbox full')) : 'sent'), webhook: async () => 'ok' }, baseDelayMs: 60_000 });
+    const [delivered] = (await deliveriesOf([good])).filter((d) => d.channel === 'email');
+    const [failed] = (await deliveriesOf([bad])).filter((d) => d.channel === 'email');
+    expect(info.mock.calls).toContainEqual([{ deliveryId: delivered.id, leadId: good, channel: 'email' }, 'lead delivered']);
+    expect(warn.mock.calls).toContainEqual([{ deliveryId: failed.id, leadId: bad, channel: 'email', attempt: 1, error: 'mailbox full' }, 'lead delivery failed']);
+    expect(info.mock.calls.filter(([fields]) => (fields as { leadId?: string }).leadId === bad)).toEqual([]);
+    expect(warn.mock.calls.filter(([fields]) => (fields as { leadId?: string }).leadId === good)).toEqual([]);
+  });
+
+  it('keeps at most 1,000 characters of an attempt’s answer or error (the code’s own bound, tested at both sides)', async () => {
+    await emptyQueue();
+    const [answered, answeredLong, refused, refusedLong] = await postLeads(4);
+    const text: Record<string, string> = { [answered]: 'a'.repeat(1000), [answeredLong]: 'b'.repeat(1001), [refused]: 'c'.repeat(1000), [refusedLong]: 'd'.repeat(1001) };
+    await runDeliveryBatch({
+      transports: { email: async (_p, leadId) => (leadId === refused || leadId === refusedLong ? Promise.reject(new Error(text[leadId])) : text[leadId]), webhook: async () => 'ok' },
+      baseDelayMs: 60_000,
+    });
+    for (const [leadId, kept] of [[answered, 'a'.repeat(1000)], [answeredLong, 'b'.repeat(1000)], [refused, 'c'.repeat(1000)], [refusedLong, 'd'.repeat(1000)]]) {
+      const [row] = (await deliveriesOf([leadId])).filter((d) => d.channel === 'email');
+      const [recorded] = await db.select().from(leadDeliveryAttempts).where(eq(leadDeliveryAttempts.deliveryId, row.id));
+      expect(recorded.detail, leadId).toBe(kept);
+    }
+  });
+
+  it('an attempt that ends leaves no timer behind: its bound is cleared', async () => {
+    await emptyQueue();
+    await postLeads(1);
+    const set = vi.spyOn(globalThis, 'setTimeout');
+    const clear = vi.spyOn(globalThis, 'clearTimeout');
+    await runDeliveryBatch({ transports: { email: async () => 'sent', webhook: async () => 'ok' }, attemptTimeoutMs: 12_345 });
+    const bounds = set.mock.calls.flatMap((call, i) => (call[1] === 12_345 ? [set.mock.results[i].value as unknown] : []));
+    expect(bounds.length).toBeGreaterThan(0);
+    for (const timer of bounds) expect(clear).toHaveBeenCalledWith(timer);
+  });
+
+  describe('an outcome that cannot be recorded (its table gone for a moment)', () => {
+    const away = async (run: () => Promise<void>) => {
+      await db.execute(sql`alter table lead_delivery_attempts rename to lead_delivery_attempts_away`);
+      try {
+        await run();
+      } finally {
+        await db.execute(sql`alter table lead_delivery_attempts_away rename to lead_delivery_attempts`);
+      }
+    };
+
+    it('fails the batch, so its caller knows', async () => {
+      await emptyQueue();
+      await postLeads(1);
+      await away(async () => {
+        await expect(runDeliveryBatch({ transports: { email: async () => 'sent', webhook: async () => 'ok' } })).rejects.toThrow(/lead_delivery_attempts/);
+      });
+    });
+
+    it('is logged by the in-process worker as a failed batch', async () => {
+      await emptyQueue();
+      await postLeads(1);
+      const error = vi.spyOn(logger, 'error');
+      let stop: (() => void) | undefined;
+      await away(async () => {
+        stop = startDeliveryWorker({ transports: { email: async () => 'sent', webhook: async () => 'ok' }, intervalMs: 60_000 });
+        try {
+          await expect.poll(() => error.mock.calls.length, { timeout: 5_000 }).toBeGreaterThan(0);
+        } finally {
+          stop();
+        }
+      });
+      expect(error.mock.calls[0]).toEqual([{ err: expect.objectContaining({ message: expect.stringMatching(/lead_delivery_attempts/) }) }, 'lead delivery batch failed']);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '@/db';
 import { useTestDatabase } from '../support/database';
@@ -17,6 +17,7 @@ import { customers, verifications } from '@/modules/identity/identity.schema';
 import { twilioSms } from '@/modules/identity/adapters/sms';
 import { leadDeliveries } from '@/modules/leads/leads.schema';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
+import { logger } from '@/lib/logger';
 
 let counter = 0;
 /** A fresh Australian mobile number and client address per call. */
@@ -373,6 +374,38 @@ describe('phone codes', () => {
     expect(refused?.status).toBe(429);
     expect(((await refused!.json()) as { error: string }).error).toBe(CODE_MESSAGES.rateLimit);
     expect((await ask('198.23.0.2')).status).toBe(200);
+  });
+
+  it('a lookup without a client address counts against no shared budget (as the code and lead limits count known addresses only)', async () => {
+    for (let i = 0; i < 100; i += 1) {
+      const answer = await contactRoute(new Request(`http://${w.hostA}/api/check-if-contact-exists?phone_number=${encodeURIComponent(mobile())}`, { headers: { host: w.hostA } }), { params: Promise.resolve({}) });
+      expect(answer.status, `lookup ${i + 1}`).toBe(200);
+    }
+  });
+
+  describe('what a send leaves behind (issue 36: the mutation run left these unchecked)', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    it('a code sent is logged with the website and the provider’s answer', async () => {
+      const info = vi.spyOn(logger, 'info');
+      await sendPhoneCode(w.a.tenant, { phone: mobile() }, null, async () => 'queued SM0001');
+      expect(info.mock.calls).toContainEqual([{ websiteId: w.a.tenant.id, detail: 'queued SM0001' }, 'phone code sent']);
+    });
+
+    it('a failed send is logged with its error, and the outbox says the code was withheld, with the error cut to 500 characters', async () => {
+      const warn = vi.spyOn(logger, 'warn');
+      for (const length of [500, 501]) {
+        const phone = mobile();
+        const error = new Error('e'.repeat(length));
+        await expect(sendPhoneCode(w.a.tenant, { phone }, null, async () => Promise.reject(error))).rejects.toThrow(CODE_MESSAGES.sendFailed);
+        expect(warn.mock.calls).toContainEqual([{ err: error, websiteId: w.a.tenant.id }, 'phone code not sent']);
+        const [record] = (await db.select().from(leadDeliveries).where(eq(leadDeliveries.channel, 'sms'))).filter((r) => r.payload.kind === 'sms' && r.payload.to === e164(phone));
+        expect(record.payload).toMatchObject({ kind: 'sms', body: 'code withheld: the send failed' });
+        expect(record.lastError).toBe('e'.repeat(500));
+      }
+    });
   });
 
   describe('the Twilio adapter', () => {

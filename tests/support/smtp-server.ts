@@ -1,4 +1,5 @@
 import net from 'node:net';
+import tls from 'node:tls';
 
 /**
  * A tiny SMTP server for delivery tests (127.0.0.1 only): accepts every message and records its
@@ -7,16 +8,34 @@ import net from 'node:net';
  */
 export type ReceivedMail = { messageId: string | null; to: string[]; data: string };
 
+/**
+ * What else the server can speak: TLS from the first byte (smtps), STARTTLS offered after EHLO,
+ * AUTH PLAIN offered (the credentials are recorded), and another reply to an accepted message.
+ * The key and certificate are the test's own (self-signed: a client that checks certificates, as
+ * nodemailer and Node do, refuses them).
+ */
+export type SmtpServerOptions = { tls?: { key: string; cert: string }; startTls?: { key: string; cert: string }; auth?: boolean; acceptReply?: string };
+
 export class TestSmtpServer {
   readonly received: ReceivedMail[] = [];
+  /** Every command line a client sent, and the credentials of each AUTH PLAIN ('user\0pass'). */
+  readonly commands: string[] = [];
+  readonly credentials: string[] = [];
   /** How long the server takes to accept a message after recording it (a slow relay). */
-  constructor(private readonly acceptDelayMs = 0) {}
+  constructor(
+    private readonly acceptDelayMs = 0,
+    private readonly options: SmtpServerOptions = {},
+  ) {}
   private server: net.Server | null = null;
   private sockets = new Set<net.Socket>();
   port = 0;
 
   async start(): Promise<void> {
-    const server = net.createServer((socket) => this.session(socket));
+    const server = this.options.tls ? tls.createServer(this.options.tls, (socket) => this.session(socket)) : net.createServer((socket) => this.session(socket));
+    if (this.options.tls) {
+      server.on('connection', (socket: net.Socket) => this.sockets.add(socket));
+      server.on('tlsClientError', () => {});
+    }
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(this.port, '127.0.0.1', () => resolve());
@@ -37,7 +56,8 @@ export class TestSmtpServer {
     return `smtp://127.0.0.1:${this.port}?ignoreTLS=true`;
   }
 
-  private session(socket: net.Socket): void {
+  private session(plain: net.Socket): void {
+    let socket = plain;
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => {});
@@ -47,6 +67,7 @@ export class TestSmtpServer {
     let to: string[] = [];
     const reply = (line: string) => socket.write(`${line}\r\n`);
     reply('220 test-smtp ready');
+    const extensions = [...(this.options.startTls ? ['STARTTLS'] : []), ...(this.options.auth ? ['AUTH PLAIN'] : [])];
     socket.on('data', (chunk: string) => {
       buffer += chunk;
       for (;;) {
@@ -59,8 +80,9 @@ export class TestSmtpServer {
           const messageId = /^Message-ID:\s*(<[^>]+>)/im.exec(data)?.[1] ?? null;
           this.received.push({ messageId, to, data });
           to = [];
-          if (this.acceptDelayMs > 0) setTimeout(() => reply('250 2.0.0 queued'), this.acceptDelayMs);
-          else reply('250 2.0.0 queued');
+          const accepted = this.options.acceptReply ?? '250 2.0.0 queued';
+          if (this.acceptDelayMs > 0) setTimeout(() => reply(accepted), this.acceptDelayMs);
+          else reply(accepted);
           continue;
         }
         const eol = buffer.indexOf('\r\n');
@@ -68,8 +90,20 @@ export class TestSmtpServer {
         const line = buffer.slice(0, eol);
         buffer = buffer.slice(eol + 2);
         const command = line.slice(0, 4).toUpperCase();
-        if (command === 'EHLO' || command === 'HELO') reply('250 test-smtp');
-        else if (command === 'MAIL') reply('250 2.1.0 ok');
+        this.commands.push(line);
+        if (command === 'EHLO' || command === 'HELO') {
+          for (const extension of extensions) reply(`250-${extension}`);
+          reply('250 test-smtp');
+        } else if (line.toUpperCase() === 'STARTTLS' && this.options.startTls) {
+          reply('220 2.0.0 go ahead');
+          socket.removeAllListeners('data');
+          socket = new tls.TLSSocket(plain, { isServer: true, ...this.options.startTls });
+          socket.on('error', () => {});
+          return;
+        } else if (command === 'AUTH' && this.options.auth) {
+          this.credentials.push(Buffer.from(line.split(' ')[2] ?? '', 'base64').toString('utf8').split('\0').slice(1).join('\0'));
+          reply('235 2.7.0 authenticated');
+        } else if (command === 'MAIL') reply('250 2.1.0 ok');
         else if (command === 'RCPT') {
           to.push(/<([^>]*)>/.exec(line)?.[1] ?? '');
           reply('250 2.1.5 ok');

@@ -282,6 +282,30 @@ describe('lead API payload, field by field', () => {
     expect(valueOf({ linked_query_params: null }).linked_query_params).toBeUndefined();
   });
 
+  // The bounds below are the code's own (no spec or decision gives them); each is tested at both sides.
+  it('reads only the last 200 entries of the trail before keeping its last 50 pages', () => {
+    const pages = Array.from({ length: 60 }, (_, i) => `/page-${i}`);
+    expect(valueOf({ visited_pages: [...pages, ...Array(200).fill(0)] }).visited_pages).toEqual([]);
+    expect(valueOf({ visited_pages: [...pages, ...Array(199).fill(0)] }).visited_pages).toEqual(['/page-59']);
+  });
+
+  it('keeps the first 50 tracking parameters and drops the rest', () => {
+    const query = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`utm_${i}`, String(i)]));
+    expect(valueOf({ linked_query_params: query(50) }).linked_query_params).toEqual(query(50));
+    expect(valueOf({ linked_query_params: query(51) }).linked_query_params).toEqual(query(50));
+  });
+
+  it('takes a step number up to 50 and a fill time up to a day, and no more', () => {
+    expect(valueOf({ step_number: 50, fill_ms: 86_400_000 })).toMatchObject({ step_number: 50, fill_ms: 86_400_000 });
+    expect(valueOf({ step_number: 51, fill_ms: 86_400_001 })).toMatchObject({ step_number: undefined, fill_ms: undefined });
+  });
+
+  it('keeps skipped steps 0 to 50, at most 50 of them', () => {
+    expect(valueOf({ skipped_steps: [50, 51] }).skipped_steps).toEqual([50]);
+    const steps = Array.from({ length: 51 }, (_, i) => i);
+    expect(valueOf({ skipped_steps: steps }).skipped_steps).toEqual(steps.slice(0, 50));
+  });
+
   it('wraps the lead: a missing lead is required, another value must be an object', () => {
     const schema = leadRequestSchema({ ...DEFAULT_PHONE_RULE, testNumber: '0400 000 000' });
     expect(fieldErrors(schema.safeParse(null).error!)).toEqual({ body: '*This is a required field.' });

@@ -248,6 +248,11 @@ describe('links', () => {
     expect(whatsappHref('  ', car(), '')).toBeNull();
   });
 
+  it('needs at least 6 digits for a WhatsApp link (the code\'s own minimum; decision 009 says only "a number")', () => {
+    expect(whatsappHref('+12 3456', car(), '')).toMatch(/^https:\/\/wa\.me\/123456\?text=/);
+    expect(whatsappHref('+12 345', car(), '')).toBeNull();
+  });
+
   it('shows the history report only when the car has a file', () => {
     expect(hasHistoryReport(car())).toBe(false);
     expect(hasHistoryReport(car({ historyReportUrl: ' ' }))).toBe(false);

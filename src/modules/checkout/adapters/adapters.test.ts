@@ -248,6 +248,23 @@ describe('Till statuses and callbacks (issue 36: what the mutation run left unch
       await expect(till.parseNotification(callback.body, headers, url), header).rejects.toThrow('missing X-Signature or Date');
     }
   });
+
+  it('a follow-up answered unsuccessful is taken as a repeat only with the duplicate error (3004) among its errors', async () => {
+    const money = { minor: 50_000, currency: 'AUD' };
+    const empty = recorder(() => ({ success: false, errors: [] }));
+    await expect(tillProvider({ ...options, fetch: empty.fetch }).capture('till-uuid-1', money, 'r-capture')).rejects.toThrow(new PaymentProviderError('The payment was not accepted.'));
+    const mixed = recorder(() => ({ success: false, errors: [{ errorMessage: 'Invalid amount', errorCode: 1003 }, { errorMessage: 'Transaction already processed', errorCode: 3004 }] }));
+    expect(await tillProvider({ ...options, fetch: mixed.fetch }).capture('till-uuid-1', money, 'r-capture')).toMatchObject({ state: 'captured' });
+  });
+
+  it('sends a description of at most 255 characters, Till\'s limit for the field', async () => {
+    const description = (length: number) => 'd'.repeat(length);
+    for (const [length, sentLength] of [[255, 255], [300, 255]]) {
+      const { sent, fetch } = recorder(() => ({ success: true, uuid: 'u', returnType: 'REDIRECT', redirectUrl: 'https://gateway.example/pay/3' }));
+      await tillProvider({ ...options, fetch }).createPayment({ ...input, description: description(length) });
+      expect((JSON.parse(sent[0].body) as { description: string }).description).toBe(description(sentLength));
+    }
+  });
 });
 
 describe('St George IPG', () => {
