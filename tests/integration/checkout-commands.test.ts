@@ -8,6 +8,7 @@ import * as cardRoute from '@/app/api/checkout/reservations/[reservationId]/sand
 import * as authenticateRoute from '@/app/api/checkout/reservations/[reservationId]/sandbox/authenticate/route';
 import * as notificationsRoute from '@/app/api/checkout/notifications/[provider]/route';
 import * as quoteRoute from '@/app/api/checkout/quote/route';
+import * as leadsRoute from '@/app/api/leads/route';
 import * as refundRoute from '@/app/(dashboard)/dealerships/[id]/reservations/[reservationId]/refund/route';
 import { callRoute } from '@/modules/dashboard/dashboard.test-support';
 import { callLeadRoute } from '@/modules/leads/leads.test-support';
@@ -364,6 +365,30 @@ describe('starting a reservation', () => {
     const status = await callLeadRoute(statusRoute.GET, { host: w.hostA, method: 'GET', headers: { 'x-reservation-token': camry.token }, params: { reservationId: camry.id } });
     expect(((await status.json()) as Answer).reservation.status).toBe('expired');
     expect((await row(corolla.body.reservation.id)).status).toBe('pending_payment');
+  });
+
+  it('an online purchase naming the visitor’s partial lead, with its edit token: repeated with its key and token, the same reservation; paid, that lead is the reservation’s', async () => {
+    await db.update(websites).set({ config: sql`jsonb_set(${websites.config}, '{enableStore}', 'true'::jsonb)` }).where(eq(websites.id, w.a.websiteId));
+    try {
+      const created = await callLeadRoute(leadsRoute.POST, {
+        host: w.hostA,
+        body: { lead: { lead_status: 'Incomplete', form_completed: false, step_number: 1, category: 'Reservation', subcategory: 'Online Purchase', car_id: w.carA, payment_method: 'cash' } },
+        headers: { 'x-dealer-client-address': nextIp() },
+      });
+      expect(created.status).toBe(201);
+      const lead = (await created.json()) as { id: string; token: string };
+      const body = startBody(w.carA, { kind: 'buy_online', choices: { lead_id: lead.id, payment_method: 'cash' } });
+      const headers = { 'x-edit-token': lead.token, 'idempotency-key': `purchase-${lead.id}` };
+      const first = await start(body, headers);
+      expect(first.status).toBe(201);
+      const again = await start(body, headers);
+      expect(again.status).toBe(200);
+      expect(again.body.token).toBe(first.body.token);
+      expect((await card(first.body.reservation.id, first.body.token)).body.reservation.status).toBe('completed');
+      expect((await row(first.body.reservation.id)).leadId).toBe(lead.id);
+    } finally {
+      await db.update(websites).set({ config: sql`jsonb_set(${websites.config}, '{enableStore}', 'false'::jsonb)` }).where(eq(websites.id, w.a.websiteId));
+    }
   });
 
   it('the same request repeated with its Idempotency-Key gives the same token whatever the order of its fields', async () => {
