@@ -20,7 +20,7 @@ import { resetCheckoutEnv } from '@/modules/checkout/checkout.env';
 import { refundLinkSigner } from '@/modules/checkout/checkout.refund-link';
 import { reservationEvents, reservations, sandboxPayments } from '@/modules/checkout/checkout.schema';
 import { setProviderOverride, type PaymentState } from '@/modules/checkout/adapters';
-import { sandboxProvider, signSandbox } from '@/modules/checkout/adapters/sandbox';
+import { sandboxProvider, signSandbox, verifySandboxSignature } from '@/modules/checkout/adapters/sandbox';
 import { PaymentProviderError, type CreatePaymentInput, type Money, type PaymentProvider, type PaymentSnapshot } from '@/modules/checkout/adapters/types';
 import { seedCheckoutWorld, startBody, SUCCESS_CARD, type CheckoutWorld } from '@/modules/checkout/checkout.test-support';
 
@@ -121,9 +121,11 @@ async function dealerRefund(id: string) {
   return { status: response.status, body: (await response.json()) as { reservation?: { status: string }; error?: string } };
 }
 
-async function quote(carId: number) {
+async function quote(carId: number, expected = 200) {
   const request = new Request(`http://${w.hostA}/api/checkout/quote?car_id=${carId}`, { headers: { host: w.hostA } });
-  return (await (await quoteRoute.GET(request, { params: Promise.resolve({}) })).json()) as Record<string, unknown>;
+  const response = await quoteRoute.GET(request, { params: Promise.resolve({}) });
+  expect(response.status).toBe(expected);
+  return (await response.json()) as Record<string, unknown>;
 }
 
 const row = async (id: string) => (await db.select().from(reservations).where(eq(reservations.id, id)))[0];
@@ -689,17 +691,35 @@ describe('what a provider’s state does to a reservation', () => {
 });
 
 describe('notifications', () => {
-  async function notify(event: Record<string, unknown>) {
+  const secret = 'test-sandbox-secret-of-at-least-32-characters';
+  async function notify(event: Record<string, unknown>, signature?: string, provider = 'sandbox') {
     const body = JSON.stringify(event);
-    const secret = 'test-sandbox-secret-of-at-least-32-characters';
-    const request = new Request('http://platform.example/api/checkout/notifications/sandbox', {
+    const request = new Request(`http://platform.example/api/checkout/notifications/${provider}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandbox(body, secret, Math.floor(Date.now() / 1000)) },
+      headers: { 'content-type': 'application/json', 'x-sandbox-signature': signature ?? signSandbox(body, secret, Math.floor(Date.now() / 1000)) },
       body,
     });
-    const response = await notificationsRoute.POST(request, { params: Promise.resolve({ provider: 'sandbox' }) });
-    return { status: response.status, body: (await response.json()) as { received?: boolean; status?: string } };
+    const response = await notificationsRoute.POST(request, { params: Promise.resolve({ provider }) });
+    return { status: response.status, body: (await response.json()) as { received?: boolean; status?: string; fields?: Record<string, string> } };
   }
+
+  it('a forged one is refused with 400 and the adapter’s reason, and a provider not configured here is not found; nothing changes', async () => {
+    const { id } = await started();
+    const ref = (await row(id)).providerRef!;
+    const event = { id: `sbx_evt_forged_${id}`, type: 'payment.captured', data: { payment_id: ref, state: 'captured' } };
+    const forged = signSandbox(JSON.stringify(event), 'another-secret-of-at-least-32-characters!', Math.floor(Date.now() / 1000));
+    let reason = '';
+    try {
+      verifySandboxSignature(JSON.stringify(event), forged, secret);
+    } catch (error) {
+      reason = (error as Error).message;
+    }
+    expect(reason).not.toBe('');
+    expect(await notify(event, forged)).toMatchObject({ status: 400, body: { fields: { signature: reason } } });
+    expect((await notify(event, undefined, 'till')).status).toBe(404);
+    expect(await row(id)).toMatchObject({ status: 'pending_payment' });
+    expect(await carReserved(w.carA)).toBe(false);
+  });
 
   it('each event applied once: processed, then duplicate; no payment, no known state or another payment is ignored', async () => {
     const { id } = await started();
@@ -960,6 +980,8 @@ describe('the quote', () => {
     });
     await db.update(cars).set({ reserved: true }).where(eq(cars.id, w.carA));
     expect(await quote(w.carA)).toMatchObject({ eligible: false, amount: null, amount_display: null, provider: null, publishable_key: null, hold_minutes: 15 });
+    // Another website's car is not a car of this one.
+    await quote(w.carB, 404);
   });
 
   it('gives the browser a publishable key for Stripe only: the dealership’s, else the processor’s', async () => {
