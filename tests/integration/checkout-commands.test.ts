@@ -294,6 +294,8 @@ describe('starting a reservation', () => {
       const refused = await start(startBody(w.carA));
       expect(refused.status).toBe(503);
       expect(refused.body.error).toBe(MSG.unavailable);
+      // No car of the website can be reserved now: none to suggest.
+      expect(refused.body.similar_cars).toEqual([]);
       expect((await db.select().from(reservations).where(eq(reservations.carId, w.carA))).length).toBe(before);
       expect(await quote(w.carA)).toMatchObject({ eligible: false, amount: null, amount_display: null, provider: null, publishable_key: null });
     } finally {
