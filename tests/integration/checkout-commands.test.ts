@@ -491,7 +491,7 @@ describe('the sandbox card steps', () => {
 
   it('a reservation no longer pending answers 409 with its own message, or that it no longer waits for a payment', async () => {
     const declined = await started();
-    expect((await card(declined.id, declined.token, '4000000000000002')).status).toBe(402);
+    expect(await card(declined.id, declined.token, '4000000000000002')).toMatchObject({ status: 402, body: { error: MSG.declined } });
     const again = await card(declined.id, declined.token);
     expect(again).toMatchObject({ status: 409, body: { error: MSG.declined } });
 
@@ -532,6 +532,14 @@ describe('the sandbox card steps', () => {
       [null, 'pending_payment', 'visitor'],
       ['pending_payment', 'failed', 'provider'],
     ]);
+
+    // Approved, it completes.
+    await reset();
+    const approved = await started();
+    const step = await card(approved.id, approved.token, '4000002500003155');
+    const confirmed = await authenticate(approved.id, approved.token, { action_token: step.body.next_action!.action_token, outcome: 'approve' });
+    expect(confirmed).toMatchObject({ status: 200, body: { reservation: { status: 'completed' } } });
+    expect(confirmed.body.error).toBeUndefined();
   });
 
   it('a paid card answers no next step, and captures with the capture key and the deposit', async () => {
