@@ -14,7 +14,7 @@ import { analyticsEvents } from '@/modules/widgets/widgets.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { CODE_MESSAGES } from '@/modules/identity/identity.validation';
 import { customers, verifications } from '@/modules/identity/identity.schema';
-import { twilioSms } from '@/modules/identity/adapters/sms';
+import { twilioSms } from '@/lib/sms';
 import { leadDeliveries } from '@/modules/leads/leads.schema';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { logger } from '@/lib/logger';

@@ -13,3 +13,4 @@ export * from './same-site';
 export * from './dealer-auth';
 export * from './dealer-route';
 export * from './visitor-route';
+export * from './origin';

@@ -2,7 +2,6 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { logger } from '@/lib/logger';
 import { errorResponse, jsonResponse, readBodyBytes, HttpError, visitorRoute } from '@/lib/http';
-import { devHostForSlug, normalizeHost } from '@/lib/host';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { SignatureError } from './adapters/types';
 import { handleNotification, ReservationRefusedError, reservationView, type Reservation } from './checkout.commands';
@@ -25,21 +24,6 @@ export function reservationIdOf(params: { reservationId?: string }): string {
   const id = params.reservationId ?? '';
   if (!UUID.test(id)) throw new HttpError(404, 'Not found');
   return id.toLowerCase();
-}
-
-/**
- * The website's own origin, for the URLs a payment provider sends the visitor back to and the
- * sandbox's notifications: the website's domain the request was matched to (findTenantByHost
- * compares the normalised Host with the website's configured domains, so only a configured name
- * passes, never a port, userinfo or junk of the header), or, in demo mode, its `{slug}.localhost`
- * with the port this server listens on (PORT, which `next start` sets). The scheme is the request's.
- */
-export function originOf(tenant: Tenant, request: Request): string {
-  const { protocol } = new URL(request.url);
-  const host = normalizeHost(request.headers.get('host'));
-  const devHost = devHostForSlug(tenant.slug);
-  if (!host || host === devHost) return `${protocol}//${devHost}${process.env.PORT ? `:${process.env.PORT}` : ''}`;
-  return `${protocol}//${host}`;
 }
 
 /**

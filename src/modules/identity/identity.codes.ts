@@ -12,7 +12,7 @@ import { leadDeliveries } from '../leads/leads.schema';
 import { analyticsEvents } from '../widgets/widgets.schema';
 import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 import type { Tenant } from '../tenancy/tenancy.types';
-import { outboxOnlySms, twilioSms, type SmsSender } from './adapters/sms';
+import { defaultSmsSender, type SmsSender } from '@/lib/sms';
 import { customers, verifications } from './identity.schema';
 import { CODE_LENGTH, CODE_MESSAGES } from './identity.validation';
 
@@ -61,10 +61,9 @@ export class CodeError extends HttpError {
 
 const rateLimited = (seconds: number) => new RateLimitedError(CODE_MESSAGES.rateLimit, seconds, 'phone');
 
-/** The website's SMS sender: Twilio where configured, else the outbox alone. */
-export function defaultSmsSender(): SmsSender {
-  const twilio = env().twilio;
-  return twilio ? twilioSms(twilio) : outboxOnlySms;
+/** Who a website's SMS come from: its configured sender, else the provider's number, else its name cut to an alphanumeric sender id's 11 characters. */
+export function smsFrom(tenant: Tenant): string {
+  return tenant.config.sms.senderName ?? env().twilio?.from ?? tenant.name.slice(0, 11);
 }
 
 /** A mobile number of the website's own country, in E.164; null for anything else (the SMS-pumping guard). */
@@ -158,7 +157,7 @@ export async function sendPhoneCode(tenant: Tenant, input: SendInput, ip: string
     dealershipSlug: metadata.dealership_slug,
     metadata,
   });
-  const message = { to: phone, from: tenant.config.sms.senderName ?? env().twilio?.from ?? tenant.name.slice(0, 11), body: `${code} is your ${tenant.name} code. It expires in 10 minutes. Never share it.` };
+  const message = { to: phone, from: smsFrom(tenant), body: `${code} is your ${tenant.name} code. It expires in 10 minutes. Never share it.` };
   try {
     const detail = await sender(message);
     await db.insert(leadDeliveries).values({ websiteId: tenant.id, leadId: null, channel: 'sms', status: 'delivered', payload: { kind: 'sms', ...message }, attempts: 1, deliveredAt: new Date(), lastError: null });

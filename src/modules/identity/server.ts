@@ -3,5 +3,5 @@
  * rules): only what they use. Browser code imports index.ts.
  */
 
-export { codePhone, codePhoneMessage, formPhoneVerified, spendPhoneVerification } from './identity.codes';
+export { codePhone, codePhoneMessage, formPhoneVerified, smsFrom, spendPhoneVerification } from './identity.codes';
 export { platformSecret } from './identity.sessions';

@@ -2,7 +2,8 @@ import { clientAddress } from '@/lib/client-address';
 import { jsonResponse, readJsonBody } from '@/lib/http';
 import { submitMeta } from '@/modules/leads/leads.http';
 import { startReservation } from '@/modules/checkout/checkout.commands';
-import { checkoutRoute, originOf } from '@/modules/checkout/checkout.http';
+import { originOf } from '@/lib/http';
+import { checkoutRoute } from '@/modules/checkout/checkout.http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { env } from './env';
 
 /**
  * SMS out: Twilio's Messages API where configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and
@@ -35,4 +36,10 @@ export function twilioSms(config: TwilioConfig): SmsSender {
     if (!response.ok) throw new Error(`twilio answered ${response.status}: ${answer.message ?? ''}`.slice(0, 300));
     return `twilio ${answer.sid ?? 'accepted'}`;
   };
+}
+
+/** The platform's SMS sender: Twilio where configured, else the outbox alone (phone codes, visitors' alerts). */
+export function defaultSmsSender(): SmsSender {
+  const twilio = env().twilio;
+  return twilio ? twilioSms(twilio) : outboxOnlySms;
 }
