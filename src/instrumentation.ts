@@ -9,6 +9,9 @@ export async function register() {
     // Reservations: lapsed holds released, payments reconciled with their providers (every minute).
     const { startCheckoutHousekeeping } = await import('./modules/checkout/checkout.housekeeping');
     startCheckoutHousekeeping();
+    // Visitors' alerts: stock changes matched with saved cars and searches, digests queued (every minute).
+    const { startAlertsHousekeeping } = await import('./modules/alerts/alerts.housekeeping');
+    startAlertsHousekeeping();
   }
   // Lead delivery from the outbox runs in every server process (claims are SKIP LOCKED leases).
   if (env().leadWorker && process.env.NEXT_PHASE !== 'phase-production-build') {

@@ -2,7 +2,8 @@ import { Container } from '@/components/ui/container';
 import { PageHeader } from '@/components/ui/page-header';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { GarageList } from '@/modules/identity';
-import { SavedSearchesList } from '@/modules/alerts';
+import { AlertSettings, SavedSearchesList } from '@/modules/alerts';
+import { consentWording } from '@/modules/alerts/alerts.consent';
 import { vehicleNoun } from '@/modules/stock/stock.rules';
 
 /** The garage page: the same for everyone; the visitor's cars and saved searches load in the browser. */
@@ -15,6 +16,7 @@ export function GaragePage({ tenant }: { tenant: Tenant }) {
       <Container className="py-8">
         <GarageList vehiclePath={config.vehiclePath} signInPath={signInPath} money={{ locale: config.locale, currency: config.currency }} />
         <SavedSearchesList nouns={{ one: vehicleNoun(config, 1), many: vehicleNoun(config) }} locale={config.locale} />
+        <AlertSettings consent={consentWording(tenant)} locale={config.locale} />
       </Container>
     </>
   );

@@ -44,7 +44,7 @@ type ResolvedSearch = { listing: SearchListing; state: SearchState; path: string
  * with the filters the page itself would read from it, page number left out. Null when the path
  * is not one of the website's search pages.
  */
-async function resolveSearch(tenant: Tenant, href: string): Promise<ResolvedSearch | null> {
+export async function resolveSearch(tenant: Tenant, href: string): Promise<ResolvedSearch | null> {
   if (href.length > HREF_MAX || !href.startsWith('/') || href.startsWith('//') || /[\u0000-\u001f\u007f\\]/.test(href)) return null;
   let url: URL;
   try {

@@ -1,7 +1,9 @@
 import 'server-only';
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { websites } from '../tenancy/tenancy.schema';
 import { customers } from '../identity/identity.schema';
+import { cars } from '../stock/stock.schema';
 
 /**
  * A signed-in visitor's saved searches (issue 35): a search page of their website with its filters
@@ -30,3 +32,78 @@ export const savedSearches = pgTable(
     index('saved_searches_website_customer_idx').on(t.websiteId, t.customerId, t.createdAt),
   ],
 );
+
+export const ALERT_CHANNELS = ['email', 'sms'] as const;
+export type AlertChannel = (typeof ALERT_CHANNELS)[number];
+export const ALERT_KINDS = ['price_drop', 'new_stock', 'sold', 'reserved', 'back_in_stock'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/**
+ * A visitor's consent to alerts on one website (decision 066): the channel and address, the
+ * wording they agreed to and when; unsubscribed_at ends it. No row, or an ended one: nothing is
+ * found or sent for them.
+ */
+export const alertSubscriptions = pgTable(
+  'alert_subscriptions',
+  {
+    customerId: uuid('customer_id')
+      .primaryKey()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    websiteId: integer('website_id')
+      .notNull()
+      .references(() => websites.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: ALERT_CHANNELS }).notNull(),
+    /** An email address or an E.164 phone number, as the channel says. */
+    address: text('address').notNull(),
+    /** Price drops sent as they are found instead of in the daily digest. */
+    instantPriceDrops: boolean('instant_price_drops').notNull().default(false),
+    consentText: text('consent_text').notNull(),
+    consentedAt: timestamp('consented_at', { withTimezone: true }).notNull(),
+    /** The website's address the visitor used, for the links in what is sent. */
+    origin: text('origin').notNull(),
+    unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true }),
+    lastDigestAt: timestamp('last_digest_at', { withTimezone: true }),
+  },
+  (t) => [index('alert_subscriptions_website_idx').on(t.websiteId).where(sql`unsubscribed_at is null`)],
+);
+
+/**
+ * What a visitor is to be told, each found once (unique customer and source) and sent once
+ * (delivery_id set in the transaction that queues its message).
+ */
+export const alertItems = pgTable(
+  'alert_items',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    websiteId: integer('website_id')
+      .notNull()
+      .references(() => websites.id, { onDelete: 'cascade' }),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ALERT_KINDS }).notNull(),
+    carId: integer('car_id')
+      .notNull()
+      .references(() => cars.id, { onDelete: 'cascade' }),
+    savedSearchId: uuid('saved_search_id').references(() => savedSearches.id, { onDelete: 'cascade' }),
+    oldPrice: integer('old_price'),
+    newPrice: integer('new_price'),
+    /** What found it: 'price:<change id>', 'new:<saved search>:<car>', 'state:<car>:<state>:<generation>'. */
+    source: text('source').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deliveryId: bigint('delivery_id', { mode: 'number' }),
+  },
+  (t) => [
+    uniqueIndex('alert_items_customer_source_key').on(t.customerId, t.source),
+    index('alert_items_unsent_idx').on(t.customerId).where(sql`delivery_id is null`),
+  ],
+);
+
+/** How far the sweep has read each website's recorded stock changes. */
+export const alertProgress = pgTable('alert_progress', {
+  websiteId: integer('website_id')
+    .primaryKey()
+    .references(() => websites.id, { onDelete: 'cascade' }),
+  generation: bigint('generation', { mode: 'number' }).notNull(),
+  sweptAt: timestamp('swept_at', { withTimezone: true }).notNull(),
+});

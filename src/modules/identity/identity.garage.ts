@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { rowsOf } from '@/db/rows';
 import { cars } from '../stock/stock.schema';
-import { visibleCarsWhere } from '@/modules/stock/server';
+import { carAlertState, visibleCarsWhere } from '@/modules/stock/server';
 import { analyticsEvents } from '../widgets/widgets.schema';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { favourites } from './identity.schema';
@@ -46,7 +46,7 @@ export async function saveCars(tenant: Tenant, customerId: string, carIds: numbe
   if (carIds.length === 0) return 0;
   const db = await getDb();
   const listed = await db
-    .select({ id: cars.id, price: cars.price })
+    .select({ id: cars.id, price: cars.price, status: cars.status, reserved: cars.reserved, showOnDealerWebsite: cars.showOnDealerWebsite })
     .from(cars)
     .where(and(eq(cars.websiteId, tenant.id), inArray(cars.id, carIds.slice(0, GARAGE_MAX_CARS)), visibleCarsWhere(tenant, now)));
   if (listed.length === 0) return 0;
@@ -54,7 +54,7 @@ export async function saveCars(tenant: Tenant, customerId: string, carIds: numbe
   const room = Math.max(0, GARAGE_MAX_CARS - count);
   const added = await db
     .insert(favourites)
-    .values(listed.slice(0, room).map((car) => ({ websiteId: tenant.id, customerId, carId: car.id, savedPrice: car.price })))
+    .values(listed.slice(0, room).map((car) => ({ websiteId: tenant.id, customerId, carId: car.id, savedPrice: car.price, notifiedState: carAlertState(car) })))
     .onConflictDoNothing({ target: [favourites.customerId, favourites.carId] })
     .returning({ carId: favourites.carId });
   if (added.length) await db.insert(analyticsEvents).values(added.map((row) => ({ websiteId: tenant.id, category: GARAGE_EVENTS.saved, eventProperties: { car_id: row.carId, customer_id: customerId } })));

@@ -86,6 +86,8 @@ export const favourites = pgTable(
     carId: integer('car_id').notNull(),
     /** The car's price when it was saved, so the garage can say the price dropped since. */
     savedPrice: integer('saved_price'),
+    /** The car's state ('available', 'reserved', 'sold') the visitor was last told of by an alert; null: as saved (decision 066). */
+    notifiedState: text('notified_state'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -10,6 +10,7 @@ import { insertRowsSql, rowsOf } from '@/db/rows';
 import { env } from '@/lib/env';
 import { logger } from '@/lib/logger';
 import { checkedAddresses, pinnedLookup, RefusedAddressError, type ResolvedAddress, type Resolver } from '@/lib/outbound-address';
+import { defaultSmsSender, type SmsSender } from '@/lib/sms';
 import { queueFailureAlerts } from './leads.alerts';
 import { PARTIAL_SWEEP_INTERVAL_MS, queuePartialLeads } from './leads.partial';
 import { leadDeliveryAttempts, leadFiles, type OutboxPayload } from './leads.schema';
@@ -37,11 +38,15 @@ const SEND_TIMEOUT_MS = 15_000;
 export type DeliveryFile = { fileName: string; contentType: string; content: Buffer };
 export type EmailPayload = Extract<OutboxPayload, { kind: 'email' }>;
 export type WebhookPayload = Extract<OutboxPayload, { kind: 'webhook' }>;
+/** The channels of rows without a lead that the worker delivers: visitors' alerts (src/modules/alerts). Phone codes are sent at once. */
+const LEADLESS_CHANNELS = ['visitor_alert_email', 'visitor_alert_sms'] as const;
 
-/** How deliveries leave the building. Each returns a short description for the audit log, or throws. */
+/** How deliveries leave the building. Each returns a short description for the audit log, or throws. leadId is '' for a row without a lead. */
 export type Transports = {
   email: (payload: EmailPayload, leadId: string, files: DeliveryFile[]) => Promise<string>;
   webhook: (payload: WebhookPayload, leadId: string, secret: string) => Promise<string>;
+  /** A visitor's alert by SMS; the platform's SMS sender when not given. */
+  sms?: SmsSender;
 };
 
 /** Delay before attempt n+1 after n failed attempts: base × 2^(n-1), at most an hour. */
@@ -85,7 +90,8 @@ export function smtpEmailTransport(smtpUrl: string | undefined, from: string): T
       to: payload.to,
       subject: payload.subject,
       text: payload.text,
-      messageId: `<lead-${leadId}${payload.adf ? '' : '-visitor'}@${hostname() || 'localhost'}>`,
+      messageId: `<${payload.messageKey ?? `lead-${leadId}${payload.adf ? '' : '-visitor'}`}@${hostname() || 'localhost'}>`,
+      headers: payload.headers,
       attachments: [
         // An email to the visitor (channel visitor_email) carries no ADF: that is for the dealer's CRM.
         ...(payload.adf ? [{ filename: `lead-${leadId}.adf.xml`, content: payload.adf, contentType: 'application/xml' }] : []),
@@ -154,10 +160,10 @@ export function webhookTransport(options: { allowPrivate?: boolean; resolve?: Re
 export const httpWebhookTransport: Transports['webhook'] = webhookTransport();
 
 export function defaultTransports(): Transports {
-  return { email: smtpEmailTransport(env().smtpUrl, env().leadEmailFrom), webhook: httpWebhookTransport };
+  return { email: smtpEmailTransport(env().smtpUrl, env().leadEmailFrom), webhook: httpWebhookTransport, sms: defaultSmsSender() };
 }
 
-type Claimed = { id: number; leadId: string; channel: string; payload: OutboxPayload; attempts: number };
+type Claimed = { id: number; leadId: string | null; channel: string; payload: OutboxPayload; attempts: number };
 
 export type BatchOptions = {
   worker?: string;
@@ -189,7 +195,8 @@ export async function runDeliveryBatch(options: BatchOptions = {}): Promise<numb
     update lead_deliveries set locked_until = now() + ${`${leaseMs} milliseconds`}::interval, attempts = attempts + 1
     where id in (
       select id from lead_deliveries
-      where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now()) and lead_id is not null
+      where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+        and (lead_id is not null or channel in (${sql.join(LEADLESS_CHANNELS.map((channel) => sql`${channel}`), sql`, `)}))
       order by next_attempt_at
       limit ${options.limit ?? 20}
       for update skip locked
@@ -218,7 +225,8 @@ async function recordOutcome({ row, ok, detail, permanent, startedAt }: Outcome,
     ${insertRowsSql(leadDeliveryAttempts, [{ deliveryId: row.id, attempt: row.attempts, worker, ok, detail, startedAt }])}`);
   if (ok) logger.info({ deliveryId: row.id, leadId: row.leadId, channel: row.channel }, 'lead delivered');
   else logger.warn({ deliveryId: row.id, leadId: row.leadId, channel: row.channel, attempt: row.attempts, error: detail }, 'lead delivery failed');
-  if (failedForGood) await queueFailureAlerts([{ id: row.id, leadId: row.leadId, payload: row.payload, channel: row.channel, attempts: row.attempts, lastError: detail }]);
+  // A visitor's alert that failed for good concerns no dealer: the audit log and the outbox page show it.
+  if (failedForGood && row.leadId) await queueFailureAlerts([{ id: row.id, leadId: row.leadId, payload: row.payload, channel: row.channel, attempts: row.attempts, lastError: detail }]);
 }
 
 type Outcome = { row: Claimed; ok: boolean; detail: string; startedAt: Date; permanent?: boolean };
@@ -252,10 +260,11 @@ async function send(row: Claimed, transports: Transports): Promise<string> {
     const files = ids.length
       ? await db.select({ fileName: leadFiles.fileName, contentType: leadFiles.contentType, content: leadFiles.content }).from(leadFiles).where(inArray(leadFiles.id, ids))
       : [];
-    return transports.email(row.payload, row.leadId, files);
+    return transports.email(row.payload, row.leadId ?? '', files);
   }
-  if (row.payload.kind === 'webhook') return transports.webhook(row.payload, row.leadId, await webhookSecret(row.payload.url, row.leadId));
-  throw new Error('phone codes are sent at once and never retried');
+  if (row.payload.kind === 'webhook' && row.leadId) return transports.webhook(row.payload, row.leadId, await webhookSecret(row.payload.url, row.leadId));
+  if (row.payload.kind === 'sms' && row.channel === 'visitor_alert_sms') return (transports.sms ?? defaultSmsSender())(row.payload);
+  throw new PermanentDeliveryError(`${row.channel} is not delivered by the worker`);
 }
 
 async function webhookSecret(url: string, leadId: string): Promise<string> {

@@ -128,13 +128,15 @@ export const leadWebhooks = pgTable(
 );
 
 /** 'visitor_email': the visitor's own confirmation (a reservation, src/modules/checkout), sent without ADF. */
-export const DELIVERY_CHANNELS = ['email', 'webhook', 'alert', 'partial_email', 'partial_webhook', 'sms', 'visitor_email'] as const;
+/** 'visitor_alert_email' / 'visitor_alert_sms': a visitor's alerts on saved cars and searches (src/modules/alerts), rows without a lead. */
+export const DELIVERY_CHANNELS = ['email', 'webhook', 'alert', 'partial_email', 'partial_webhook', 'sms', 'visitor_email', 'visitor_alert_email', 'visitor_alert_sms'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
 export type OutboxPayload =
-  | { kind: 'email'; to: string; subject: string; text: string; adf: string; attachmentIds: string[] }
+  /** For an email without a lead (a visitor's alert): messageKey, its Message-ID's local part, and extra headers (List-Unsubscribe). */
+  | { kind: 'email'; to: string; subject: string; text: string; adf: string; attachmentIds: string[]; messageKey?: string; headers?: Record<string, string> }
   | { kind: 'webhook'; url: string; body: string }
-  /** A phone code (identity.codes.ts): sent at once, recorded here; never retried by the worker. */
+  /** A phone code (identity.codes.ts): sent at once, recorded here, never retried; a visitor's alert by SMS: delivered by the worker. */
   | { kind: 'sms'; to: string; from: string; body: string };
 
 /**

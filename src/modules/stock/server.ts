@@ -11,7 +11,7 @@ export { scopeForTenant, scopeWhere } from './search/search.scope';
 export { type CarJson, findCarJson } from './stock.api';
 export { StockInputError, upsertCar, withdrawCar } from './stock.commands';
 export { getCarBySlug, getSoldCarBySlug, stockListingVersion, visibleCarsWhere } from './stock.queries';
-export { isValidCarSlug, MIN_SHOWN_PRICE } from './stock.rules';
+export { carAlertState, isValidCarSlug, MIN_SHOWN_PRICE, type CarAlertState } from './stock.rules';
 export type { CarDetail, CarStatus, CarType, ItemType } from './stock.types';
 export { carInputSchema, carSlugSchema, csvRecordToInput, fieldErrors, stockImportRowSchema } from './stock.validation';
 export { searchStock } from './search/search.service';

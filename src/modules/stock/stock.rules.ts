@@ -53,6 +53,15 @@ export function isAvailable(car: Pick<CarSummary, 'status'>): boolean {
   return car.status === 'in_stock' || car.status === 'coming_soon';
 }
 
+/** What a visitor who saved a car is told of (decision 066): sold, reserved, available; null while the website hides it. */
+export type CarAlertState = 'available' | 'reserved' | 'sold';
+
+export function carAlertState(car: { status: CarStatus; reserved: boolean; showOnDealerWebsite: boolean }): CarAlertState | null {
+  if (car.status === 'sold') return 'sold';
+  if (!car.showOnDealerWebsite) return null;
+  return car.reserved ? 'reserved' : 'available';
+}
+
 /**
  * Whether the car is listed on the dealer website (the SQL twin is visibleCarsWhere in
  * stock.queries.ts): shown on the dealer website, and available or recently sold.

@@ -1,0 +1,210 @@
+import 'server-only';
+import { sql } from 'drizzle-orm';
+import { getDb, type Db } from '@/db';
+import { rowsOf } from '@/db/rows';
+import { formatMoney } from '@/lib/format';
+import { smsFrom } from '@/modules/identity/server';
+import { findTenantById } from '@/modules/tenancy/tenancy.queries';
+import { carPath, garagePath } from '@/modules/tenancy/tenancy.paths';
+import type { Tenant } from '@/modules/tenancy/tenancy.types';
+import { unsubscribeUrls } from './alerts.consent';
+import type { AlertChannel, AlertKind } from './alerts.schema';
+
+/**
+ * Sends what the sweep found (decision 066): a visitor's unsent items become one message in the
+ * outbox, in the transaction that marks them sent. At most one digest a day per visitor and
+ * website; a visitor who chose instant price drops gets each sweep's price drops at once, in a
+ * message of their own that does not count as the digest. The outbox worker delivers them.
+ */
+
+export const DIGEST_INTERVAL_MS = 24 * 60 * 60 * 1000;
+/** Channels of the outbox (lead_deliveries) for visitors' alerts: rows without a lead. */
+export const ALERT_OUTBOX_CHANNEL = { email: 'visitor_alert_email', sms: 'visitor_alert_sms' } as const;
+const SIMILAR_CARS = 3;
+
+type Due = { customerId: string; websiteId: number; channel: AlertChannel; address: string; instantPriceDrops: boolean; origin: string; lastDigestAt: Date | null; consentedAt: Date; firstName: string | null };
+
+export type AlertLine = {
+  kind: AlertKind;
+  carId: number;
+  name: string;
+  year: number;
+  slug: string;
+  price: number;
+  oldPrice: number | null;
+  newPrice: number | null;
+  searchName: string | null;
+  make: string;
+  model: string;
+};
+
+type Item = AlertLine & { id: number };
+
+/** A digest is due when none was sent in the last 24 hours. */
+export function isDigestDue(lastDigestAt: Date | string | null, now: Date): boolean {
+  return !lastDigestAt || now.getTime() - new Date(lastDigestAt).getTime() >= DIGEST_INTERVAL_MS;
+}
+
+export async function queueDueAlerts(now = new Date()): Promise<number> {
+  const db = await getDb();
+  const due = rowsOf<Due>(
+    await db.execute(sql`
+      select s.customer_id as "customerId", s.website_id as "websiteId", s.channel, s.address, s.instant_price_drops as "instantPriceDrops",
+        s.origin, s.last_digest_at as "lastDigestAt", s.consented_at as "consentedAt", c.first_name as "firstName"
+      from alert_subscriptions s join customers c on c.id = s.customer_id
+      where s.unsubscribed_at is null and exists (select 1 from alert_items i where i.customer_id = s.customer_id and i.delivery_id is null)`),
+  );
+  const tenants = new Map<number, Tenant | null>();
+  let queued = 0;
+  for (const visitor of due) {
+    if (!isDigestDue(visitor.lastDigestAt, now) && !visitor.instantPriceDrops) continue;
+    if (!tenants.has(visitor.websiteId)) tenants.set(visitor.websiteId, await findTenantById(visitor.websiteId));
+    const tenant = tenants.get(visitor.websiteId);
+    if (!tenant) continue;
+    if (await queueOne(tenant, visitor, now)) queued += 1;
+  }
+  return queued;
+}
+
+/** One visitor's message: the unsent items (or, between digests, the price drops), queued and marked in one transaction. */
+async function queueOne(tenant: Tenant, visitor: Due, now: Date): Promise<boolean> {
+  const db = await getDb();
+  // Read before the transaction: the embedded database runs one connection, and the secret may be read from it.
+  const links = await unsubscribeUrls(visitor.origin, tenant.id, visitor.customerId);
+  return db.transaction(async (tx) => {
+    // The subscription's row lock: two sweeps never queue the same items twice.
+    const [live] = rowsOf<{ lastDigestAt: Date | null }>(
+      await tx.execute(sql`select last_digest_at as "lastDigestAt" from alert_subscriptions where customer_id = ${visitor.customerId} and unsubscribed_at is null for update`),
+    );
+    if (!live) return false;
+    const digestDue = isDigestDue(live.lastDigestAt, now);
+    if (!digestDue && !visitor.instantPriceDrops) return false;
+    const items = rowsOf<Item>(
+      await tx.execute(sql`
+        select i.id, i.kind, i.car_id as "carId", c.name, c.year, c.slug, c.price, c.make, c.model, i.old_price as "oldPrice", i.new_price as "newPrice", ss.name as "searchName"
+        from alert_items i join cars c on c.id = i.car_id left join saved_searches ss on ss.id = i.saved_search_id
+        where i.customer_id = ${visitor.customerId} and i.delivery_id is null ${digestDue ? sql`` : sql`and i.kind = 'price_drop'`}
+        order by i.id`),
+    ).map((item) => ({ ...item, id: Number(item.id) }));
+    if (items.length === 0) return false;
+    const similar = await similarCars(tx, tenant, items);
+    const message = visitor.channel === 'email' ? alertEmail(tenant, visitor, items, similar, links) : alertSms(tenant, visitor, items, links.page);
+    const [delivery] = rowsOf<{ id: string }>(
+      await tx.execute(sql`insert into lead_deliveries (website_id, lead_id, channel, payload)
+        values (${tenant.id}, null, ${ALERT_OUTBOX_CHANNEL[visitor.channel]}, ${JSON.stringify(message)}::jsonb) returning id`),
+    );
+    await tx.execute(sql`update alert_items set delivery_id = ${Number(delivery.id)} where id in (${sql.join(items.map((item) => sql`${item.id}`), sql`, `)})`);
+    if (digestDue) await tx.execute(sql`update alert_subscriptions set last_digest_at = ${now} where customer_id = ${visitor.customerId}`);
+    return true;
+  });
+}
+
+type SimilarCar = { name: string; year: number; slug: string; price: number };
+
+/** For each sold or reserved car: up to three listed cars of the same website, same model first, then same make, nearest in price. */
+async function similarCars(db: Pick<Db, 'execute'>, tenant: Tenant, items: Item[]): Promise<Map<number, SimilarCar[]>> {
+  const found = new Map<number, SimilarCar[]>();
+  for (const item of items) {
+    if ((item.kind !== 'sold' && item.kind !== 'reserved') || found.has(item.carId)) continue;
+    found.set(
+      item.carId,
+      rowsOf<SimilarCar>(
+        await db.execute(sql`
+          select name, year, slug, price from cars
+          where website_id = ${tenant.id} and id <> ${item.carId} and status in ('in_stock', 'coming_soon') and not reserved and show_on_dealer_website and make = ${item.make}
+          order by (model = ${item.model}) desc, abs(price - ${item.price}), id
+          limit ${SIMILAR_CARS}`),
+      ),
+    );
+  }
+  return found;
+}
+
+/** A link back to the website from an alert, tagged so that the visit (and a lead it brings) is known to come from one. */
+export function alertLink(origin: string, path: string, kind: AlertKind | 'digest', medium: AlertChannel): string {
+  const url = new URL(path, origin);
+  url.searchParams.set('utm_source', 'alerts');
+  url.searchParams.set('utm_medium', medium);
+  url.searchParams.set('utm_campaign', kind);
+  return url.toString();
+}
+
+const HEADINGS: Record<AlertKind, string> = {
+  price_drop: 'Price drops on cars you saved',
+  new_stock: 'New cars for your saved searches',
+  sold: 'Sold',
+  reserved: 'Reserved',
+  back_in_stock: 'Back in stock',
+};
+
+function carLine(tenant: Tenant, item: AlertLine, origin: string, medium: AlertChannel): string {
+  const money = (value: number) => formatMoney(tenant.config, value);
+  const url = alertLink(origin, carPath(tenant, item.slug), item.kind, medium);
+  if (item.kind === 'price_drop') return `- ${item.name}: now ${money(item.newPrice ?? item.price)} (was ${money(item.oldPrice ?? item.price)})\n  ${url}`;
+  return `- ${item.name}${item.price > 10 ? `, ${money(item.price)}` : ''}\n  ${url}`;
+}
+
+export type EmailMessage = { kind: 'email'; to: string; subject: string; text: string; adf: string; attachmentIds: string[]; messageKey: string; headers: Record<string, string> };
+
+export function alertEmail(
+  tenant: Tenant,
+  visitor: Pick<Due, 'address' | 'origin' | 'firstName' | 'consentedAt'>,
+  items: AlertLine[],
+  similar: Map<number, SimilarCar[]>,
+  unsubscribe: { page: string; oneClick: string },
+): EmailMessage {
+  const lines: string[] = [`Hi ${visitor.firstName || 'there'},`, ''];
+  for (const kind of Object.keys(HEADINGS) as AlertKind[]) {
+    const ofKind = items.filter((item) => item.kind === kind);
+    if (ofKind.length === 0) continue;
+    lines.push(HEADINGS[kind]);
+    if (kind === 'new_stock') {
+      for (const name of [...new Set(ofKind.map((item) => item.searchName ?? ''))]) {
+        lines.push(`“${name}”:`);
+        lines.push(...ofKind.filter((item) => (item.searchName ?? '') === name).map((item) => carLine(tenant, item, visitor.origin, 'email')));
+      }
+    } else {
+      for (const item of ofKind) {
+        lines.push(carLine(tenant, item, visitor.origin, 'email'));
+        const like = similar.get(item.carId) ?? [];
+        if (like.length) {
+          lines.push('  Similar cars:');
+          lines.push(...like.map((car) => `  - ${car.name}${car.price > 10 ? `, ${formatMoney(tenant.config, car.price)}` : ''}: ${alertLink(visitor.origin, carPath(tenant, car.slug), kind, 'email')}`));
+        }
+      }
+    }
+    lines.push('');
+  }
+  lines.push(`Your saved cars and searches: ${alertLink(visitor.origin, garagePath(tenant), 'digest', 'email')}`, '');
+  lines.push(`You get these alerts because you turned them on at ${tenant.name} on ${new Date(visitor.consentedAt).toISOString().slice(0, 10)}.`);
+  lines.push(`${tenant.name}${tenant.phone ? `, ${tenant.phone}` : ''}, ${visitor.origin}`);
+  lines.push(`Unsubscribe: ${unsubscribe.page}`);
+  const count = items.length;
+  return {
+    kind: 'email',
+    to: visitor.address,
+    subject: `${count} ${count === 1 ? 'update' : 'updates'} on your saved cars and searches at ${tenant.name}`.replace(/[\r\n]+/g, ' '),
+    text: lines.join('\n'),
+    adf: '',
+    attachmentIds: [],
+    messageKey: `alert-${crypto.randomUUID()}`,
+    headers: { 'List-Unsubscribe': `<${unsubscribe.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  };
+}
+
+export type SmsMessage = { kind: 'sms'; to: string; from: string; body: string };
+
+/** An SMS: the first thing found in a sentence, how many more, the garage's link and the unsubscribe link. */
+export function alertSms(tenant: Tenant, visitor: Pick<Due, 'address' | 'origin'>, items: AlertLine[], unsubscribe: string): SmsMessage {
+  const money = (value: number) => formatMoney(tenant.config, value);
+  const first = items[0];
+  const what =
+    first.kind === 'price_drop'
+      ? `price drop: ${first.name} now ${money(first.newPrice ?? first.price)} (was ${money(first.oldPrice ?? first.price)})`
+      : first.kind === 'new_stock'
+        ? `new for “${first.searchName ?? ''}”: ${first.name}`
+        : `${HEADINGS[first.kind].toLowerCase()}: ${first.name}`;
+  const more = items.length > 1 ? ` and ${items.length - 1} more` : '';
+  const link = alertLink(visitor.origin, items.length === 1 ? carPath(tenant, first.slug) : garagePath(tenant), items.length === 1 ? first.kind : 'digest', 'sms');
+  return { kind: 'sms', to: visitor.address, from: smsFrom(tenant), body: `${tenant.name}: ${what}${more}. ${link} Unsubscribe: ${unsubscribe}` };
+}

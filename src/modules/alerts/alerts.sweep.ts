@@ -1,0 +1,189 @@
+import 'server-only';
+import { sql } from 'drizzle-orm';
+import { getDb } from '@/db';
+import { rowsOf } from '@/db/rows';
+import { findTenantById } from '@/modules/tenancy/tenancy.queries';
+import type { Tenant } from '@/modules/tenancy/tenancy.types';
+import { carAlertState, engineFilters, MAKE_MODEL_SEPARATOR, searchStock, type CarStatus } from '@/modules/stock/server';
+import { resolveSearch } from './alerts.saved-searches';
+import type { AlertKind } from './alerts.schema';
+
+/**
+ * Finds what visitors with alerts on are to be told (decision 066), from the stock changes the
+ * database already records: `car_changes` (the cars each car generation touched, decision 020)
+ * and `car_price_changes` (decision 064), read per website from the generation `alert_progress`
+ * holds. Each fact is written once into alert_items (unique customer and source), so sweeps that
+ * overlap, in one process or several, find nothing twice. Sending is alerts.digest.ts's.
+ */
+
+/** `car_changes` keeps a website's last 20 generations (migration 0007). */
+const GENERATIONS_KEPT = 20;
+/** Reads reach this far before the last sweep, for changes committed late by a long transaction. */
+const OVERLAP_MS = 10 * 60_000;
+
+type Progress = { websiteId: number; generation: number; sweptAt: Date; current: number };
+type Found = { customerId: string; kind: AlertKind; carId: number; savedSearchId?: string; oldPrice?: number; newPrice?: number; source: string };
+
+export type SweepFigures = { websites: number; changedCars: number; found: number };
+
+/** `now`: what the search engine counts as listed (a sold car's days on the website); the windows read the database's clock. */
+export async function findAlerts(now = new Date()): Promise<SweepFigures> {
+  const db = await getDb();
+  const websites = rowsOf<{ websiteId: number; generation: string; sweptAt: Date | string; current: string | null }>(
+    await db.execute(sql`
+      select p.website_id as "websiteId", p.generation, p.swept_at as "sweptAt", g.generation as current
+      from alert_progress p left join car_generations g on g.website_id = p.website_id
+      where exists (select 1 from alert_subscriptions s where s.website_id = p.website_id and s.unsubscribed_at is null)`),
+  ).map((row): Progress => ({ websiteId: row.websiteId, generation: Number(row.generation), sweptAt: new Date(row.sweptAt), current: Number(row.current ?? 0) }));
+  const figures: SweepFigures = { websites: 0, changedCars: 0, found: 0 };
+  for (const progress of websites) {
+    if (progress.current <= progress.generation) continue;
+    const tenant = await findTenantById(progress.websiteId);
+    if (!tenant) continue;
+    const changed = await changedCars(progress);
+    const found = changed.length ? [...(await priceDrops(progress, changed)), ...(await stateChanges(progress, changed)), ...(await newStock(tenant, progress, changed, now))] : [];
+    figures.found += await record(progress.websiteId, found);
+    figures.websites += 1;
+    figures.changedCars += changed.length;
+    // The database's clock, as every time the windows compare with (changed_at, created_at).
+    await db.execute(sql`update alert_progress set generation = ${progress.current}, swept_at = now() where website_id = ${progress.websiteId} and generation = ${progress.generation}`);
+  }
+  return figures;
+}
+
+/** The cars the website's generations after the cursor touched; all cars touched since the last sweep when car_changes no longer reaches back that far. */
+async function changedCars(progress: Progress): Promise<number[]> {
+  const db = await getDb();
+  const since = new Date(progress.sweptAt.getTime() - OVERLAP_MS);
+  const complete = progress.generation >= progress.current - GENERATIONS_KEPT;
+  const rows = rowsOf<{ id: number }>(
+    await db.execute(
+      complete
+        ? sql`select distinct car_id as id from car_changes where website_id = ${progress.websiteId} and generation > ${progress.generation} and generation <= ${progress.current}`
+        : sql`select id from cars where website_id = ${progress.websiteId} and (updated_at >= ${since} or created_at >= ${since})`,
+    ),
+  );
+  return rows.map((row) => Number(row.id));
+}
+
+const idList = (ids: number[]) => sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`;
+
+/** Price reductions of changed cars that visitors with alerts on saved, made after they saved the car and agreed to alerts. */
+async function priceDrops(progress: Progress, changed: number[]): Promise<Found[]> {
+  const db = await getDb();
+  const rows = rowsOf<{ customerId: string; carId: number; id: string; oldPrice: number; newPrice: number }>(
+    await db.execute(sql`
+      select f.customer_id as "customerId", pc.car_id as "carId", pc.id, pc.old_price as "oldPrice", pc.new_price as "newPrice"
+      from car_price_changes pc
+      join favourites f on f.website_id = pc.website_id and f.car_id = pc.car_id
+      join alert_subscriptions s on s.customer_id = f.customer_id and s.unsubscribed_at is null
+      where pc.website_id = ${progress.websiteId} and pc.car_id in ${idList(changed)} and pc.new_price < pc.old_price
+        and pc.changed_at >= ${new Date(progress.sweptAt.getTime() - OVERLAP_MS)} and pc.changed_at > f.created_at and pc.changed_at > s.consented_at`),
+  );
+  return rows.map((row) => ({ customerId: row.customerId, kind: 'price_drop', carId: Number(row.carId), oldPrice: row.oldPrice, newPrice: row.newPrice, source: `price:${row.id}` }));
+}
+
+const KIND_OF_STATE = { sold: 'sold', reserved: 'reserved', available: 'back_in_stock' } as const;
+
+/**
+ * Saved cars whose state (carAlertState) is no longer the one their visitor was last told of:
+ * sold, reserved, or back in stock. Every saver's remembered state moves on, told or not (a
+ * visitor without alerts who turns them on later hears only of what happens after).
+ */
+async function stateChanges(progress: Progress, changed: number[]): Promise<Found[]> {
+  const db = await getDb();
+  const rows = rowsOf<{ favouriteId: number; customerId: string; carId: number; notified: string | null; status: CarStatus; reserved: boolean; shown: boolean; alertsOn: boolean }>(
+    await db.execute(sql`
+      select f.id as "favouriteId", f.customer_id as "customerId", f.car_id as "carId", f.notified_state as notified,
+        c.status, c.reserved, c.show_on_dealer_website as shown,
+        exists (select 1 from alert_subscriptions s where s.customer_id = f.customer_id and s.unsubscribed_at is null) as "alertsOn"
+      from favourites f join cars c on c.website_id = f.website_id and c.id = f.car_id
+      where f.website_id = ${progress.websiteId} and f.car_id in ${idList(changed)}`),
+  );
+  const found: Found[] = [];
+  const moved = new Map<string, number[]>();
+  for (const row of rows) {
+    const state = carAlertState({ status: row.status, reserved: row.reserved, showOnDealerWebsite: row.shown });
+    if (!state || state === (row.notified ?? 'available')) continue;
+    if (row.alertsOn) found.push({ customerId: row.customerId, kind: KIND_OF_STATE[state], carId: Number(row.carId), source: `state:${row.carId}:${state}:${progress.current}` });
+    moved.set(state, [...(moved.get(state) ?? []), Number(row.favouriteId)]);
+  }
+  for (const [state, ids] of moved) await db.execute(sql`update favourites set notified_state = ${state} where id in ${idList(ids)}`);
+  return found;
+}
+
+type CandidateSearch = { id: string; customerId: string; path: string; query: string; createdAt: Date };
+
+/** The makes a saved search's filters name, lower case; empty when it takes any make. */
+function makesOf(filters: { make?: string[]; make_model?: string[] }): string[] {
+  return [...new Set([...(filters.make ?? []), ...(filters.make_model ?? []).map((value) => value.split(MAKE_MODEL_SEPARATOR)[0])].map((make) => make.toLowerCase()))];
+}
+
+/**
+ * Listed cars created since the last sweep, matched with the website's active saved searches of
+ * visitors with alerts on: only searches of the new cars' makes (or of any make) are tried, each
+ * once, through the platform's search engine restricted to cars created since the earliest of them.
+ */
+async function newStock(tenant: Tenant, progress: Progress, changed: number[], now: Date): Promise<Found[]> {
+  const db = await getDb();
+  const fresh = rowsOf<{ id: number; make: string; createdAt: Date | string }>(
+    await db.execute(sql`
+      select id, make, created_at as "createdAt" from cars
+      where website_id = ${progress.websiteId} and id in ${idList(changed)} and created_at >= ${new Date(progress.sweptAt.getTime() - OVERLAP_MS)}`),
+  ).map((row) => ({ id: Number(row.id), make: row.make.toLowerCase(), createdAt: new Date(row.createdAt) }));
+  if (fresh.length === 0) return [];
+  const searches = rowsOf<CandidateSearch>(
+    await db.execute(sql`
+      select ss.id, ss.customer_id as "customerId", ss.path, ss.query, ss.created_at as "createdAt"
+      from saved_searches ss join alert_subscriptions s on s.customer_id = ss.customer_id and s.unsubscribed_at is null
+      where ss.website_id = ${progress.websiteId} and not ss.paused`),
+  );
+  if (searches.length === 0) return [];
+  // The index by make: each search under the makes it names, or under '' for any make.
+  const byMake = new Map<string, { search: CandidateSearch; filters: ReturnType<typeof engineFilters>; q: string | undefined }[]>();
+  const freshMakes = new Set(fresh.map((car) => car.make));
+  for (const search of searches) {
+    const resolved = await resolveSearch(tenant, search.query ? `${search.path}?${search.query}` : search.path);
+    if (!resolved) continue;
+    const filters = engineFilters(resolved.state, resolved.listing.preset, tenant.config);
+    const makes = makesOf(filters);
+    for (const make of makes.length ? makes.filter((m) => freshMakes.has(m)) : ['']) {
+      byMake.set(make, [...(byMake.get(make) ?? []), { search, filters, q: resolved.state.q }]);
+    }
+  }
+  const freshIds = new Map(fresh.map((car) => [car.id, car]));
+  const since = Math.min(...fresh.map((car) => car.createdAt.getTime()));
+  const tried = new Set<string>();
+  const found: Found[] = [];
+  for (const candidates of [...[...freshMakes].map((make) => byMake.get(make) ?? []), byMake.get('') ?? []]) {
+    for (const { search, filters, q } of candidates) {
+      if (tried.has(search.id)) continue;
+      tried.add(search.id);
+      const result = await searchStock(tenant, { q, filters: { ...filters, created_at_timestamp: { min: since } }, limit: Math.min(1_000, fresh.length * 2 + 10), offset: 0, sort: 'created_at_timestamp:desc' }, now);
+      for (const hit of result.hits) {
+        const car = freshIds.get(hit.id);
+        if (car && car.createdAt > new Date(search.createdAt)) found.push({ customerId: search.customerId, kind: 'new_stock', carId: car.id, savedSearchId: search.id, source: `new:${search.id}:${car.id}` });
+      }
+    }
+  }
+  return found;
+}
+
+async function record(websiteId: number, found: Found[]): Promise<number> {
+  if (found.length === 0) return 0;
+  const db = await getDb();
+  let recorded = 0;
+  for (let i = 0; i < found.length; i += 500) {
+    const chunk = found.slice(i, i + 500);
+    const values = sql.join(
+      chunk.map((f) => sql`(${websiteId}, ${f.customerId}::uuid, ${f.kind}, ${f.carId}, ${f.savedSearchId ?? null}::uuid, ${f.oldPrice ?? null}::int, ${f.newPrice ?? null}::int, ${f.source})`),
+      sql`, `,
+    );
+    const inserted = rowsOf<{ id: string }>(
+      await db.execute(sql`insert into alert_items (website_id, customer_id, kind, car_id, saved_search_id, old_price, new_price, source)
+        values ${values} on conflict (customer_id, source) do nothing returning id`),
+    );
+    recorded += inserted.length;
+  }
+  return recorded;
+}

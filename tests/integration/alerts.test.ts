@@ -1,0 +1,264 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from '@/db';
+import { useTestDatabase } from '../support/database';
+import { callLeadRoute } from '@/modules/leads/leads.test-support';
+import { seedDashboardWorld, carBody, type DashboardWorld } from '@/modules/dashboard/dashboard.test-support';
+import { clearDashboardCache } from '@/modules/dashboard/dashboard.cache';
+import { websites } from '@/modules/tenancy/tenancy.schema';
+import { findTenantById } from '@/modules/tenancy/tenancy.queries';
+import type { Tenant } from '@/modules/tenancy/tenancy.types';
+import { findOrCreateCustomer, startSession } from '@/modules/identity/identity.sessions';
+import { saveCars } from '@/modules/identity/identity.garage';
+import { cars } from '@/modules/stock/stock.schema';
+import { upsertCar, carInputSchema } from '@/modules/stock/server';
+import { leadDeliveries } from '@/modules/leads/leads.schema';
+import { runDeliveryBatch, type EmailPayload } from '@/modules/leads/leads.delivery';
+import type { SmsMessage } from '@/lib/sms';
+import { alertItems, alertSubscriptions } from '@/modules/alerts/alerts.schema';
+import { saveSearch } from '@/modules/alerts/alerts.saved-searches';
+import { findAlerts } from '@/modules/alerts/alerts.sweep';
+import { queueDueAlerts } from '@/modules/alerts/alerts.digest';
+import { runAlertsSweep } from '@/modules/alerts/alerts.housekeeping';
+import * as settings from '@/app/api/alerts/route';
+import * as form from '@/app/api/alerts/form/route';
+import * as unsubscribe from '@/app/api/alerts/unsubscribe/[token]/route';
+
+const HOST_A = 'alpha-motors.localhost';
+const HOST_B = 'beta-cars.localhost';
+const HOUR = 60 * 60 * 1000;
+
+/** Issue 35 item 2 and decision 066: visitors' alerts from a stock change to the outbox, with consent, digests and unsubscribe. */
+describe('visitor alerts', () => {
+  let db: Db;
+  let w: DashboardWorld;
+  let a: Tenant;
+  const people: Record<string, { id: string; cookie: string }> = {};
+
+  async function person(name: string, phone: string, tenant?: Tenant) {
+    const customer = await findOrCreateCustomer(tenant ?? a, phone, {});
+    people[name] = { id: customer.id, cookie: `dp_access=${(await startSession(tenant ?? a, customer)).access_token}` };
+  }
+
+  const carId = async (slug: string, websiteId = w.a.websiteId) =>
+    (await db.select({ id: cars.id }).from(cars).where(and(eq(cars.websiteId, websiteId), eq(cars.slug, slug))))[0].id;
+  const turnOn = (cookie: string, body: unknown, host = HOST_A, headers: Record<string, string> = {}) => callLeadRoute(settings.POST, { host, body, headers: { cookie, ...headers } });
+  const reprice = (slug: string, price: number, overrides = {}) =>
+    upsertCar(a, w.a.dealershipId, slug, carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, model: slug.includes('camry') ? 'Camry' : 'Corolla', price, ...overrides })));
+  const lastOf = async (channel: 'visitor_alert_email' | 'visitor_alert_sms') => (await alertOutbox()).filter((row) => row.channel === channel).at(-1)!;
+  /** What the outbox holds for visitors' alerts, oldest first. */
+  const alertOutbox = async () =>
+    (await db.select().from(leadDeliveries).where(isNull(leadDeliveries.leadId))).filter((row) => row.channel.startsWith('visitor_alert')).sort((x, y) => x.id - y.id);
+
+  beforeAll(async () => {
+    ({ db } = await useTestDatabase());
+    clearDashboardCache();
+    w = await seedDashboardWorld(db);
+    const [row] = await db.select({ config: websites.config }).from(websites).where(eq(websites.id, w.a.websiteId));
+    await db.update(websites).set({ config: { ...row.config, phoneSignIn: { enabled: true }, garage: { enabled: true } } }).where(eq(websites.id, w.a.websiteId));
+    a = (await findTenantById(w.a.websiteId))!;
+    await person('mia', '+61413000201');
+    await person('noah', '+61413000202');
+    await person('ava', '+61413000203');
+    await person('onB', '+61413000204', w.b.tenant);
+  });
+
+  describe('turning alerts on and off (POST/GET/DELETE /api/alerts)', () => {
+    it('refuses alerts without the consent box ticked (422 naming consent), and records nothing', async () => {
+      const response = await turnOn(people.mia.cookie, { channel: 'email', email: 'mia@example.com', consent: false });
+      expect(response.status).toBe(422);
+      expect(((await response.json()) as { fields: Record<string, string> }).fields).toEqual({ consent: 'Tick the box to agree to receive alerts.' });
+      expect(await db.select().from(alertSubscriptions)).toEqual([]);
+    });
+
+    it('turns alerts on by email with the consent wording and time recorded, naming the website', async () => {
+      const before = Date.now();
+      const response = await turnOn(people.mia.cookie, { channel: 'email', email: 'mia@example.com', consent: true });
+      expect(response.status).toBe(200);
+      const { alerts } = (await response.json()) as { alerts: Record<string, unknown> };
+      expect(alerts).toMatchObject({ on: true, channel: 'email', address: 'mia@example.com', instant_price_drops: false });
+      const [row] = await db.select().from(alertSubscriptions).where(eq(alertSubscriptions.customerId, people.mia.id));
+      // Decision 066: the wording shown beside the box, with the sender identified (Spam Act).
+      expect(row.consentText).toBe(
+        'I agree to receive alerts from alpha-motors website, by the email or SMS I chose, about the cars and searches I save: new matching stock, price drops, and cars sold, reserved or back in stock. At most one message a day, unless I choose price drops as they happen. I can unsubscribe at any time with the link in every message.',
+      );
+      expect(row.consentedAt.getTime()).toBeGreaterThanOrEqual(before - 1);
+      expect(row.origin).toBe('http://alpha-motors.localhost');
+      const read = await callLeadRoute(settings.GET, { host: HOST_A, method: 'GET', headers: { cookie: people.mia.cookie } });
+      expect(read.headers.get('cache-control')).toBe('private, no-store');
+      expect(((await read.json()) as { alerts: { on: boolean } }).alerts.on).toBe(true);
+    });
+
+    it('SMS alerts go to the phone the visitor signed in with, whatever else is sent', async () => {
+      const response = await turnOn(people.ava.cookie, { channel: 'sms', email: 'ignored@example.com', instant_price_drops: true, consent: true });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { alerts: unknown }).alerts).toMatchObject({ channel: 'sms', address: '+61413000203', instant_price_drops: true });
+    });
+
+    it('refuses hostile and malformed bodies with the field named, a cross-site post, a non-JSON body and a signed-out visitor', async () => {
+      const fieldsOf = async (body: unknown) => {
+        const response = await turnOn(people.noah.cookie, body);
+        expect(response.status).toBe(422);
+        return Object.keys(((await response.json()) as { fields: Record<string, string> }).fields);
+      };
+      expect(await fieldsOf({ channel: 'fax', consent: true })).toEqual(['channel']);
+      expect(await fieldsOf({ channel: 'email', consent: 'yes' })).toEqual(['consent']);
+      expect(await fieldsOf({ channel: 'email', email: 'not an address', consent: true })).toEqual(['email']);
+      expect(await fieldsOf({ channel: 'email', email: 'x'.repeat(300) + '@example.com', consent: true })).toEqual(['email']);
+      expect(await fieldsOf({ channel: 'email', email: 'n@example.com', consent: true, customer_id: people.mia.id })).toEqual(['customer_id']);
+      expect(await fieldsOf([])).not.toEqual([]);
+      expect((await turnOn(people.noah.cookie, { channel: 'email', email: 'n@example.com', consent: true }, HOST_A, { origin: 'https://evil.example' })).status).toBe(403);
+      const text = await callLeadRoute(settings.POST, { host: HOST_A, rawBody: 'channel=email', headers: { cookie: people.noah.cookie, 'content-type': 'text/plain' } });
+      expect(text.status).toBe(415);
+      expect((await turnOn('', { channel: 'email', email: 'n@example.com', consent: true })).status).toBe(401);
+      expect(await db.select().from(alertSubscriptions).where(eq(alertSubscriptions.customerId, people.noah.id))).toEqual([]);
+    });
+
+    it('a session of another website is not a visitor of this one (401), and B’s host does not see A’s settings', async () => {
+      expect((await turnOn(people.onB.cookie, { channel: 'email', email: 'b@example.com', consent: true })).status).toBe(401);
+      const read = await callLeadRoute(settings.GET, { host: HOST_B, method: 'GET', headers: { cookie: people.mia.cookie } });
+      expect([401, 404]).toContain(read.status);
+    });
+
+    it('the garage’s form turns alerts on and off without JavaScript (303 back to the garage), and refuses without consent', async () => {
+      const post = (body: string) => callLeadRoute(form.POST, { host: HOST_A, rawBody: body, headers: { cookie: people.noah.cookie, 'content-type': 'application/x-www-form-urlencoded' } });
+      const refused = await post('action=on&channel=email&email=noah%40example.com');
+      expect(refused.status).toBe(303);
+      expect(refused.headers.get('location')).toBe('/my-garage?alerts=refused&field=consent#alerts');
+      const on = await post('action=on&channel=email&email=noah%40example.com&consent=on');
+      expect(on.headers.get('location')).toBe('/my-garage?alerts=on#alerts');
+      expect((await db.select().from(alertSubscriptions).where(eq(alertSubscriptions.customerId, people.noah.id)))[0]).toMatchObject({ address: 'noah@example.com', unsubscribedAt: null });
+      const off = await post('action=off');
+      expect(off.headers.get('location')).toBe('/my-garage?alerts=off#alerts');
+      expect((await db.select().from(alertSubscriptions).where(eq(alertSubscriptions.customerId, people.noah.id)))[0].unsubscribedAt).toBeInstanceOf(Date);
+      const signedOut = await callLeadRoute(form.POST, { host: HOST_A, rawBody: 'action=on&consent=on', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(signedOut.headers.get('location')).toBe('/sign-in?next=%2Fmy-garage');
+    });
+  });
+
+  describe('from a stock change to the outbox', () => {
+    it('a price drop on a saved car: found once, sent in the day’s digest with the old and new price, the unsubscribe headers, nothing for a visitor without consent', async () => {
+      const corolla = await carId('a-corolla-1');
+      await saveCars(a, people.mia.id, [corolla]);
+      await saveCars(a, people.noah.id, [corolla]); // Noah turned alerts off: told nothing.
+      await reprice('a-corolla-1', 25_990);
+      const sweep = await runAlertsSweep();
+      expect(sweep).toEqual({ found: 1, queued: 1 });
+      // Another sweep finds nothing new.
+      expect(await runAlertsSweep()).toEqual({ found: 0, queued: 0 });
+      const [mail] = await alertOutbox();
+      expect(mail.channel).toBe('visitor_alert_email');
+      const payload = mail.payload as EmailPayload;
+      expect(payload.to).toBe('mia@example.com');
+      expect(payload.subject).toBe('1 update on your saved cars and searches at alpha-motors website');
+      expect(payload.text).toContain('Price drops on cars you saved');
+      expect(payload.text).toContain('now $25,990 (was $27,990)');
+      expect(payload.text).toMatch(/http:\/\/alpha-motors\.localhost\/cars\/a-corolla-1\?utm_source=alerts&utm_medium=email&utm_campaign=price_drop/);
+      expect(payload.text).toMatch(/Unsubscribe: http:\/\/alpha-motors\.localhost\/alerts\/unsubscribe\/[0-9a-f-]{36}\.[\w-]{43}/);
+      expect(payload.headers).toEqual({ 'List-Unsubscribe': expect.stringMatching(/^<http:\/\/alpha-motors\.localhost\/api\/alerts\/unsubscribe\/[0-9a-f-]{36}\.[\w-]{43}>$/), 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+      const items = await db.select().from(alertItems);
+      expect(items.map((item) => [item.customerId, item.kind, item.oldPrice, item.newPrice, item.deliveryId])).toEqual([[people.mia.id, 'price_drop', 27_990, 25_990, mail.id]]);
+    });
+
+    it('the outbox worker delivers an alert email with its List-Unsubscribe headers, and an alert SMS through the SMS sender', async () => {
+      const emails: EmailPayload[] = [];
+      const texts: SmsMessage[] = [];
+      await runDeliveryBatch({ transports: { email: async (payload) => (emails.push(payload), 'sent'), webhook: async () => 'unused', sms: async (message) => (texts.push(message), 'sent') } });
+      expect(emails.map((e) => e.headers?.['List-Unsubscribe-Post'])).toEqual(['List-Unsubscribe=One-Click']);
+      expect((await alertOutbox()).map((row) => row.status)).toEqual(['delivered']);
+    });
+
+    it('at most one digest a day: a second drop waits for the next day; with instant price drops it is sent at once', async () => {
+      const camry = await carId('a-camry-1');
+      await saveCars(a, people.mia.id, [camry]);
+      await saveCars(a, people.ava.id, [camry]);
+      await reprice('a-camry-1', 33_990);
+      expect((await findAlerts()).found).toBe(2);
+      // Ava's first message (she chose SMS) goes at once; Mia had her digest today: nothing yet.
+      expect(await queueDueAlerts()).toBe(1);
+      const sms = (await alertOutbox()).at(-1)!;
+      expect(sms.channel).toBe('visitor_alert_sms');
+      const body = (sms.payload as { body: string }).body;
+      expect(body).toMatch(/^alpha-motors website: price drop: .* now \$33,990 \(was \$35,990\)\. http:\/\/alpha-motors\.localhost\/cars\/a-camry-1\?utm_source=alerts&utm_medium=sms&utm_campaign=price_drop Unsubscribe: http:\/\/alpha-motors\.localhost\/alerts\/unsubscribe\//);
+      expect((sms.payload as { to: string }).to).toBe('+61413000203');
+      // A second drop within the day: Ava chose price drops as they happen, so hers goes at once; Mia's waits.
+      await reprice('a-camry-1', 32_990);
+      expect((await findAlerts()).found).toBe(2);
+      expect(await queueDueAlerts(new Date(Date.now() + HOUR))).toBe(1);
+      expect(((await lastOf('visitor_alert_sms')).payload as { body: string }).body).toContain('now $32,990 (was $33,990)');
+      expect(await queueDueAlerts(new Date(Date.now() + 23 * HOUR))).toBe(0);
+      expect(await queueDueAlerts(new Date(Date.now() + 24 * HOUR + 60_000))).toBe(1);
+      const digest = (await alertOutbox()).at(-1)!;
+      expect((digest.payload as EmailPayload).to).toBe('mia@example.com');
+      expect((digest.payload as EmailPayload).text).toContain('now $33,990 (was $35,990)');
+      expect((digest.payload as EmailPayload).text).toContain('now $32,990 (was $33,990)');
+      expect((digest.payload as EmailPayload).subject).toBe('2 updates on your saved cars and searches at alpha-motors website');
+    });
+
+    it('a saved car sold, with similar cars of the same website; reserved; back in stock', async () => {
+      await reprice('a-camry-1', 32_990, { status: 'sold' });
+      expect(await runAlertsSweep(new Date(Date.now() + 49 * HOUR))).toEqual({ found: 2, queued: 2 });
+      const sold = await lastOf('visitor_alert_email');
+      const text = (sold.payload as EmailPayload).text;
+      expect(text).toContain('Sold\n');
+      // The other Camry first (same model), then the nearest Toyota in price.
+      expect(text).toMatch(/Similar cars:\n {2}- .*\$36,990: http:\/\/alpha-motors\.localhost\/cars\/a-camry-2\?/);
+      const kinds = async () => (await db.select({ kind: alertItems.kind, customerId: alertItems.customerId }).from(alertItems).orderBy(alertItems.id)).filter((i) => i.customerId === people.mia.id).map((i) => i.kind);
+      expect(await kinds()).toEqual(['price_drop', 'price_drop', 'price_drop', 'sold']);
+      await reprice('a-camry-1', 32_990, { status: 'in_stock' });
+      await findAlerts();
+      await reprice('a-corolla-1', 25_990, { reserved: true });
+      await findAlerts();
+      expect(await kinds()).toEqual(['price_drop', 'price_drop', 'price_drop', 'sold', 'back_in_stock', 'reserved']);
+    });
+
+    it('new stock matching a saved search, tried only for its make; nothing for a car that does not match', async () => {
+      await saveSearch(a, people.mia.id, '/search/used-cars?make=Toyota&price_max=30000');
+      await upsertCar(a, w.a.dealershipId, 'a-corolla-new', carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, price: 24_990 })));
+      await upsertCar(a, w.a.dealershipId, 'a-corolla-dear', carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, price: 31_990 })));
+      await upsertCar(a, w.a.dealershipId, 'a-octavia-new', carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, make: 'Škoda', model: 'Octavia', price: 24_990 })));
+      await findAlerts();
+      const found = await db.select({ kind: alertItems.kind, carId: alertItems.carId }).from(alertItems).where(eq(alertItems.kind, 'new_stock'));
+      expect(found).toEqual([{ kind: 'new_stock', carId: await carId('a-corolla-new') }]);
+      await queueDueAlerts(new Date(Date.now() + 100 * HOUR));
+      const text = ((await lastOf('visitor_alert_email')).payload as EmailPayload).text;
+      expect(text).toContain('New cars for your saved searches\n“Toyota under $30,000”:');
+    });
+  });
+
+  describe('unsubscribe without signing in', () => {
+    const tokenOf = async () => {
+      const text = ((await alertOutbox()).find((row) => row.channel === 'visitor_alert_email')!.payload as EmailPayload).text;
+      return /alerts\/unsubscribe\/([^\s]+)/.exec(text)![1];
+    };
+    const oneClick = (token: string, host = HOST_A) =>
+      callLeadRoute(unsubscribe.POST, { host, rawBody: 'List-Unsubscribe=One-Click', params: { token }, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+
+    it('refuses a link altered, of another visitor or another website; opening it (GET) changes nothing', async () => {
+      const token = await tokenOf();
+      const altered = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
+      expect((await oneClick(altered)).status).toBe(404);
+      expect((await oneClick(`${people.noah.id}.${token.split('.')[1]}`)).status).toBe(404);
+      expect((await oneClick(token, HOST_B)).status).toBe(404);
+      expect((await oneClick('../../etc/passwd')).status).toBe(404);
+      const opened = await callLeadRoute(unsubscribe.GET, { host: HOST_A, method: 'GET', params: { token } });
+      expect(opened.status).toBe(303);
+      expect((await db.select().from(alertSubscriptions).where(eq(alertSubscriptions.customerId, people.mia.id)))[0].unsubscribedAt).toBeNull();
+    });
+
+    it('the one-click POST (RFC 8058) unsubscribes; nothing is found or sent after', async () => {
+      const response = await oneClick(await tokenOf());
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ unsubscribed: true, message: 'You will get no more alerts from this website.' });
+      const before = (await alertOutbox()).length;
+      // Ava saves the Corolla too: the drop is found for her alone.
+      await saveCars(a, people.ava.id, [await carId('a-corolla-1')]);
+      await reprice('a-corolla-1', 23_990, { reserved: true });
+      expect(await runAlertsSweep(new Date(Date.now() + 200 * HOUR))).toEqual({ found: 1, queued: 1 });
+      expect((await alertOutbox()).length).toBe(before + 1);
+      expect((await alertOutbox()).at(-1)!.channel).toBe('visitor_alert_sms');
+      // Mia's items were all sent before she left; the new drop gave her none.
+      expect((await db.select().from(alertItems).where(eq(alertItems.customerId, people.mia.id))).map((item) => item.deliveryId === null)).toEqual([false, false, false, false, false, false, false]);
+    });
+  });
+});
