@@ -11,7 +11,8 @@ export async function register() {
     startCheckoutHousekeeping();
     // Visitors' alerts: stock changes matched with saved cars and searches, digests queued (every minute).
     const { startAlertsHousekeeping } = await import('./modules/alerts/alerts.housekeeping');
-    startAlertsHousekeeping();
+    // ALERTS_SWEEP_INTERVAL_MS: a shorter interval for the browser tests (the default is a minute).
+    startAlertsHousekeeping(Number(process.env.ALERTS_SWEEP_INTERVAL_MS) || undefined);
   }
   // Lead delivery from the outbox runs in every server process (claims are SKIP LOCKED leases).
   if (env().leadWorker && process.env.NEXT_PHASE !== 'phase-production-build') {

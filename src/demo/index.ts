@@ -17,6 +17,9 @@ import { bookingsFor, specialHoursFor } from './schedule';
 import { DEMO_SITES, DEMO_SLUGS, placeUrl, type SiteSeed } from './sites';
 import { demoPriceChanges, generateStock, slugify, type GeneratedStock, type PhotoSpec } from './stock';
 import { vitalsFor } from './vitals';
+import { demoAlerts } from './alerts';
+import { alertProgress, alertSubscriptions, savedSearches } from '@/modules/alerts/alerts.schema';
+import { customers, favourites } from '@/modules/identity/identity.schema';
 
 export { DEMO_SITES, DEMO_SLUGS } from './sites';
 
@@ -260,11 +263,23 @@ async function writeDatabase(db: Db, plans: SitePlan[], now: Date): Promise<void
     await tx.insert(contentPages).values(plans.flatMap(({ site }) => contentFor(site)));
 
     const allCars = plans.flatMap((p) => p.stock.cars);
+    // The price history first: the demo visitor's alert below then lowers a price the history ends at.
+    const priceHistory = demoPriceChanges(allCars, now);
+    // A demo visitor's saved cars and search with alerts on (issue 35); sets a price and an arrival among the cars.
+    const alerts = plans.map(({ site }) => demoAlerts(site, allCars, now)).filter((a) => a !== null);
     await insertChunks(allCars, (chunk) => tx.insert(cars).values(chunk), 250);
     const allImages = plans.flatMap((p) => p.stock.images);
     await insertChunks(allImages, (chunk) => tx.insert(carImages).values(chunk), 2000);
     // Price changes for the car pages' price history (issue 35): the trigger records later ones.
-    await insertChunks(demoPriceChanges(allCars, now), (chunk) => tx.insert(carPriceChanges).values(chunk), 1000);
+    await insertChunks(priceHistory, (chunk) => tx.insert(carPriceChanges).values(chunk), 1000);
+    if (alerts.length > 0) {
+      await tx.insert(customers).values(alerts.flatMap((a) => a.customers));
+      await tx.insert(alertSubscriptions).values(alerts.flatMap((a) => a.subscriptions));
+      await tx.insert(favourites).values(alerts.flatMap((a) => a.favourites));
+      await tx.insert(savedSearches).values(alerts.flatMap((a) => a.savedSearches));
+      await tx.insert(carPriceChanges).values(alerts.flatMap((a) => a.priceChanges));
+      await tx.insert(alertProgress).values(alerts.flatMap((a) => a.progress));
+    }
     const processors = plans.flatMap((p) => p.stock.processors);
     await insertChunks(processors, (chunk) => tx.insert(carPaymentProcessors).values(chunk));
 

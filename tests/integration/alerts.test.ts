@@ -20,6 +20,9 @@ import { saveSearch } from '@/modules/alerts/alerts.saved-searches';
 import { findAlerts } from '@/modules/alerts/alerts.sweep';
 import { queueDueAlerts } from '@/modules/alerts/alerts.digest';
 import { runAlertsSweep } from '@/modules/alerts/alerts.housekeeping';
+import { alertFigures } from '@/modules/alerts/alerts.figures';
+import { validLead } from '@/modules/leads/leads.test-support';
+import * as leadsRoute from '@/app/api/leads/route';
 import * as settings from '@/app/api/alerts/route';
 import * as form from '@/app/api/alerts/form/route';
 import * as unsubscribe from '@/app/api/alerts/unsubscribe/[token]/route';
@@ -259,6 +262,28 @@ describe('visitor alerts', () => {
       expect((await alertOutbox()).at(-1)!.channel).toBe('visitor_alert_sms');
       // Mia's items were all sent before she left; the new drop gave her none.
       expect((await db.select().from(alertItems).where(eq(alertItems.customerId, people.mia.id))).map((item) => item.deliveryId === null)).toEqual([false, false, false, false, false, false, false]);
+    });
+  });
+
+  describe('for the dealer (analytics.json)', () => {
+    it('counts the messages sent, what they told of, visitors with alerts on, unsubscribes, and the leads that came from an alert’s link; nothing of another website', async () => {
+      const lead = await callLeadRoute(leadsRoute.POST, { host: HOST_A, body: { lead: validLead({ linked_query_params: { utm_source: 'alerts', utm_medium: 'email', utm_campaign: 'price_drop' } }) } });
+      expect(lead.status).toBe(201);
+      await callLeadRoute(leadsRoute.POST, { host: HOST_A, body: { lead: validLead({ linked_query_params: { utm_source: 'google' } }) } });
+      const day = (ms: number) => {
+        const d = new Date(ms);
+        return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+      };
+      const range = [day(Date.now() - 2 * 86_400_000), day(Date.now() + 2 * 86_400_000)] as const;
+      const outbox = await alertOutbox();
+      const figures = await alertFigures(a, ...range);
+      expect(figures.messages).toEqual({ email: outbox.filter((r) => r.channel === 'visitor_alert_email').length, sms: outbox.filter((r) => r.channel === 'visitor_alert_sms').length });
+      expect(figures.messages.email).toBeGreaterThan(0);
+      expect(figures.messages.sms).toBeGreaterThan(0);
+      // Mia: 3 price drops, sold, back in stock, reserved, new stock; Ava: 3 price drops, sold, back in stock.
+      expect(figures.items).toEqual({ price_drop: 6, new_stock: 1, sold: 2, reserved: 1, back_in_stock: 2 });
+      expect(figures).toMatchObject({ subscribers: 1, unsubscribed: 2, leads_after_alert: 1 });
+      expect(await alertFigures(w.b.tenant, ...range)).toEqual({ messages: { email: 0, sms: 0 }, items: { price_drop: 0, new_stock: 0, sold: 0, reserved: 0, back_in_stock: 0 }, subscribers: 0, unsubscribed: 0, leads_after_alert: 0 });
     });
   });
 });

@@ -46,11 +46,18 @@ export default async function OutboxPage() {
                   <>
                     <h2 className="mt-2 font-semibold">{row.payload.subject}</h2>
                     <p className="text-sm">To: {row.payload.to}</p>
+                    {Object.entries(row.payload.headers ?? {}).map(([name, value]) => (
+                      <p key={name} className="break-all text-sm" data-header={name}>
+                        {name}: {value}
+                      </p>
+                    ))}
                     <pre className="mt-2 overflow-x-auto whitespace-pre-wrap break-words rounded bg-gray-50 p-3 text-sm">{row.payload.text}</pre>
-                    <details className="mt-2">
-                      <summary className="cursor-pointer text-sm">ADF/XML attachment</summary>
-                      <pre className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-gray-50 p-3 text-xs">{row.payload.adf}</pre>
-                    </details>
+                    {row.payload.adf ? (
+                      <details className="mt-2">
+                        <summary className="cursor-pointer text-sm">ADF/XML attachment</summary>
+                        <pre className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-gray-50 p-3 text-xs">{row.payload.adf}</pre>
+                      </details>
+                    ) : null}
                   </>
                 ) : row.payload.kind === 'webhook' ? (
                   <>
