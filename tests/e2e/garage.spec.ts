@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, serverUrl, siteUrl, test } from './support';
+import { codeFromOutbox, expect, serverUrl, siteUrl, test } from './support';
 
 /**
  * Issue 14: phone sign-in and the garage on harbour-city-motors; a website without sign-in shows
@@ -11,14 +11,6 @@ const PHONE = '0412 777 001';
 const E164 = '+61412777001';
 
 /** The newest code the outbox shows for the phone (demo mode, this machine). */
-async function codeFromOutbox(page: Page): Promise<string> {
-  const outbox = await page.context().newPage();
-  await outbox.goto(siteUrl(SITE, '/dev/outbox'));
-  const body = await outbox.locator(`pre[data-sms-to="${E164}"]`).first().innerText();
-  await outbox.close();
-  return /^(\d{6}) /.exec(body.trim())![1];
-}
-
 /** Signs in through the sign-in screen; answers when the code was sent (the server's clock started before). */
 async function signIn(page: Page, opts: { wrongFirst?: boolean } = {}): Promise<number> {
   await page.goto(siteUrl(SITE, '/sign-in?next=/my-garage'));
@@ -26,7 +18,7 @@ async function signIn(page: Page, opts: { wrongFirst?: boolean } = {}): Promise<
   await page.getByRole('button', { name: 'Send Code' }).click();
   await expect(page.getByText('Code sent!')).toBeVisible();
   const sentBy = Date.now();
-  const code = await codeFromOutbox(page);
+  const code = await codeFromOutbox(page.context(), SITE, E164);
   if (opts.wrongFirst) {
     await page.getByLabel('Verification code').fill(code === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Sign in' }).click();

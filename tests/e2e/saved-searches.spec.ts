@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { expect, hydrated, siteUrl, test } from './support';
+import { codeFromOutbox, expect, hydrated, siteUrl, test } from './support';
 
 /**
  * Issue 35, item 1, as a visitor: 'Save this search' on a search page, signed out (sign-in and
@@ -12,14 +12,6 @@ const PHONE = '0412 777 042';
 const E164 = '+61412777042';
 const SEARCH = '/search/used-cars?make=Mazda';
 
-async function codeFromOutbox(context: BrowserContext): Promise<string> {
-  const outbox = await context.newPage();
-  await outbox.goto(siteUrl(SITE, '/dev/outbox'));
-  const body = await outbox.locator(`pre[data-sms-to="${E164}"]`).first().innerText();
-  await outbox.close();
-  return /^(\d{6}) /.exec(body.trim())![1];
-}
-
 const saveButton = (page: Page) => page.getByRole('button', { name: 'Save this search' });
 
 test('a visitor saves a search, signing in on the way, and keeps it in the garage: renamed, paused, deleted', async ({ page, browser }) => {
@@ -30,7 +22,7 @@ test('a visitor saves a search, signing in on the way, and keeps it in the garag
   await page.getByLabel('Mobile number').fill(PHONE);
   await page.getByRole('button', { name: 'Send Code' }).click();
   await expect(page.getByText('Code sent!')).toBeVisible();
-  await page.getByLabel('Verification code').fill(await codeFromOutbox(page.context()));
+  await page.getByLabel('Verification code').fill(await codeFromOutbox(page.context(), SITE, E164));
   await page.getByRole('button', { name: 'Sign in' }).click();
   // Back on the search it came from, where the tap now saves in place.
   await page.waitForURL((url) => url.pathname === '/search/used-cars' && url.searchParams.get('make') === 'Mazda');

@@ -1,4 +1,4 @@
-import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test as base, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { E2E_PORT, fakeWebhookUrl } from '../../playwright.config';
 
 export { expect };
@@ -82,4 +82,13 @@ export async function expectWebhookOnce(page: Page, request: APIRequestContext, 
   expect(posts).toHaveLength(1);
   expect(posts[0]).toMatchObject({ signature_valid: true, idempotency_key: `lead-${leadId}` });
   return posts[0];
+}
+
+/** The 6-digit code of the newest text to `e164` on the website's demo outbox page (phone sign-in). */
+export async function codeFromOutbox(context: BrowserContext, site: string, e164: string): Promise<string> {
+  const outbox = await context.newPage();
+  await outbox.goto(siteUrl(site, '/dev/outbox'));
+  const body = await outbox.locator(`pre[data-sms-to="${e164}"]`).first().innerText();
+  await outbox.close();
+  return /^(\d{6}) /.exec(body.trim())![1];
 }
