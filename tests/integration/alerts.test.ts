@@ -265,6 +265,19 @@ describe('visitor alerts', () => {
     });
   });
 
+  describe('turned off and on again', () => {
+    it('what was found and not yet sent is dropped with the consent: on again, the visitor hears only of what happens after', async () => {
+      await reprice('a-corolla-1', 22_990, { reserved: true });
+      expect((await findAlerts()).found).toBe(1);
+      const off = await callLeadRoute(settings.DELETE, { host: HOST_A, method: 'DELETE', headers: { cookie: people.ava.cookie } });
+      expect(off.status).toBe(200);
+      expect(((await off.json()) as { alerts: { on: boolean } }).alerts.on).toBe(false);
+      expect(await db.select().from(alertItems).where(and(eq(alertItems.customerId, people.ava.id), isNull(alertItems.deliveryId)))).toEqual([]);
+      expect((await turnOn(people.ava.cookie, { channel: 'sms', instant_price_drops: true, consent: true })).status).toBe(200);
+      expect(await runAlertsSweep(new Date(Date.now() + 300 * HOUR))).toEqual({ found: 0, queued: 0 });
+    });
+  });
+
   describe('for the dealer (analytics.json)', () => {
     it('counts the messages sent, what they told of, visitors with alerts on, unsubscribes, and the leads that came from an alert’s link; nothing of another website', async () => {
       const lead = await callLeadRoute(leadsRoute.POST, { host: HOST_A, body: { lead: validLead({ linked_query_params: { utm_source: 'alerts', utm_medium: 'email', utm_campaign: 'price_drop' } }) } });

@@ -5,7 +5,7 @@ import { getDb } from '@/db';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { customers } from '@/modules/identity/identity.schema';
 import { platformSecret } from '@/modules/identity/server';
-import { alertSubscriptions, type AlertChannel } from './alerts.schema';
+import { alertItems, alertSubscriptions, type AlertChannel } from './alerts.schema';
 
 /**
  * A visitor's consent to alerts (decision 066): given with the exact wording shown beside the box
@@ -104,7 +104,7 @@ export async function startProgress(websiteId: number): Promise<void> {
     on conflict (website_id) do nothing`);
 }
 
-/** Ends alerts for this visitor of this website; true when they were on. */
+/** Ends alerts for this visitor of this website, and drops what was found for them and not yet sent; true when they were on. */
 export async function turnAlertsOff(websiteId: number, customerId: string, now = new Date()): Promise<boolean> {
   const db = await getDb();
   const ended = await db
@@ -112,6 +112,8 @@ export async function turnAlertsOff(websiteId: number, customerId: string, now =
     .set({ unsubscribedAt: now })
     .where(and(eq(alertSubscriptions.customerId, customerId), eq(alertSubscriptions.websiteId, websiteId), isNull(alertSubscriptions.unsubscribedAt)))
     .returning({ customerId: alertSubscriptions.customerId });
+  // Turned on again later, the visitor hears only of what happens after.
+  if (ended.length > 0) await db.delete(alertItems).where(and(eq(alertItems.customerId, customerId), isNull(alertItems.deliveryId)));
   return ended.length > 0;
 }
 
