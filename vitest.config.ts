@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -23,6 +24,9 @@ export default defineConfig({
   },
   test: {
     pool: 'forks',
+    // Vitest's default is one worker less than the cores: one on the two-core CI machine, which then
+    // sits half idle while a file imports or waits on PostgreSQL or a child process. Two at least.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       // Database faults (through a TCP proxy) and two servers on one database are PostgreSQL's (decision 055): the postgres project's alone.
       { extends: true as const, test: { ...shared, exclude: ['tests/integration/database-faults.test.ts', 'tests/integration/two-servers.test.ts'], name: 'pglite' } },

@@ -12,6 +12,8 @@ const config = {
   ...base,
   test: {
     ...base.test,
+    // One test process per Stryker runner (stryker.config.mjs sets how many runners).
+    maxWorkers: 1,
     projects: [only ? { ...pglite, test: { ...pglite.test, include: only } } : pglite],
   },
 };

@@ -8,10 +8,14 @@ import { pathToFileURL } from 'node:url';
 export const root = path.resolve(import.meta.dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
-/** Runs a command, streaming its output; resolves with its exit code. */
-export function run(command, args, { onLine, ...options } = {}) {
+/**
+ * Runs a command, streaming its output; resolves with its exit code. onLine gets its stdout line by
+ * line, onOutput its stdout and stderr as they come (both need piped stdio).
+ */
+export function run(command, args, { onLine, onOutput, ...options } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: root, stdio: 'inherit', ...options });
+    if (onOutput) for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk) => onOutput(String(chunk)));
     if (onLine && child.stdout) {
       let buffered = '';
       child.stdout.on('data', (chunk) => {

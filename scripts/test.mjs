@@ -14,11 +14,20 @@ const readJson = (file) => JSON.parse(fs.readFileSync(path.join(resultsDir, file
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
 
-async function check(name, command, args) {
-  console.log(`\n▶ ${name}`);
-  const code = await run(command, args);
-  totals[code === 0 ? 'passed' : 'failed'] += 1;
-  lines.push(`${name}: ${code === 0 ? 'ok' : 'FAILED'}`);
+/** Runs the static checks side by side (each is one process on one core); prints each one's output whole when it ends. */
+async function checks(list) {
+  const outcomes = await Promise.all(
+    list.map(async ([name, command, args]) => {
+      let output = '';
+      const code = await run(command, args, { stdio: ['ignore', 'pipe', 'pipe'], onOutput: (chunk) => (output += chunk) });
+      console.log(`\n▶ ${name}\n${output.trimEnd()}`);
+      return [name, code];
+    }),
+  );
+  for (const [name, code] of outcomes) {
+    totals[code === 0 ? 'passed' : 'failed'] += 1;
+    lines.push(`${name}: ${code === 0 ? 'ok' : 'FAILED'}`);
+  }
 }
 
 async function suite(name, command, args, count) {
@@ -36,9 +45,11 @@ async function suite(name, command, args, count) {
   lines.push(`${name}: ${counted.passed} passed, ${counted.failed} failed${counted.skipped ? `, ${counted.skipped} skipped` : ''}`);
 }
 
-await check('lint', bin('eslint'), ['.', '--max-warnings=0']);
-await check('layers', process.execPath, [path.join(root, 'scripts', 'check-layers.mjs')]);
-await check('typecheck', bin('tsc'), ['--noEmit']);
+await checks([
+  ['lint', bin('eslint'), ['.', '--max-warnings=0']],
+  ['layers', process.execPath, [path.join(root, 'scripts', 'check-layers.mjs')]],
+  ['typecheck', bin('tsc'), ['--noEmit']],
+]);
 await suite('unit and integration', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${resultsDir}/vitest.json`], () => {
   const r = readJson('vitest.json');
   return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numFailedTestSuites ?? 0), skipped: r.numPendingTests + r.numTodoTests };

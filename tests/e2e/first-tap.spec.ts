@@ -11,6 +11,9 @@ import { hydrated, serverUrl, siteUrl } from './support';
  * Uses Playwright's own page.goto (not support.ts's, which waits for hydration).
  */
 
+// Each test opens a context of its own: both workers may take them (the file is the longest of the run, 11 minutes in one worker).
+test.describe.configure({ mode: 'parallel' });
+
 type Mode = 'no JavaScript' | 'before the scripts' | 'hydrated';
 const MODES: readonly Mode[] = ['no JavaScript', 'before the scripts', 'hydrated'];
 const CHUNK_DELAY_MS = 3000;
