@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Db } from '@/db';
+import { logger } from '@/lib/logger';
 import { useTestDatabase } from '../support/database';
 import * as startRoute from '@/app/api/checkout/reservations/route';
 import * as statusRoute from '@/app/api/checkout/reservations/[reservationId]/route';
@@ -406,6 +407,66 @@ describe('starting a reservation', () => {
     const other = await start({ ...body, choices: { payment_method: 'finance', trade_in: false } }, key);
     expect(other.status).toBe(422);
   });
+
+  it('one Idempotency-Key sent for two cars at once: one reservation holds the key, the other request is refused with 422 and learns nothing of it', async () => {
+    const key = `race-${Date.now()}`;
+    const answers = await Promise.all([start(startBody(w.carA), { 'idempotency-key': key }), start(startBody(w.corollaA), { 'idempotency-key': key })]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 422]);
+    const made = answers.find((a) => a.status === 201)!;
+    const refused = answers.find((a) => a.status === 422)!;
+    expect(refused.body).toEqual({ error: 'Please check the highlighted fields.', fields: { 'Idempotency-Key': 'was used for another request: a new request needs a new key' } });
+    const holders = await db.select().from(reservations).where(and(eq(reservations.websiteId, w.a.websiteId), eq(reservations.idempotencyKey, key)));
+    expect(holders.map((r) => r.id)).toEqual([made.body.reservation.id]);
+    // The refused request's car has no reservation of it, and only one payment was asked for.
+    const otherCar = (made.body.reservation.car as { id: number }).id === w.carA ? w.corollaA : w.carA;
+    expect(await db.select().from(reservations).where(and(eq(reservations.carId, otherCar), eq(reservations.status, 'pending_payment')))).toEqual([]);
+    expect(calls.filter((c) => c.op === 'create')).toHaveLength(1);
+  });
+
+  it('starts without a known client address are not counted against one shared budget: the 11th is taken too', async () => {
+    // The per-address limit counts known addresses only, as the lead and phone-code limits do (decision 024: garbage is no address).
+    for (let i = 0; i < 11; i += 1) {
+      await db.execute(sql`update reservations set status = 'cancelled' where status in ('pending_payment', 'held')`);
+      const unknown = await callLeadRoute(startRoute.POST, { host: w.hostA, body: startBody(w.carA) });
+      expect(unknown.status, `start ${i + 1}`).toBe(201);
+    }
+  });
+
+  it('a provider refusing to create the payment is logged as a warning naming the reservation, the provider and its error', async () => {
+    const warnings = vi.spyOn(logger, 'warn');
+    try {
+      refuse.add('create');
+      expect((await start(startBody(w.carA))).status).toBe(502);
+      const [failed] = await db.select().from(reservations).where(eq(reservations.carId, w.carA)).orderBy(sql`${reservations.createdAt} desc`).limit(1);
+      const logged = warnings.mock.calls.filter(([fields]) => (fields as { reservation?: string }).reservation === failed.id);
+      expect(logged).toHaveLength(1);
+      const [fields, message] = logged[0];
+      expect(fields).toEqual({ err: expect.any(PaymentProviderError), reservation: failed.id, provider: 'sandbox' });
+      expect((fields as { err: Error }).err.message).toBe('create refused by the test provider');
+      expect(message).toMatch(/refused/);
+    } finally {
+      warnings.mockRestore();
+    }
+  });
+
+  it('a lapsed hold’s payment the provider refuses to void is logged, naming the reservation and the error; the start goes on', async () => {
+    const first = await started();
+    await db.update(reservations).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(reservations.id, first.id));
+    const infos = vi.spyOn(logger, 'info');
+    try {
+      refuse.add('void');
+      expect((await start(startBody(w.carA))).status).toBe(201);
+      expect((await row(first.id)).status).toBe('expired');
+      const own = () => infos.mock.calls.filter(([fields]) => (fields as { reservation?: string }).reservation === first.id);
+      await eventually(() => own().length > 0, 'the refused void logged');
+      const [fields, message] = own()[0];
+      expect(fields).toEqual({ err: expect.any(PaymentProviderError), reservation: first.id });
+      expect((fields as { err: Error }).err.message).toBe('void refused by the test provider');
+      expect(message).toMatch(/void/);
+    } finally {
+      infos.mockRestore();
+    }
+  });
 });
 
 describe('the visitor’s status read', () => {
@@ -742,6 +803,17 @@ describe('notifications', () => {
     expect(await notify({ id: 'sbx_evt_no_state', type: 'payment.odd', data: { payment_id: ref, state: 'lost' } })).toEqual({ status: 200, body: { received: true, status: 'ignored' } });
     expect(await notify({ id: 'sbx_evt_other', type: 'payment.failed', data: { payment_id: 'sbx_pi_nobody', state: 'failed' } })).toEqual({ status: 200, body: { received: true, status: 'ignored' } });
     expect(await notify({ id: 'sbx_evt_no_payment', type: 'payment.failed', data: {} })).toEqual({ status: 200, body: { received: true, status: 'ignored' } });
+  });
+
+  it('an event type of any length leaves an audit reason of at most 500 characters, naming the provider and the type', async () => {
+    const { id } = await started();
+    const ref = (await row(id)).providerRef!;
+    const type = `payment.failed.${'x'.repeat(600)}`;
+    expect(await notify({ id: `sbx_evt_long_${id}`, type, data: { payment_id: ref, state: 'failed' } })).toEqual({ status: 200, body: { received: true, status: 'processed' } });
+    const last = (await events(id)).at(-1)!;
+    expect(last).toMatchObject({ fromStatus: 'pending_payment', toStatus: 'failed', actor: 'provider' });
+    expect(last.reason.length).toBeLessThanOrEqual(500);
+    expect(last.reason.startsWith('sandbox payment.failed.xxx')).toBe(true);
   });
 });
 
