@@ -71,8 +71,10 @@ export default defineConfig({
         TILL_PASSWORD: E2E_TILL.password,
         // The dealer's webhook receiver stand-in listens on 127.0.0.1; production refuses such addresses.
         LEAD_WEBHOOK_ALLOW_PRIVATE: '1',
-        // Visitors' alerts swept every 2 s instead of every minute (tests/e2e/alerts.spec.ts waits for them).
+        // Visitors' alerts swept every 2 s instead of every minute, and each sweep's finds sent at once
+        // instead of in a daily digest (tests/e2e/alerts.spec.ts waits for them).
         ALERTS_SWEEP_INTERVAL_MS: '2000',
+        ALERTS_DIGEST_INTERVAL_MS: '0',
       },
     },
   ],

@@ -40,9 +40,15 @@ export type AlertLine = {
 
 type Item = AlertLine & { id: number };
 
-/** A digest is due when none was sent in the last 24 hours. */
+/** Time between two digests: a day, or ALERTS_DIGEST_INTERVAL_MS (the browser tests send each sweep's finds at once). */
+function digestIntervalMs(): number {
+  const configured = Number(process.env.ALERTS_DIGEST_INTERVAL_MS);
+  return process.env.ALERTS_DIGEST_INTERVAL_MS && Number.isFinite(configured) && configured >= 0 ? configured : DIGEST_INTERVAL_MS;
+}
+
+/** A digest is due when none was sent in the last interval (a day by default). */
 export function isDigestDue(lastDigestAt: Date | string | null, now: Date): boolean {
-  return !lastDigestAt || now.getTime() - new Date(lastDigestAt).getTime() >= DIGEST_INTERVAL_MS;
+  return !lastDigestAt || now.getTime() - new Date(lastDigestAt).getTime() >= digestIntervalMs();
 }
 
 export async function queueDueAlerts(now = new Date()): Promise<number> {
