@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db';
 import { databaseHasWebsites, seedDemoData, type SeedSummary } from '@/demo';
+import { runAlertsSweep } from '@/modules/alerts/alerts.housekeeping';
 import { contentPages } from '@/modules/content/content.schema';
 import { bookings, locations, specialHours } from '@/modules/locations/locations.schema';
 import { carImages, carPaymentProcessors, cars } from '@/modules/stock/stock.schema';
@@ -232,6 +233,20 @@ describe('demo seed', () => {
     expect(orphans).toEqual([]);
     const dropdowns = await rowsOf(db, sql`select distinct website_id from navigation_items where parent_id is not null and menu = 'header'`);
     expect(dropdowns).toHaveLength(8);
+  });
+
+  it('gives each website with the garage a visitor with alerts on, whose first sweep queues a digest with a price drop and new stock (issue 35)', async () => {
+    expect(await runAlertsSweep()).toMatchObject({ queued: 2 });
+    const digests = (await rowsOf(db, sql`
+      select w.slug, d.payload from lead_deliveries d join websites w on w.id = d.website_id where d.channel = 'visitor_alert_email' order by w.slug`)) as { slug: string; payload: { to: string; text: string } }[];
+    expect(digests.map((d) => [d.slug, d.payload.to])).toEqual([
+      ['harbour-city-motors', 'sam.visitor@example.com'],
+      ['kiwi-motors', 'sam.visitor@example.com'],
+    ]);
+    for (const { payload } of digests) {
+      expect(payload.text).toMatch(/Price drops on cars you saved\n- .+: now \$[\d,]+ \(was \$[\d,]+\)/);
+      expect(payload.text).toContain('New cars for your saved searches');
+    }
   });
 
   it('replaces its own data on a second run, identically, and leaves other websites alone', async () => {
