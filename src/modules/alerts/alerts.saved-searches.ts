@@ -38,13 +38,23 @@ export class SavedSearchRefusal extends Error {
 }
 
 type ResolvedSearch = { listing: SearchListing; state: SearchState; path: string; query: string };
+/** Search pages already resolved, by path: a sweep over many saved searches of one website reads each page once. */
+export type ListingCache = Map<string, Promise<SearchListing | null>>;
+
+function listingOf(tenant: Tenant, segments: string[], listings?: ListingCache): Promise<SearchListing | null> {
+  if (!listings) return resolveSearchListing(tenant, segments);
+  const key = segments.join('/');
+  let found = listings.get(key);
+  if (!found) listings.set(key, (found = resolveSearchListing(tenant, segments)));
+  return found;
+}
 
 /**
  * A search page of this website from its URL path and query (a path only: never another site),
  * with the filters the page itself would read from it, page number left out. Null when the path
  * is not one of the website's search pages.
  */
-export async function resolveSearch(tenant: Tenant, href: string): Promise<ResolvedSearch | null> {
+export async function resolveSearch(tenant: Tenant, href: string, listings?: ListingCache): Promise<ResolvedSearch | null> {
   if (href.length > HREF_MAX || !href.startsWith('/') || href.startsWith('//') || /[\u0000-\u001f\u007f\\]/.test(href)) return null;
   let url: URL;
   try {
@@ -61,9 +71,9 @@ export async function resolveSearch(tenant: Tenant, href: string): Promise<Resol
     } catch {
       return null;
     }
-    listing = await resolveSearchListing(tenant, segments);
+    listing = await listingOf(tenant, segments, listings);
   } else if (config.search.allStockPath && url.pathname === config.search.allStockPath) {
-    const found = await resolveSearchListing(tenant, [url.pathname.slice(1)]);
+    const found = await listingOf(tenant, [url.pathname.slice(1)], listings);
     listing = found && { ...found, path: url.pathname };
   }
   if (!listing) return null;
@@ -164,9 +174,10 @@ export async function listSavedSearches(tenant: Tenant, customerId: string, now 
     .from(savedSearches)
     .where(and(eq(savedSearches.websiteId, tenant.id), eq(savedSearches.customerId, customerId)))
     .orderBy(asc(savedSearches.createdAt), asc(savedSearches.id));
+  const listings: ListingCache = new Map();
   const views = await Promise.all(
     rows.map(async (row): Promise<SavedSearchView> => {
-      const resolved = await resolveSearch(tenant, hrefOf(row));
+      const resolved = await resolveSearch(tenant, hrefOf(row), listings);
       const base = { id: row.id, name: row.name, href: hrefOf(row), paused: row.paused, created_at: row.createdAt.toISOString() };
       if (!resolved) return { ...base, matching: null, new_since_last_visit: null };
       const filters = engineFilters(resolved.state, resolved.listing.preset, tenant.config);

@@ -5,7 +5,7 @@ import { rowsOf } from '@/db/rows';
 import { findTenantById } from '@/modules/tenancy/tenancy.queries';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { carAlertState, engineFilters, MAKE_MODEL_SEPARATOR, searchStock, type CarStatus } from '@/modules/stock/server';
-import { resolveSearch } from './alerts.saved-searches';
+import { resolveSearch, type ListingCache } from './alerts.saved-searches';
 import type { AlertKind } from './alerts.schema';
 
 /**
@@ -112,7 +112,8 @@ async function stateChanges(progress: Progress, changed: number[]): Promise<Foun
   return found;
 }
 
-type CandidateSearch = { id: string; customerId: string; path: string; query: string; createdAt: Date };
+type CandidateSearch = { id: string; customerId: string; href: string; createdAt: Date | string };
+type DistinctSearch = { href: string; savers: CandidateSearch[]; filters: ReturnType<typeof engineFilters>; q: string | undefined };
 
 /** The makes a saved search's filters name, lower case; empty when it takes any make. */
 function makesOf(filters: { make?: string[]; make_model?: string[] }): string[] {
@@ -121,8 +122,11 @@ function makesOf(filters: { make?: string[]; make_model?: string[] }): string[] 
 
 /**
  * Listed cars created since the last sweep, matched with the website's active saved searches of
- * visitors with alerts on: only searches of the new cars' makes (or of any make) are tried, each
- * once, through the platform's search engine restricted to cars created since the earliest of them.
+ * visitors with alerts on. The same search saved by many visitors is one search: each distinct
+ * search page URL is resolved once (its page read once per sweep) and indexed by the makes it
+ * names (or none: any make), so a new car is tried only against the searches of its make and those
+ * of any make, each run once through the platform's search engine, restricted to cars created
+ * since the earliest of them.
  */
 async function newStock(tenant: Tenant, progress: Progress, changed: number[], now: Date): Promise<Found[]> {
   const db = await getDb();
@@ -134,21 +138,24 @@ async function newStock(tenant: Tenant, progress: Progress, changed: number[], n
   if (fresh.length === 0) return [];
   const searches = rowsOf<CandidateSearch>(
     await db.execute(sql`
-      select ss.id, ss.customer_id as "customerId", ss.path, ss.query, ss.created_at as "createdAt"
+      select ss.id, ss.customer_id as "customerId", case when ss.query = '' then ss.path else ss.path || '?' || ss.query end as href, ss.created_at as "createdAt"
       from saved_searches ss join alert_subscriptions s on s.customer_id = ss.customer_id and s.unsubscribed_at is null
       where ss.website_id = ${progress.websiteId} and not ss.paused`),
   );
   if (searches.length === 0) return [];
-  // The index by make: each search under the makes it names, or under '' for any make.
-  const byMake = new Map<string, { search: CandidateSearch; filters: ReturnType<typeof engineFilters>; q: string | undefined }[]>();
+  const byHref = new Map<string, CandidateSearch[]>();
+  for (const search of searches) byHref.set(search.href, [...(byHref.get(search.href) ?? []), search]);
+  // The index by make: each distinct search under the makes it names, or under '' for any make.
   const freshMakes = new Set(fresh.map((car) => car.make));
-  for (const search of searches) {
-    const resolved = await resolveSearch(tenant, search.query ? `${search.path}?${search.query}` : search.path);
+  const byMake = new Map<string, DistinctSearch[]>();
+  const listings: ListingCache = new Map();
+  for (const [href, savers] of byHref) {
+    const resolved = await resolveSearch(tenant, href, listings);
     if (!resolved) continue;
     const filters = engineFilters(resolved.state, resolved.listing.preset, tenant.config);
     const makes = makesOf(filters);
     for (const make of makes.length ? makes.filter((m) => freshMakes.has(m)) : ['']) {
-      byMake.set(make, [...(byMake.get(make) ?? []), { search, filters, q: resolved.state.q }]);
+      byMake.set(make, [...(byMake.get(make) ?? []), { href, savers, filters, q: resolved.state.q }]);
     }
   }
   const freshIds = new Map(fresh.map((car) => [car.id, car]));
@@ -156,13 +163,16 @@ async function newStock(tenant: Tenant, progress: Progress, changed: number[], n
   const tried = new Set<string>();
   const found: Found[] = [];
   for (const candidates of [...[...freshMakes].map((make) => byMake.get(make) ?? []), byMake.get('') ?? []]) {
-    for (const { search, filters, q } of candidates) {
-      if (tried.has(search.id)) continue;
-      tried.add(search.id);
+    for (const { href, savers, filters, q } of candidates) {
+      if (tried.has(href)) continue;
+      tried.add(href);
       const result = await searchStock(tenant, { q, filters: { ...filters, created_at_timestamp: { min: since } }, limit: Math.min(1_000, fresh.length * 2 + 10), offset: 0, sort: 'created_at_timestamp:desc' }, now);
       for (const hit of result.hits) {
         const car = freshIds.get(hit.id);
-        if (car && car.createdAt > new Date(search.createdAt)) found.push({ customerId: search.customerId, kind: 'new_stock', carId: car.id, savedSearchId: search.id, source: `new:${search.id}:${car.id}` });
+        if (!car) continue;
+        for (const search of savers) {
+          if (car.createdAt > new Date(search.createdAt)) found.push({ customerId: search.customerId, kind: 'new_stock', carId: car.id, savedSearchId: search.id, source: `new:${search.id}:${car.id}` });
+        }
       }
     }
   }
