@@ -452,7 +452,7 @@ function render(all: Figures[], loadStart: number, loadEnd: number, versions: { 
       `Then 1,000 stock changes through upsertCar, 20 per website: ${Object.entries(CHANGES_PER_WEBSITE).map(([k, n]) => `${n} ${k.replace(/_/g, ' ')}`).join(', ')} ` +
       '(half of each kind on cars someone saved). Timed: the sweep as runAlertsSweep runs it, findAlerts then queueDueAlerts, in the benchmark process. ' +
       '"expected" counts the savers of the cars changed (with alerts on; for a state, those last told another state); new stock has no independent count. ' +
-      'A second sweep right after, at the same `now`, must find and queue nothing. Statements: those the process sent during the sweep, timed at the driver (on PGlite, those outside a transaction: queueDueAlerts's per-visitor transactions are not in its count). Memory is the process’s (PGlite’s WebAssembly memory is in the RSS, not in the heap). ' +
+      'A second sweep right after, at the same `now`, must find and queue nothing. Statements: those the process sent during the sweep, timed at the driver (on PGlite, those outside a transaction: queueDueAlerts’s per-visitor transactions are not in its count). Memory is the process’s (PGlite’s WebAssembly memory is in the RSS, not in the heap). ' +
       `Target: the sweep ≤ ${TARGET_MS / 1000} s.`,
     '',
     '| database | sweep s | findAlerts s | queueDueAlerts s | statements (waiting s) | items found | messages queued | RSS MiB before → after (peak) | heap used MiB before → after (peak) | 1,000 changes s | target |',
