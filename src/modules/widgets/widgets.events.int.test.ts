@@ -221,6 +221,8 @@ describe('GET /websites/{id}/analytics.json', () => {
       ],
       // Web vitals: widgets.vitals.int.test.ts.
       web_vitals: expect.objectContaining({ page_views: 0 }),
+      // Visitors' alerts (decision 066): none on this world; counted in tests/integration/alerts.test.ts.
+      alerts: { messages: { email: 0, sms: 0 }, items: { price_drop: 0, new_stock: 0, sold: 0, reserved: 0, back_in_stock: 0 }, subscribers: 0, unsubscribed: 0, leads_after_alert: 0 },
     });
   });
 
