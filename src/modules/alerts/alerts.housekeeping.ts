@@ -1,4 +1,5 @@
 import 'server-only';
+import { runEvery } from '@/lib/every';
 import { logger } from '@/lib/logger';
 import { wakeDeliveryWorker } from '@/modules/leads/server';
 import { queueDueAlerts } from './alerts.digest';
@@ -21,20 +22,12 @@ export async function runAlertsSweep(now = new Date()): Promise<{ found: number;
 }
 
 export function startAlertsHousekeeping(intervalMs = ALERTS_SWEEP_INTERVAL_MS): () => void {
-  let running = false;
-  const run = async () => {
-    if (running) return;
-    running = true;
-    try {
+  return runEvery(
+    intervalMs,
+    async () => {
       const result = await runAlertsSweep();
       if (result.found > 0 || result.queued > 0) logger.info(result, 'visitor alerts swept');
-    } catch (error) {
-      logger.warn({ err: error }, 'visitor alerts sweep failed');
-    } finally {
-      running = false;
-    }
-  };
-  const every = setInterval(() => void run(), intervalMs);
-  every.unref();
-  return () => clearInterval(every);
+    },
+    'visitor alerts sweep failed',
+  );
 }

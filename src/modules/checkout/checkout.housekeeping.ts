@@ -1,4 +1,5 @@
 import 'server-only';
+import { runEvery } from '@/lib/every';
 import { logger } from '@/lib/logger';
 import { reconcileReservations } from './checkout.commands';
 
@@ -13,20 +14,12 @@ import { reconcileReservations } from './checkout.commands';
 export const CHECKOUT_SWEEP_INTERVAL_MS = 60_000;
 
 export function startCheckoutHousekeeping(intervalMs = CHECKOUT_SWEEP_INTERVAL_MS): () => void {
-  let running = false;
-  const run = async () => {
-    if (running) return;
-    running = true;
-    try {
+  return runEvery(
+    intervalMs,
+    async () => {
       const result = await reconcileReservations();
       if (result.expired > 0 || result.checked > 0) logger.info(result, 'reservations reconciled');
-    } catch (error) {
-      logger.warn({ err: error }, 'reservation housekeeping failed');
-    } finally {
-      running = false;
-    }
-  };
-  const every = setInterval(() => void run(), intervalMs);
-  every.unref();
-  return () => clearInterval(every);
+    },
+    'reservation housekeeping failed',
+  );
 }
