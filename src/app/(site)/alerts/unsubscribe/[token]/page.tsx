@@ -22,26 +22,28 @@ export default async function UnsubscribePage({ params, searchParams }: Props) {
   const done = (await searchParams).done === '1';
   const customerId = await readUnsubscribeToken(tenant.id, token);
   const on = customerId ? (await alertSettings(tenant, customerId)).on : false;
+  // A website may have turned its garage off since the alert was sent: the link still works, and no page names it.
+  const garage = tenant.config.garage.enabled;
   let body;
   if (!customerId) {
     body = (
       <section aria-labelledby="unsubscribe-status" className="rounded-site border-2 border-amber-500 bg-amber-50 p-5">
         <h2 id="unsubscribe-status" className="text-xl font-bold text-gray-900">This link is not valid</h2>
-        <p className="mt-3 text-gray-800">{ALERT_MESSAGES.badLink} Open it again from the alert you received, or turn alerts off in your garage.</p>
+        <p className="mt-3 text-gray-800">{ALERT_MESSAGES.badLink} Open it again from the alert you received{garage ? ', or turn alerts off in your garage' : ''}.</p>
       </section>
     );
   } else if (!on) {
     body = (
       <section aria-labelledby="unsubscribe-status" className="rounded-site border-2 border-green-700 bg-green-50 p-5" data-unsubscribed="true">
         <h2 id="unsubscribe-status" className="text-xl font-bold text-gray-900">{done ? 'You are unsubscribed' : 'Alerts are off'}</h2>
-        <p className="mt-3 text-gray-800">{ALERT_MESSAGES.unsubscribed} You can turn them on again in your garage.</p>
+        <p className="mt-3 text-gray-800">{ALERT_MESSAGES.unsubscribed}{garage ? ' You can turn them on again in your garage.' : ''}</p>
       </section>
     );
   } else {
     body = (
       <section aria-labelledby="unsubscribe-status" className="rounded-site border-2 border-gray-200 bg-white p-5">
         <h2 id="unsubscribe-status" className="text-xl font-bold text-gray-900">Stop alerts from {tenant.name}?</h2>
-        <p className="mt-3 text-gray-800">You will get no more messages about your saved cars and searches. They stay saved in your garage.</p>
+        <p className="mt-3 text-gray-800">You will get no more messages about your saved cars and searches.{garage ? ' They stay saved in your garage.' : ''}</p>
         <form method="post" action={`${UNSUBSCRIBE_API_PATH}/${encodeURIComponent(token)}`} className="pt-4">
           <button type="submit" className="inline-flex min-h-12 w-full items-center justify-center rounded-site bg-gray-900 px-5 py-2 text-base font-semibold text-white hover:bg-gray-700 sm:w-auto">
             Unsubscribe
