@@ -6,6 +6,8 @@ import { callLeadRoute, seedLeadWorld, type LeadWorld } from '@/modules/leads/le
 import { POST as sendCode } from '@/app/api/phone-codes/route';
 import { GET as authRoute } from '@/app/api/auth/route';
 import { POST as signInRoute } from '@/app/api/auth/sign-in/route';
+import { POST as signInFormRoute } from '@/app/api/auth/sign-in/form/route';
+import { postedSignIn } from '@/modules/identity/identity.sign-in';
 import { POST as refreshRoute } from '@/app/api/auth/refresh/route';
 import { POST as signOutRoute } from '@/app/api/auth/sign-out/route';
 import { ACCESS_TOKEN_SECONDS, currentUser, findOrCreateCustomer, refreshSession, signOut, startSession, verifyAccessToken, platformSecret } from '@/modules/identity/identity.sessions';
@@ -76,8 +78,11 @@ describe('phone sign-in sessions', () => {
   it('signs in with a phone code: httpOnly SameSite=Lax cookies (not Secure on .localhost), the user, and GET /api/auth', async () => {
     const { jar, response } = await signIn();
     expect(response.status).toBe(200);
-    const cookies = response.headers.getSetCookie();
-    expect(cookies).toHaveLength(2);
+    const all = response.headers.getSetCookie();
+    // The plain sign-in form's state (decision 060) is cleared with every sign-in, on its own path.
+    expect(all.filter((line) => line.startsWith('sign_in_form='))).toEqual(['sign_in_form=; Path=/sign-in; Max-Age=0; HttpOnly; SameSite=Lax']);
+    const cookies = all.filter((line) => !line.startsWith('sign_in_form='));
+    expect(cookies.map((line) => line.split('=')[0]).sort()).toEqual(['dp_access', 'dp_refresh']);
     for (const line of cookies) {
       expect(line).toMatch(/HttpOnly/);
       expect(line).toMatch(/SameSite=Lax/);
@@ -188,6 +193,79 @@ describe('phone sign-in sessions', () => {
     expect(events.filter((e) => e.category === 21)).toHaveLength(1);
     for (const body of [[], ['x'], Array(201).fill(1), [-1], 'all']) expect((await save(body)).status, JSON.stringify(body)).toBe(422);
     expect((await call(garageSave, { host: w.hostB, jar, body: { car_ids: [w.carB] } })).status).toBe(404);
+  });
+
+  describe('the plain sign-in form (posted before the scripts ran, or without them: decision 060)', () => {
+    const postForm = (fields: Record<string, string>, options: { host?: string; headers?: Record<string, string> } = {}) =>
+      callLeadRoute(signInFormRoute, {
+        host: options.host ?? w.hostA,
+        rawBody: new URLSearchParams(fields).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', [CLIENT_ADDRESS_HEADER]: `203.0.113.${counter % 250}`, ...options.headers },
+      });
+    /** The form's state the answer left for /sign-in, as the page reads it. */
+    const stateOf = (response: Response) => {
+      const line = response.headers.getSetCookie().find((l) => l.startsWith('sign_in_form='))!;
+      expect(line).toMatch(/; Path=\/sign-in; Max-Age=600; HttpOnly; SameSite=Lax$/);
+      return postedSignIn(line.split(';')[0].slice('sign_in_form='.length));
+    };
+    const lastCode = async () => {
+      const [sms] = await db.select().from(leadDeliveries).where(eq(leadDeliveries.channel, 'sms')).orderBy(desc(leadDeliveries.id)).limit(1);
+      return sms.payload.kind === 'sms' ? sms.payload.body.slice(0, 6) : '';
+    };
+
+    it('sends the code, then signs in and goes on to `next` with the session cookies and the form state cleared', async () => {
+      const phone = mobile();
+      const sent = await postForm({ phone, step: 'send', next: '/my-garage' });
+      expect(sent.status).toBe(303);
+      expect(sent.headers.get('location')).toBe('/sign-in?next=%2Fmy-garage');
+      // SPEC §4: 'Resend Code' after 30 s.
+      expect(stateOf(sent)).toEqual({ phone, sent: true, errors: {}, resendAfter: 30 });
+
+      const wrong = await postForm({ phone, step: 'verify', code: (await lastCode()) === '000000' ? '111111' : '000000', next: '/my-garage' });
+      expect(wrong.headers.get('location')).toBe('/sign-in?next=%2Fmy-garage');
+      expect(stateOf(wrong)).toMatchObject({ phone, sent: true, errors: { code: 'The verification code is invalid. Please try again.' } });
+      expect(wrong.headers.getSetCookie().some((l) => l.startsWith('dp_access='))).toBe(false);
+
+      const signedIn = await postForm({ phone, step: 'verify', code: await lastCode(), next: '/my-garage' });
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.get('location')).toBe('/my-garage');
+      const cookies = signedIn.headers.getSetCookie();
+      expect(cookies.map((line) => line.split('=')[0]).sort()).toEqual(['dp_access', 'dp_refresh', 'sign_in_form']);
+      expect(cookies.find((l) => l.startsWith('sign_in_form='))).toMatch(/Max-Age=0/);
+      expect((await me(absorb({}, signedIn))).user?.phone).toMatch(/^\+614/);
+    });
+
+    it('gives a refused phone back with its message, and never sends the visitor to another site', async () => {
+      const refused = await postForm({ phone: '12', step: 'send', next: '//evil.example/x' });
+      expect(refused.status).toBe(303);
+      // Only a path of this website: an address elsewhere becomes the garage.
+      expect(refused.headers.get('location')).toBe('/sign-in?next=%2Fmy-garage');
+      const state = stateOf(refused)!;
+      expect(state).toMatchObject({ phone: '12', sent: false });
+      expect(state.errors.phone).toBeTruthy();
+      expect(state.errors.code).toBeUndefined();
+      const phone = mobile();
+      await postForm({ phone, step: 'send' });
+      const abroad = await postForm({ phone, step: 'verify', code: await lastCode(), next: 'https://evil.example/' });
+      expect(abroad.headers.get('location')).toBe('/my-garage');
+    });
+
+    it('refuses cross-site posts, JSON bodies and a website without sign-in, storing nothing', async () => {
+      const before = (await db.select({ id: leadDeliveries.id }).from(leadDeliveries).where(eq(leadDeliveries.channel, 'sms'))).length;
+      expect((await postForm({ phone: mobile(), step: 'send' }, { headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
+      expect((await postForm({ phone: mobile(), step: 'send' }, { host: w.hostB })).status).toBe(404);
+      const json = await callLeadRoute(signInFormRoute, { host: w.hostA, body: { phone: mobile(), step: 'send' } });
+      expect(json.status).toBe(415);
+      const huge = await postForm({ phone: 'x'.repeat(10_000), step: 'send' });
+      expect(huge.status).toBe(413);
+      expect((await db.select({ id: leadDeliveries.id }).from(leadDeliveries).where(eq(leadDeliveries.channel, 'sms'))).length).toBe(before);
+    });
+
+    it('reads a tampered state cookie as nothing or as plain text, never as markup', () => {
+      expect(postedSignIn('%7Bnot json')).toBeNull();
+      expect(postedSignIn(encodeURIComponent(JSON.stringify({ phone: ['x'], sent: 'yes', errors: { code: 5 }, resendAt: 'soon' })))).toEqual({ phone: '', sent: false, errors: {}, resendAfter: 0 });
+      expect(postedSignIn(encodeURIComponent(JSON.stringify({ phone: '0412', sent: true, errors: {}, resendAt: 60_000 })), 30_000)).toEqual({ phone: '0412', sent: true, errors: {}, resendAfter: 30 });
+    });
   });
 
   it('answers hostile sign-in bodies with 4xx', async () => {

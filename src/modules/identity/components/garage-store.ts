@@ -76,6 +76,9 @@ export function loadGarage(force = false): Promise<void> {
         answer = await fetchAuth();
       }
     }
+    // Signed in however it happened (the script's sign-in, or the plain form before the scripts
+    // ran): the cars saved in this browser join the account.
+    if (answer.user && localSaved().length) answer = { ...answer, watchlist: (await postLocalSaved()) ?? answer.watchlist };
     applyAnswer(answer);
     expiresAt = answer.user ? (answer.expires_at ?? null) : null;
     if (answer.user && !stopRefresh) {
@@ -128,13 +131,16 @@ export async function toggleSaved(carId: number): Promise<void> {
   else await loadGarage(true);
 }
 
-/** After sign-in: the cars saved in this browser go into the account, and the browser's list is cleared. */
+/** The cars saved in this browser into the account (the browser's list cleared); the account's list, or null when refused. */
+async function postLocalSaved(): Promise<SavedCar[] | null> {
+  const response = await fetch('/api/garage', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ car_ids: localSaved() }) });
+  if (!response.ok) return null;
+  storeLocal([]);
+  return ((await response.json()) as { watchlist: SavedCar[] }).watchlist;
+}
+
+/** After sign-in: the garage read again (loadGarage merges the cars saved in this browser). */
 export async function mergeLocalSaved(): Promise<void> {
-  const ids = localSaved();
-  if (ids.length) {
-    const response = await fetch('/api/garage', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ car_ids: ids }) });
-    if (response.ok) storeLocal([]);
-  }
   await loadGarage(true);
   emitAuthEvent('SIGNED_IN');
 }

@@ -1,15 +1,19 @@
 'use client';
 
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
+import { useInputBeforeHydration } from '@/components/ui/use-input-before-hydration';
 import { CODE_MESSAGES } from '../identity.messages';
-import { ResendCodeButton } from './resend-code-button';
+import type { PostedSignIn } from '../identity.sign-in';
+import { RESEND_LABEL, ResendCodeButton } from './resend-code-button';
 import { mergeLocalSaved } from './garage-store';
 
 /**
  * The sign-in screen (SPEC §2, §4): the phone number, then the code sent to it. Status
  * verificationSent once the code is sent ('Code sent!', 'Resend Code' after 30 s),
  * verificationSubmitted once checked; then the cars saved in this browser join the account.
+ * It is a plain form too (decision 060): posted before the page's scripts ran, or without them,
+ * POST /api/auth/sign-in/form does the same steps and brings the visitor back here with `posted`.
  */
 
 type Status = 'idle' | 'verificationSent' | 'verificationSubmitted';
@@ -23,14 +27,30 @@ async function post(url: string, body: unknown): Promise<{ ok: boolean; body: { 
   }
 }
 
-export function SignInForm({ next }: { next: string }) {
-  const [status, setStatus] = useState<Status>('idle');
-  const [phone, setPhone] = useState('');
+function postedError(posted: PostedSignIn | null): { field: 'phone' | 'code'; message: string } | null {
+  if (posted?.errors.code) return { field: 'code', message: posted.errors.code };
+  if (posted?.errors.phone) return { field: 'phone', message: posted.errors.phone };
+  return null;
+}
+
+export function SignInForm({ next, posted }: { next: string; posted: PostedSignIn | null }) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [status, setStatus] = useState<Status>(posted?.sent ? 'verificationSent' : 'idle');
+  const [phone, setPhone] = useState(posted?.phone ?? '');
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ field: 'phone' | 'code' | null; message: string } | null>(null);
+  const [error, setError] = useState<{ field: 'phone' | 'code' | null; message: string } | null>(() => postedError(posted));
   /** The server's resend wait and how many codes were sent (a new count restarts the countdown). */
-  const [resend, setResend] = useState({ after: 0, sends: 0 });
+  const [resend, setResend] = useState({ after: posted?.resendAfter ?? 0, sends: 0 });
+  // What was typed before React took the form over stays (decision 060).
+  useInputBeforeHydration(
+    formRef,
+    (name) => (name === 'phone' ? (posted?.phone ?? '') : ''),
+    (typed) => {
+      if (typeof typed.phone === 'string') setPhone(typed.phone);
+      if (typeof typed.code === 'string') setCode(typed.code);
+    },
+  );
 
   async function sendCode() {
     setBusy(true);
@@ -63,13 +83,15 @@ export function SignInForm({ next }: { next: string }) {
 
   const errorId = 'sign-in-error';
   return (
-    <form noValidate onSubmit={onSubmit} className="max-w-md space-y-5" data-status={status}>
+    <form ref={formRef} method="post" action="/api/auth/sign-in/form" noValidate onSubmit={onSubmit} className="max-w-md space-y-5" data-status={status}>
+      <input type="hidden" name="next" value={next} />
       <div>
         <label htmlFor="sign-in-phone" className="mb-1.5 block font-medium text-gray-900">
           Mobile number
         </label>
         <input
           id="sign-in-phone"
+          name="phone"
           type="tel"
           inputMode="tel"
           autoComplete="tel"
@@ -91,6 +113,7 @@ export function SignInForm({ next }: { next: string }) {
           </label>
           <input
             id="sign-in-code"
+            name="code"
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
@@ -108,11 +131,19 @@ export function SignInForm({ next }: { next: string }) {
         </p>
       ) : null}
       <div className="flex flex-wrap gap-3">
-        <Button type="submit" variant="primary" disabled={busy || status === 'verificationSubmitted'}>
+        <Button type="submit" name="step" value={status === 'idle' ? 'send' : 'verify'} variant="primary" disabled={busy || status === 'verificationSubmitted'}>
           {busy ? 'Loading' : status === 'idle' ? 'Send Code' : 'Sign in'}
         </Button>
         {status === 'verificationSent' ? (
-          <ResendCodeButton key={resend.sends} seconds={resend.after} onResend={() => void sendCode()} busy={busy} />
+          <>
+            <ResendCodeButton key={resend.sends} seconds={resend.after} onResend={() => void sendCode()} busy={busy} />
+            {/* Without scripts the countdown never ends: a plain resend (the server keeps its own wait). */}
+            <noscript>
+              <Button type="submit" name="step" value="resend" variant="outline" formNoValidate>
+                {RESEND_LABEL}
+              </Button>
+            </noscript>
+          </>
         ) : null}
       </div>
     </form>
