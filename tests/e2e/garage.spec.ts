@@ -29,7 +29,8 @@ async function signIn(page: Page, opts: { wrongFirst?: boolean } = {}): Promise<
   }
   await page.getByLabel('Verification code').fill(code);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/my-garage$/);
+  // The pathname: /sign-in?next=/my-garage ends with /my-garage too.
+  await page.waitForURL((url) => url.pathname === '/my-garage');
   return sentBy;
 }
 
