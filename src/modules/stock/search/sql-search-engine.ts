@@ -14,13 +14,14 @@ import { TERM_COLUMN, type BaseColumn } from './search.columns';
 import { filterGroups, groupOf, namedIn, type FilterGroup } from './search.definition';
 import { idsNamed, list, orderBy, textCondition, textScore, toSql } from './search.sql';
 import { addCount, addStats, newTally, type Tally } from './search.tally';
-import { countStock, keepShown, shownPage, StockIndex, type NamedIds, type TextMatch } from './stock-index';
+import { countStock, keepShown, matchStock, shownPage, StockIndex, type CompiledSearch, type NamedIds, type TextMatch } from './stock-index';
 import {
   MAKE_MODEL_SEPARATOR,
   RANGE_FACETS,
   TERM_FACETS,
   type RangeFacet,
   type SearchEngine,
+  type SearchFilters,
   type SearchRequest,
   type SearchResponse,
   type SearchScope,
@@ -279,6 +280,41 @@ export class SqlSearchEngine implements SearchEngine {
     }
     response.processingTimeMs = Math.round(performance.now() - started);
     return response;
+  }
+
+  /**
+   * Which of `carIds` each search finds in the scope: the cars searchStock would list among its
+   * hits for the same text and filters, without counting or ordering anything. On the stock index,
+   * one statement brings the copies up to date and each search is tested against those cars alone
+   * (matchStock); a statement only for the location and dealership names or the fuzzy terms of a
+   * search, once per distinct one. Without the index, one SQL statement per search.
+   */
+  async matchCars(scope: SearchScope, searches: readonly { q?: string; filters?: SearchFilters }[], carIds: readonly number[]): Promise<number[][]> {
+    if (searches.length === 0 || carIds.length === 0 || scope.websiteIds.length === 0) return searches.map(() => []);
+    const parsed = searches.map((search) => ({ terms: searchTerms(search.q), groups: filterGroups(search.filters ?? {}) }));
+    const intArray = (values: readonly number[]) => sql`${`{${values.join(',')}}`}::int[]`;
+    if (!this.index) {
+      const found: number[][] = [];
+      for (const { terms, groups } of parsed) {
+        const text = textCondition(terms, scope);
+        const rows = ((await this.db.execute(sql`select ${cars.id} as id from ${cars}
+          where ${scopeWhere(scope)} and ${cars.id} = any(${intArray(carIds)}) ${text ? sql`and ${text}` : sql``}
+          ${sql.join(groups.map((group) => sql`and coalesce(${toSql(group.predicate, scope)}, false)`), sql` `)}`)) as unknown as { rows: { id: number }[] }).rows;
+        found.push(rows.map((row) => Number(row.id)));
+      }
+      return found;
+    }
+    // Many searches share their text and named filters: each distinct one is prefetched once.
+    const prefetched = new Map<string, Promise<{ named: NamedIds; text: TextMatch | null }>>();
+    const compiled: CompiledSearch[] = [];
+    for (const { terms, groups } of parsed) {
+      const key = JSON.stringify([terms, groups.flatMap((group) => namedIn(group.predicate))]);
+      let context = prefetched.get(key);
+      if (!context) prefetched.set(key, (context = this.prefetch(scope, terms, groups)));
+      compiled.push({ groups, ...(await context) });
+    }
+    const stocks = await this.index.sync(scope.websiteIds, scope.soldSince?.getTime() ?? null);
+    return matchStock(stocks, scope, compiled, carIds);
   }
 
   /** Every count from the scope's cars in one statement (see the file comment). */
