@@ -49,6 +49,7 @@ const { carInputSchema } = await import('../src/modules/stock/stock.validation')
 const { searchStock } = await import('../src/modules/stock/search/search.service');
 const { findAlerts } = await import('../src/modules/alerts/alerts.sweep');
 const { queueDueAlerts } = await import('../src/modules/alerts/alerts.digest');
+const { resolveStoredSearches } = await import('../src/modules/alerts/alerts.saved-searches');
 
 type Memory = { rssMiB: number; heapUsedMiB: number; heapTotalMiB: number; externalMiB: number };
 const memory = (): Memory => {
@@ -157,6 +158,7 @@ async function ensureSeeded(handle: DatabaseHandle, label: string): Promise<void
   const version = await alertsSeedVersion(handle.db);
   if (version === ALERTS_SEED_VERSION) {
     log(`${label}: visitors already seeded (${version}).`);
+    await resolveSeededSearches(handle, label);
     return;
   }
   if (version) {
@@ -169,6 +171,24 @@ async function ensureSeeded(handle: DatabaseHandle, label: string): Promise<void
   globalForDb.__dbHandle = Promise.resolve(handle);
   log(`${label}: seeding visitors…`);
   await seedAlerts(handle.db, log);
+  await resolveSeededSearches(handle, label);
+}
+
+/**
+ * The saved searches' stored resolutions (migration 0022), as saveSearch stores them and as a
+ * deployment's backfill (resolveStoredSearches) leaves them: the sweep then resolves only what a
+ * website change made stale. Kept in the stored data, so done once.
+ */
+async function resolveSeededSearches(handle: DatabaseHandle, label: string): Promise<void> {
+  const [{ n }] = await selectRows<{ n: number }>(handle.db, sql`select count(*)::int as n from saved_searches where resolved_generation is null`);
+  if (n === 0) return;
+  globalForDb.__dbHandle = Promise.resolve(handle);
+  const started = performance.now();
+  let resolved = 0;
+  for (const { id } of await selectRows<{ id: number }>(handle.db, sql`select id from websites order by id`)) resolved += await resolveStoredSearches((await findTenantById(Number(id)))!);
+  // Every row was rewritten: statistics and visibility as the seed left them.
+  await handle.db.execute(sql.raw('vacuum analyze saved_searches'));
+  log(`${label}: resolved and stored ${resolved.toLocaleString('en-AU')} distinct saved searches (of ${n.toLocaleString('en-AU')} rows) in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 }
 
 async function pgliteRun(): Promise<DatabaseHandle> {

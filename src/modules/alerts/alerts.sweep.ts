@@ -4,9 +4,9 @@ import { getDb } from '@/db';
 import { rowsOf } from '@/db/rows';
 import { findTenantById } from '@/modules/tenancy/tenancy.queries';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { carAlertState, engineFilters, MAKE_MODEL_SEPARATOR, searchStock, type CarStatus } from '@/modules/stock/server';
-import { resolveSearch, type ListingCache } from './alerts.saved-searches';
-import type { AlertKind } from './alerts.schema';
+import { carAlertState, matchCars, type CarStatus } from '@/modules/stock/server';
+import { makesOf, resolveSearch, storedResolution, storeResolutions, type ListingCache } from './alerts.saved-searches';
+import type { AlertKind, ResolvedFilters } from './alerts.schema';
 
 /**
  * Finds what visitors with alerts on are to be told (decision 066), from the stock changes the
@@ -21,7 +21,8 @@ const GENERATIONS_KEPT = 20;
 /** Reads reach this far before the last sweep, for changes committed late by a long transaction. */
 const OVERLAP_MS = 10 * 60_000;
 
-type Progress = { websiteId: number; generation: number; sweptAt: Date; current: number };
+/** `websiteGeneration`: the website's generation now (website_generations), which saved searches' resolutions are kept under. */
+type Progress = { websiteId: number; generation: number; sweptAt: Date; current: number; websiteGeneration: string };
 type Found = { customerId: string; kind: AlertKind; carId: number; savedSearchId?: string; oldPrice?: number; newPrice?: number; source: string };
 
 export type SweepFigures = { websites: number; changedCars: number; found: number };
@@ -29,12 +30,12 @@ export type SweepFigures = { websites: number; changedCars: number; found: numbe
 /** `now`: what the search engine counts as listed (a sold car's days on the website); the windows read the database's clock. */
 export async function findAlerts(now = new Date()): Promise<SweepFigures> {
   const db = await getDb();
-  const websites = rowsOf<{ websiteId: number; generation: string; sweptAt: Date | string; current: string | null }>(
+  const websites = rowsOf<{ websiteId: number; generation: string; sweptAt: Date | string; current: string | null; websiteGeneration: string }>(
     await db.execute(sql`
-      select p.website_id as "websiteId", p.generation, p.swept_at as "sweptAt", g.generation as current
-      from alert_progress p left join car_generations g on g.website_id = p.website_id
+      select p.website_id as "websiteId", p.generation, p.swept_at as "sweptAt", g.generation as current, coalesce(wg.generation, 0)::text as "websiteGeneration"
+      from alert_progress p left join car_generations g on g.website_id = p.website_id left join website_generations wg on wg.website_id = p.website_id
       where exists (select 1 from alert_subscriptions s where s.website_id = p.website_id and s.unsubscribed_at is null)`),
-  ).map((row): Progress => ({ websiteId: row.websiteId, generation: Number(row.generation), sweptAt: new Date(row.sweptAt), current: Number(row.current ?? 0) }));
+  ).map((row): Progress => ({ websiteId: row.websiteId, generation: Number(row.generation), sweptAt: new Date(row.sweptAt), current: Number(row.current ?? 0), websiteGeneration: row.websiteGeneration }));
   const figures: SweepFigures = { websites: 0, changedCars: 0, found: 0 };
   for (const progress of websites) {
     if (progress.current <= progress.generation) continue;
@@ -112,21 +113,17 @@ async function stateChanges(progress: Progress, changed: number[]): Promise<Foun
   return found;
 }
 
-type CandidateSearch = { id: string; customerId: string; href: string; createdAt: Date | string };
-type DistinctSearch = { href: string; savers: CandidateSearch[]; filters: ReturnType<typeof engineFilters>; q: string | undefined };
-
-/** The makes a saved search's filters name, lower case; empty when it takes any make. */
-function makesOf(filters: { make?: string[]; make_model?: string[] }): string[] {
-  return [...new Set([...(filters.make ?? []), ...(filters.make_model ?? []).map((value) => value.split(MAKE_MODEL_SEPARATOR)[0])].map((make) => make.toLowerCase()))];
-}
+type Saver = { id: string; customerId: string; createdMs: number };
+type StoredSearch = { path: string; query: string; current: boolean; resolved: ResolvedFilters | null; savers: [string, string, number][] };
 
 /**
  * Listed cars created since the last sweep, matched with the website's active saved searches of
- * visitors with alerts on. The same search saved by many visitors is one search: each distinct
- * search page URL is resolved once (its page read once per sweep) and indexed by the makes it
- * names (or none: any make), so a new car is tried only against the searches of its make and those
- * of any make, each run once through the platform's search engine, restricted to cars created
- * since the earliest of them.
+ * visitors with alerts on. The same search saved by many visitors is one search. Each keeps what
+ * its page resolves to (saved_searches.resolved, under the website generation it was resolved at)
+ * and the makes it names: only the searches of the new cars' makes and those of any make are read
+ * (the index by make), and only those resolved under another website generation are resolved
+ * again (and stored). Then one pass per website: the stock index tests the new cars alone against
+ * each distinct search (matchCars, the search engine's own conditions).
  */
 async function newStock(tenant: Tenant, progress: Progress, changed: number[], now: Date): Promise<Found[]> {
   const db = await getDb();
@@ -136,46 +133,47 @@ async function newStock(tenant: Tenant, progress: Progress, changed: number[], n
       where website_id = ${progress.websiteId} and id in ${idList(changed)} and created_at >= ${new Date(progress.sweptAt.getTime() - OVERLAP_MS)}`),
   ).map((row) => ({ id: Number(row.id), make: row.make.toLowerCase(), createdAt: new Date(row.createdAt) }));
   if (fresh.length === 0) return [];
-  const searches = rowsOf<CandidateSearch>(
+  const freshMakes = [...new Set(fresh.map((car) => car.make))];
+  const generation = progress.websiteGeneration;
+  const stored = rowsOf<StoredSearch>(
     await db.execute(sql`
-      select ss.id, ss.customer_id as "customerId", case when ss.query = '' then ss.path else ss.path || '?' || ss.query end as href, ss.created_at as "createdAt"
+      select ss.path, ss.query, bool_and(ss.resolved_generation is not distinct from ${generation}) as current,
+        (array_agg(ss.resolved) filter (where ss.resolved_generation = ${generation}))[1] as resolved,
+        json_agg(json_build_array(ss.id, ss.customer_id, floor(extract(epoch from ss.created_at) * 1000))) as savers
       from saved_searches ss join alert_subscriptions s on s.customer_id = ss.customer_id and s.unsubscribed_at is null
-      where ss.website_id = ${progress.websiteId} and not ss.paused`),
+      where ss.website_id = ${progress.websiteId} and not ss.paused
+        and (ss.resolved_generation is distinct from ${generation} or ss.makes = '{}' or ss.makes && ${`{${freshMakes.map((make) => JSON.stringify(make)).join(',')}}`}::text[])
+      group by ss.path, ss.query`),
   );
-  if (searches.length === 0) return [];
-  const byHref = new Map<string, CandidateSearch[]>();
-  for (const search of searches) byHref.set(search.href, [...(byHref.get(search.href) ?? []), search]);
-  // The index by make: each distinct search under the makes it names, or under '' for any make.
-  const freshMakes = new Set(fresh.map((car) => car.make));
-  const byMake = new Map<string, DistinctSearch[]>();
+  if (stored.length === 0) return [];
+  const searches: { resolved: ResolvedFilters; makes: string[]; savers: Saver[] }[] = [];
   const listings: ListingCache = new Map();
-  for (const [href, savers] of byHref) {
-    const resolved = await resolveSearch(tenant, href, listings);
-    if (!resolved) continue;
-    const filters = engineFilters(resolved.state, resolved.listing.preset, tenant.config);
-    const makes = makesOf(filters);
-    for (const make of makes.length ? makes.filter((m) => freshMakes.has(m)) : ['']) {
-      byMake.set(make, [...(byMake.get(make) ?? []), { href, savers, filters, q: resolved.state.q }]);
+  const again: { path: string; query: string; resolved: ResolvedFilters; makes: string[] }[] = [];
+  for (const search of stored) {
+    let resolved = search.current ? search.resolved : null;
+    let makes = resolved ? makesOf(resolved.filters) : [];
+    if (!resolved) {
+      const found = await resolveSearch(tenant, search.query ? `${search.path}?${search.query}` : search.path, listings);
+      // Not a search page now (a make no longer in stock): tried again next sweep, as before it was stored.
+      if (!found) continue;
+      ({ resolved, makes } = storedResolution(found, tenant));
+      again.push({ path: search.path, query: search.query, resolved, makes });
     }
+    if (makes.length > 0 && !makes.some((make) => freshMakes.includes(make))) continue;
+    searches.push({ resolved, makes, savers: search.savers.map(([id, customerId, createdMs]) => ({ id, customerId, createdMs: Number(createdMs) })) });
   }
+  await storeResolutions(progress.websiteId, generation, again);
+  const matched = await matchCars(tenant, searches.map((search) => search.resolved), fresh.map((car) => car.id), now);
   const freshIds = new Map(fresh.map((car) => [car.id, car]));
-  const since = Math.min(...fresh.map((car) => car.createdAt.getTime()));
-  const tried = new Set<string>();
   const found: Found[] = [];
-  for (const candidates of [...[...freshMakes].map((make) => byMake.get(make) ?? []), byMake.get('') ?? []]) {
-    for (const { href, savers, filters, q } of candidates) {
-      if (tried.has(href)) continue;
-      tried.add(href);
-      const result = await searchStock(tenant, { q, filters: { ...filters, created_at_timestamp: { min: since } }, limit: Math.min(1_000, fresh.length * 2 + 10), offset: 0, sort: 'created_at_timestamp:desc' }, now);
-      for (const hit of result.hits) {
-        const car = freshIds.get(hit.id);
-        if (!car) continue;
-        for (const search of savers) {
-          if (car.createdAt > new Date(search.createdAt)) found.push({ customerId: search.customerId, kind: 'new_stock', carId: car.id, savedSearchId: search.id, source: `new:${search.id}:${car.id}` });
-        }
+  searches.forEach((search, k) => {
+    for (const id of matched[k]) {
+      const car = freshIds.get(id)!;
+      for (const saver of search.savers) {
+        if (car.createdAt.getTime() > saver.createdMs) found.push({ customerId: saver.customerId, kind: 'new_stock', carId: car.id, savedSearchId: saver.id, source: `new:${saver.id}:${car.id}` });
       }
     }
-  }
+  });
   return found;
 }
 
