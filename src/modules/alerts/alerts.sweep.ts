@@ -23,7 +23,7 @@ const OVERLAP_MS = 10 * 60_000;
 
 /** `websiteGeneration`: the website's generation now (website_generations), which saved searches' resolutions are kept under. */
 type Progress = { websiteId: number; generation: number; sweptAt: Date; current: number; websiteGeneration: string };
-type Found = { customerId: string; kind: AlertKind; carId: number; savedSearchId?: string; oldPrice?: number; newPrice?: number; source: string };
+type Found = { customerId: string; kind: AlertKind; carId: number; oldPrice?: number; newPrice?: number; source: string };
 
 export type SweepFigures = { websites: number; changedCars: number; found: number };
 
@@ -42,8 +42,9 @@ export async function findAlerts(now = new Date()): Promise<SweepFigures> {
     const tenant = await findTenantById(progress.websiteId);
     if (!tenant) continue;
     const changed = await changedCars(progress);
-    const found = changed.length ? [...(await priceDrops(progress, changed)), ...(await stateChanges(progress, changed)), ...(await newStock(tenant, progress, changed, now))] : [];
+    const found = changed.length ? [...(await priceDrops(progress, changed)), ...(await stateChanges(progress, changed))] : [];
     figures.found += await record(progress.websiteId, found);
+    if (changed.length) figures.found += await newStock(tenant, progress, changed, now);
     figures.websites += 1;
     figures.changedCars += changed.length;
     // The database's clock, as every time the windows compare with (changed_at, created_at).
@@ -113,40 +114,40 @@ async function stateChanges(progress: Progress, changed: number[]): Promise<Foun
   return found;
 }
 
-type Saver = { id: string; customerId: string; createdMs: number };
-type StoredSearch = { path: string; query: string; current: boolean; resolved: ResolvedFilters | null; savers: [string, string, number][] };
+type StoredSearch = { path: string; query: string; current: boolean; resolved: ResolvedFilters | null };
 
 /**
  * Listed cars created since the last sweep, matched with the website's active saved searches of
- * visitors with alerts on. The same search saved by many visitors is one search. Each keeps what
- * its page resolves to (saved_searches.resolved, under the website generation it was resolved at)
- * and the makes it names: only the searches of the new cars' makes and those of any make are read
- * (the index by make), and only those resolved under another website generation are resolved
- * again (and stored). Then one pass per website: the stock index tests the new cars alone against
- * each distinct search (matchCars, the search engine's own conditions).
+ * visitors with alerts on; the number of items recorded. The same search saved by many visitors
+ * is one search. Each keeps what its page resolves to (saved_searches.resolved, under the website
+ * generation it was resolved at) and the makes it names: only the distinct searches of the new
+ * cars' makes and those of any make are read (the index by make), and only those resolved under
+ * another website generation are resolved again (and stored). Then one pass per website: the stock
+ * index tests the new cars alone against each distinct search (matchCars, the search engine's own
+ * conditions), and one statement records an item for each visitor who saved a search that found a
+ * car, before the car was listed.
  */
-async function newStock(tenant: Tenant, progress: Progress, changed: number[], now: Date): Promise<Found[]> {
+async function newStock(tenant: Tenant, progress: Progress, changed: number[], now: Date): Promise<number> {
   const db = await getDb();
-  const fresh = rowsOf<{ id: number; make: string; createdAt: Date | string }>(
+  const fresh = rowsOf<{ id: number; make: string }>(
     await db.execute(sql`
-      select id, make, created_at as "createdAt" from cars
+      select id, make from cars
       where website_id = ${progress.websiteId} and id in ${idList(changed)} and created_at >= ${new Date(progress.sweptAt.getTime() - OVERLAP_MS)}`),
-  ).map((row) => ({ id: Number(row.id), make: row.make.toLowerCase(), createdAt: new Date(row.createdAt) }));
-  if (fresh.length === 0) return [];
+  ).map((row) => ({ id: Number(row.id), make: row.make.toLowerCase() }));
+  if (fresh.length === 0) return 0;
   const freshMakes = [...new Set(fresh.map((car) => car.make))];
   const generation = progress.websiteGeneration;
   const stored = rowsOf<StoredSearch>(
     await db.execute(sql`
       select ss.path, ss.query, bool_and(ss.resolved_generation is not distinct from ${generation}) as current,
-        (array_agg(ss.resolved) filter (where ss.resolved_generation = ${generation}))[1] as resolved,
-        json_agg(json_build_array(ss.id, ss.customer_id, floor(extract(epoch from ss.created_at) * 1000))) as savers
+        (array_agg(ss.resolved) filter (where ss.resolved_generation = ${generation}))[1] as resolved
       from saved_searches ss join alert_subscriptions s on s.customer_id = ss.customer_id and s.unsubscribed_at is null
       where ss.website_id = ${progress.websiteId} and not ss.paused
         and (ss.resolved_generation is distinct from ${generation} or ss.makes = '{}' or ss.makes && ${`{${freshMakes.map((make) => JSON.stringify(make)).join(',')}}`}::text[])
       group by ss.path, ss.query`),
   );
-  if (stored.length === 0) return [];
-  const searches: { resolved: ResolvedFilters; makes: string[]; savers: Saver[] }[] = [];
+  if (stored.length === 0) return 0;
+  const searches: { path: string; query: string; resolved: ResolvedFilters }[] = [];
   const listings: ListingCache = new Map();
   const again: { path: string; query: string; resolved: ResolvedFilters; makes: string[] }[] = [];
   for (const search of stored) {
@@ -154,27 +155,33 @@ async function newStock(tenant: Tenant, progress: Progress, changed: number[], n
     let makes = resolved ? makesOf(resolved.filters) : [];
     if (!resolved) {
       const found = await resolveSearch(tenant, search.query ? `${search.path}?${search.query}` : search.path, listings);
-      // Not a search page now (a make no longer in stock): tried again next sweep, as before it was stored.
+      // Not a search page now (a landing path of a make no longer in stock): tried again next sweep.
       if (!found) continue;
       ({ resolved, makes } = storedResolution(found, tenant));
       again.push({ path: search.path, query: search.query, resolved, makes });
     }
     if (makes.length > 0 && !makes.some((make) => freshMakes.includes(make))) continue;
-    searches.push({ resolved, makes, savers: search.savers.map(([id, customerId, createdMs]) => ({ id, customerId, createdMs: Number(createdMs) })) });
+    searches.push({ path: search.path, query: search.query, resolved });
   }
   await storeResolutions(progress.websiteId, generation, again);
   const matched = await matchCars(tenant, searches.map((search) => search.resolved), fresh.map((car) => car.id), now);
-  const freshIds = new Map(fresh.map((car) => [car.id, car]));
-  const found: Found[] = [];
-  searches.forEach((search, k) => {
-    for (const id of matched[k]) {
-      const car = freshIds.get(id)!;
-      for (const saver of search.savers) {
-        if (car.createdAt.getTime() > saver.createdMs) found.push({ customerId: saver.customerId, kind: 'new_stock', carId: car.id, savedSearchId: saver.id, source: `new:${saver.id}:${car.id}` });
-      }
-    }
-  });
-  return found;
+  const matches = searches.flatMap((search, k) => matched[k].map((carId) => ({ path: search.path, query: search.query, car_id: carId })));
+  if (matches.length === 0) return 0;
+  const [{ recorded }] = rowsOf<{ recorded: number }>(
+    await db.execute(sql`
+      with inserted as (
+        insert into alert_items (website_id, customer_id, kind, car_id, saved_search_id, source)
+        select ss.website_id, ss.customer_id, 'new_stock', c.id, ss.id, 'new:' || ss.id || ':' || c.id
+        from jsonb_to_recordset(${JSON.stringify(matches)}::jsonb) as m(path text, query text, car_id int)
+        join saved_searches ss on ss.website_id = ${progress.websiteId} and ss.path = m.path and ss.query = m.query and not ss.paused
+        join alert_subscriptions s on s.customer_id = ss.customer_id and s.unsubscribed_at is null
+        join cars c on c.id = m.car_id and c.created_at > ss.created_at
+        on conflict (customer_id, source) do nothing
+        returning 1
+      )
+      select count(*)::int as recorded from inserted`),
+  );
+  return recorded;
 }
 
 async function record(websiteId: number, found: Found[]): Promise<number> {
@@ -184,11 +191,11 @@ async function record(websiteId: number, found: Found[]): Promise<number> {
   for (let i = 0; i < found.length; i += 500) {
     const chunk = found.slice(i, i + 500);
     const values = sql.join(
-      chunk.map((f) => sql`(${websiteId}, ${f.customerId}::uuid, ${f.kind}, ${f.carId}, ${f.savedSearchId ?? null}::uuid, ${f.oldPrice ?? null}::int, ${f.newPrice ?? null}::int, ${f.source})`),
+      chunk.map((f) => sql`(${websiteId}, ${f.customerId}::uuid, ${f.kind}, ${f.carId}, ${f.oldPrice ?? null}::int, ${f.newPrice ?? null}::int, ${f.source})`),
       sql`, `,
     );
     const inserted = rowsOf<{ id: string }>(
-      await db.execute(sql`insert into alert_items (website_id, customer_id, kind, car_id, saved_search_id, old_price, new_price, source)
+      await db.execute(sql`insert into alert_items (website_id, customer_id, kind, car_id, old_price, new_price, source)
         values ${values} on conflict (customer_id, source) do nothing returning id`),
     );
     recorded += inserted.length;
