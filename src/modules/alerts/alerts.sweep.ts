@@ -78,7 +78,7 @@ async function priceDrops(progress: Progress, changed: number[]): Promise<Found[
       select f.customer_id as "customerId", pc.car_id as "carId", pc.id, pc.old_price as "oldPrice", pc.new_price as "newPrice"
       from car_price_changes pc
       join favourites f on f.website_id = pc.website_id and f.car_id = pc.car_id
-      join alert_subscriptions s on s.customer_id = f.customer_id and s.unsubscribed_at is null
+      join alert_subscriptions s on s.customer_id = f.customer_id and s.website_id = pc.website_id and s.unsubscribed_at is null
       where pc.website_id = ${progress.websiteId} and pc.car_id in ${idList(changed)} and pc.new_price < pc.old_price
         and pc.changed_at >= ${new Date(progress.sweptAt.getTime() - OVERLAP_MS)} and pc.changed_at > f.created_at and pc.changed_at > s.consented_at`),
   );
@@ -103,14 +103,17 @@ async function stateChanges(progress: Progress, changed: number[]): Promise<Foun
       where f.website_id = ${progress.websiteId} and f.car_id in ${idList(changed)}`),
   );
   const found: Found[] = [];
-  const moved = new Map<string, number[]>();
+  const moved: { id: number; state: string }[] = [];
   for (const row of rows) {
     const state = carAlertState({ status: row.status, reserved: row.reserved, showOnDealerWebsite: row.shown });
     if (!state || state === (row.notified ?? 'available')) continue;
     if (row.alertsOn) found.push({ customerId: row.customerId, kind: KIND_OF_STATE[state], carId: Number(row.carId), source: `state:${row.carId}:${state}:${progress.current}` });
-    moved.set(state, [...(moved.get(state) ?? []), Number(row.favouriteId)]);
+    moved.push({ id: Number(row.favouriteId), state });
   }
-  for (const [state, ids] of moved) await db.execute(sql`update favourites set notified_state = ${state} where id in ${idList(ids)}`);
+  if (moved.length > 0) {
+    await db.execute(sql`update favourites f set notified_state = v.state
+      from jsonb_to_recordset(${JSON.stringify(moved)}::jsonb) as v(id int, state text) where f.id = v.id`);
+  }
   return found;
 }
 
@@ -141,7 +144,7 @@ async function newStock(tenant: Tenant, progress: Progress, changed: number[], n
     await db.execute(sql`
       select ss.path, ss.query, bool_and(ss.resolved_generation is not distinct from ${generation}) as current,
         (array_agg(ss.resolved) filter (where ss.resolved_generation = ${generation}))[1] as resolved
-      from saved_searches ss join alert_subscriptions s on s.customer_id = ss.customer_id and s.unsubscribed_at is null
+      from saved_searches ss join alert_subscriptions s on s.customer_id = ss.customer_id and s.website_id = ${progress.websiteId} and s.unsubscribed_at is null
       where ss.website_id = ${progress.websiteId} and not ss.paused
         and (ss.resolved_generation is distinct from ${generation} or ss.makes = '{}' or ss.makes && ${`{${freshMakes.map((make) => JSON.stringify(make)).join(',')}}`}::text[])
       group by ss.path, ss.query`),
@@ -174,7 +177,7 @@ async function newStock(tenant: Tenant, progress: Progress, changed: number[], n
         select ss.website_id, ss.customer_id, 'new_stock', c.id, ss.id, 'new:' || ss.id || ':' || c.id
         from jsonb_to_recordset(${JSON.stringify(matches)}::jsonb) as m(path text, query text, car_id int)
         join saved_searches ss on ss.website_id = ${progress.websiteId} and ss.path = m.path and ss.query = m.query and not ss.paused
-        join alert_subscriptions s on s.customer_id = ss.customer_id and s.unsubscribed_at is null
+        join alert_subscriptions s on s.customer_id = ss.customer_id and s.website_id = ${progress.websiteId} and s.unsubscribed_at is null
         join cars c on c.id = m.car_id and c.created_at > ss.created_at
         on conflict (customer_id, source) do nothing
         returning 1
