@@ -63,7 +63,7 @@ type Figures = {
   database: string;
   changes: { count: number; ms: number; byKind: Record<string, number> };
   sweep: { findMs: number; queueMs: number; totalMs: number; websites: number; changedCars: number; found: number; queued: number };
-  /** The benchmark process's CPU time (user and system) in each part: on PGlite it holds the database's work too, and it hardly moves with the machine's load. */
+  /** The benchmark process's CPU time (user and system) in each part: on PGlite it holds the database's work too, and it grows far less with the machine's load than the time does. */
   cpu: { findMs: number; queueMs: number };
   statements: { find: Statements; queue: Statements };
   cpuTop: { fn: string; ms: number }[];
@@ -482,7 +482,7 @@ function render(all: Figures[], loadStart: number, loadEnd: number, versions: { 
       `Then 1,000 stock changes through upsertCar, 20 per website: ${Object.entries(CHANGES_PER_WEBSITE).map(([k, n]) => `${n} ${k.replace(/_/g, ' ')}`).join(', ')} ` +
       '(half of each kind on cars someone saved). Timed: the sweep as runAlertsSweep runs it, findAlerts then queueDueAlerts, in the benchmark process. ' +
       '"expected" counts the savers of the cars changed (with alerts on; for a state, those last told another state); new stock has no independent count. ' +
-      'A second sweep right after, at the same `now`, must find and queue nothing. Statements: those the process sent during the sweep, timed at the driver (on PGlite, those outside a transaction: the statements of queueDueAlerts’s batch transactions are not in its count). Process CPU: the benchmark process’s user and system time in the sweep (on PGlite the database’s work is in it; on the server it is in the server’s processes, not here): unlike the sweep’s time, it hardly grows with the machine’s load. Memory is the process’s (PGlite’s WebAssembly memory is in the RSS, not in the heap). ' +
+      'A second sweep right after, at the same `now`, must find and queue nothing. Statements: those the process sent during the sweep, timed at the driver (on PGlite, those outside a transaction: the statements of queueDueAlerts’s batch transactions are not in its count). Process CPU: the benchmark process’s user and system time in the sweep (on PGlite the database’s work is in it; on the server it is in the server’s processes, not here): it grows far less with the machine’s load than the sweep’s time does. Memory is the process’s (PGlite’s WebAssembly memory is in the RSS, not in the heap). ' +
       `Target: the sweep ≤ ${TARGET_MS / 1000} s.`,
     '',
     '| database | sweep s | findAlerts s | queueDueAlerts s | process CPU s (find + queue) | statements (waiting s) | items found | messages queued | RSS MiB before → after (peak) | heap used MiB before → after (peak) | 1,000 changes s | target |',
