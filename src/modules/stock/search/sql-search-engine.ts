@@ -11,7 +11,7 @@ import { locationJoin, summaryColumns, toSummary, type SummaryRow } from '../sto
 import { scopeWhere } from './search.scope';
 import { searchTerms, type SearchTerm } from './search.text';
 import { TERM_COLUMN, type BaseColumn } from './search.columns';
-import { filterGroups, groupOf, namedIn, type FilterGroup } from './search.definition';
+import { filterGroups, groupOf, namedIn, type FilterGroup, type Predicate } from './search.definition';
 import { idsNamed, list, orderBy, textCondition, textScore, toSql } from './search.sql';
 import { addCount, addStats, newTally, type Tally } from './search.tally';
 import { countStock, keepShown, matchStock, shownPage, StockIndex, type CompiledSearch, type NamedIds, type TextMatch } from './stock-index';
@@ -304,15 +304,35 @@ export class SqlSearchEngine implements SearchEngine {
       }
       return found;
     }
-    // Many searches share their text and named filters: each distinct one is prefetched once.
-    const prefetched = new Map<string, Promise<{ named: NamedIds; text: TextMatch | null }>>();
-    const compiled: CompiledSearch[] = [];
+    // What prefetch reads for one search, read for all of them in one statement: each distinct
+    // named filter's ids and each distinct fuzzy term's similar words.
+    const wanted = new Map<string, Extract<Predicate, { op: 'named' }>>();
+    const fuzzy = new Set<string>();
     for (const { terms, groups } of parsed) {
-      const key = JSON.stringify([terms, groups.flatMap((group) => namedIn(group.predicate))]);
-      let context = prefetched.get(key);
-      if (!context) prefetched.set(key, (context = this.prefetch(scope, terms, groups)));
-      compiled.push({ groups, ...(await context) });
+      for (const named of groups.flatMap((group) => namedIn(group.predicate))) wanted.set(JSON.stringify([named.column, named.names]), named);
+      for (const term of terms) if (term.fuzzy) fuzzy.add(term.text);
     }
+    const idsOf = new Map<string, number[]>();
+    const similarOf = new Map<string, string[]>();
+    if (wanted.size > 0 || fuzzy.size > 0) {
+      const named = [...wanted.values()];
+      const words = [...fuzzy];
+      const row = await this.one<{ ids: (number[] | null)[]; similar: (string[] | null)[] }>(
+        sql`select json_build_array(${sql.join([sql`null`, ...named.map((group) => sql`(select json_agg(named.id) from ${idsNamed(group.column, scope, group.names)} as named)`)], sql`, `)}) as ids,
+          json_build_array(${sql.join([sql`null`, ...words.map((word) => sql`(select json_agg(${searchWords.word}) from ${searchWords} where ${word} <% ${searchWords.word})`)], sql`, `)}) as similar`,
+        'values',
+      );
+      [...wanted.keys()].forEach((key, k) => idsOf.set(key, row.ids[k + 1] ?? []));
+      words.forEach((word, k) => similarOf.set(word, row.similar[k + 1] ?? []));
+    }
+    const compiled = parsed.map(({ terms, groups }): CompiledSearch => {
+      const named: NamedIds = { location_name: new Set(), dealership_name: new Set() };
+      for (const group of groups.flatMap((g) => namedIn(g.predicate))) {
+        for (const id of idsOf.get(JSON.stringify([group.column, group.names])) ?? []) (named[group.column] as Set<number>).add(id);
+      }
+      const text: TextMatch | null = terms.length > 0 ? { terms, similar: terms.map((term) => (term.fuzzy ? (similarOf.get(term.text) ?? []) : [])) } : null;
+      return { groups, named, text };
+    });
     const stocks = await this.index.sync(scope.websiteIds, scope.soldSince?.getTime() ?? null);
     return matchStock(stocks, scope, compiled, carIds);
   }
