@@ -286,8 +286,8 @@ export class SqlSearchEngine implements SearchEngine {
    * Which of `carIds` each search finds in the scope: the cars searchStock would list among its
    * hits for the same text and filters, without counting or ordering anything. On the stock index,
    * one statement brings the copies up to date and each search is tested against those cars alone
-   * (matchStock); a statement only for the location and dealership names or the fuzzy terms of a
-   * search, once per distinct one. Without the index, one SQL statement per search.
+   * (matchStock), after one more for all the searches' location and dealership names and fuzzy
+   * terms, when any has them. Without the index, one SQL statement per search.
    */
   async matchCars(scope: SearchScope, searches: readonly { q?: string; filters?: SearchFilters }[], carIds: readonly number[]): Promise<number[][]> {
     if (searches.length === 0 || carIds.length === 0 || scope.websiteIds.length === 0) return searches.map(() => []);
