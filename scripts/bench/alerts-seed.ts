@@ -8,6 +8,8 @@
  *   subscriber's turnAlertsOn does, so the sweep reads changes from after the seed.
  * - saved_searches: path and query as saveSearch stores them: each href goes through resolveSearch
  *   (the search page's own parsing and canonical query) and is named by savedSearchName.
+ *   What each resolves to (migration 0022) is stored afterwards by resolveStoredSearches, as a
+ *   deployment backfills it (bench-alerts.ts: resolveSeededSearches).
  * - favourites: as saveCars writes them (the price when saved, notified_state = carAlertState), on
  *   listed cars; a fifth of them on each website's 50 most saved cars, so some cars have several savers.
  *

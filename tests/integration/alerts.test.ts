@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '@/db';
 import { useTestDatabase } from '../support/database';
 import { callLeadRoute } from '@/modules/leads/leads.test-support';
@@ -227,6 +227,7 @@ describe('visitor alerts', () => {
       const text = ((await lastOf('visitor_alert_email')).payload as EmailPayload).text;
       expect(text).toContain('New cars for your saved searches\n“Toyota under $30,000”:');
     });
+
   });
 
   describe('unsubscribe without signing in', () => {
@@ -297,6 +298,52 @@ describe('visitor alerts', () => {
       expect(figures.items).toEqual({ price_drop: 6, new_stock: 1, sold: 2, reserved: 1, back_in_stock: 2 });
       expect(figures).toMatchObject({ subscribers: 1, unsubscribed: 2, leads_after_alert: 1 });
       expect(await alertFigures(w.b.tenant, ...range)).toEqual({ messages: { email: 0, sms: 0 }, items: { price_drop: 0, new_stock: 0, sold: 0, reserved: 0, back_in_stock: 0 }, subscribers: 0, unsubscribed: 0, leads_after_alert: 0 });
+    });
+  });
+
+  describe('the sweep: stored resolutions, batches', () => {
+    it('a saved search keeps what its page resolves to, and is resolved again once the website changed', async () => {
+      await saveSearch(a, people.ava.id, '/search/used-cars/toyota');
+      const stored = async () =>
+        (
+          (await db.execute(sql`select resolved, makes, resolved_generation as generation from saved_searches where customer_id = ${people.ava.id} and path = '/search/used-cars/toyota'`)) as unknown as {
+            rows: { resolved: { filters: Record<string, unknown> }; makes: string[]; generation: string }[];
+          }
+        ).rows[0];
+      const saved = await stored();
+      expect(saved.resolved.filters).toEqual({ car_type: ['used'], make: ['Toyota'] });
+      expect(saved.makes).toEqual(['toyota']);
+      // What it resolved to goes stale (as if the page had named another make), then the website changes: the sweep resolves it again.
+      await db.execute(sql`update saved_searches set resolved = '{"filters":{"make":["Kia"]}}', makes = '{kia}' where customer_id = ${people.ava.id}`);
+      const [row] = await db.select({ name: websites.name }).from(websites).where(eq(websites.id, a.id));
+      await db.update(websites).set({ name: `${row.name} renamed` }).where(eq(websites.id, a.id));
+      await db.update(websites).set({ name: row.name }).where(eq(websites.id, a.id));
+      await upsertCar(a, w.a.dealershipId, 'a-corolla-newer', carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, price: 26_990 })));
+      await findAlerts();
+      const found = await db.select({ customerId: alertItems.customerId, carId: alertItems.carId }).from(alertItems).where(eq(alertItems.kind, 'new_stock'));
+      expect(found).toContainEqual({ customerId: people.ava.id, carId: await carId('a-corolla-newer') });
+      const again = await stored();
+      expect(again.resolved.filters).toEqual({ car_type: ['used'], make: ['Toyota'] });
+      expect(Number(again.generation)).toBeGreaterThan(Number(saved.generation));
+    });
+
+    it('two sweeps queueing at once send each visitor’s items once', async () => {
+      expect((await turnOn(people.noah.cookie, { channel: 'email', email: 'noah@example.com', consent: true })).status).toBe(200);
+      const camry = await carId('a-camry-2');
+      await saveCars(a, people.noah.id, [camry]);
+      await saveCars(a, people.ava.id, [camry]);
+      await reprice('a-camry-2', 35_490);
+      await findAlerts();
+      const unsent = await db.select({ customerId: alertItems.customerId }).from(alertItems).where(isNull(alertItems.deliveryId));
+      const visitors = new Set(unsent.map((item) => item.customerId));
+      expect(visitors).toEqual(new Set([people.noah.id, people.ava.id]));
+      const before = (await alertOutbox()).length;
+      const later = new Date(Date.now() + 400 * HOUR);
+      const [one, other] = await Promise.all([queueDueAlerts(later), queueDueAlerts(later)]);
+      expect(one + other).toBe(visitors.size);
+      expect((await alertOutbox()).length).toBe(before + visitors.size);
+      expect(await db.select().from(alertItems).where(isNull(alertItems.deliveryId))).toEqual([]);
+      expect(await queueDueAlerts(later)).toBe(0);
     });
   });
 });

@@ -433,4 +433,63 @@ describe('stock index', () => {
       expect(comparable(await small.search(scope, request))).toEqual(comparable(await inSql.search(scope, request)));
     }
   });
+
+  describe('matchCars: which of a few cars each search finds', () => {
+    /** The ids among `ids` in the search's hits (every hit: no page limit), from the SQL statement. */
+    async function hitsAmong(scope: SearchScope, request: Pick<SearchRequest, 'q' | 'filters'>, ids: readonly number[]): Promise<number[]> {
+      const all = await inSql.search(scope, { ...request, limit: 10_000, offset: 0 });
+      return all.hits.map((hit) => hit.id).filter((id) => ids.includes(id)).sort((x, y) => x - y);
+    }
+    const sorted = (found: number[][]) => found.map((ids) => [...ids].sort((x, y) => x - y));
+
+    it('finds what the search finds, for each kind of saved search: make, make and model, price range, year and km, body, text, landing page', async () => {
+      const scope: SearchScope = { websiteIds: [websiteIds[0]], soldSince: new Date(NOW.getTime() - 3 * DAY), minPhotos: null, cities: [], makes: [], defaultSort: 'custom_rank:desc' };
+      const ids = (await db.select({ id: cars.id }).from(cars).where(eq(cars.websiteId, websiteIds[0]))).map((row) => row.id);
+      const searches: Pick<SearchRequest, 'q' | 'filters'>[] = [
+        { filters: { make: ['Toyota'] } },
+        { filters: { make: ['Mazda', 'Kia'] } },
+        { filters: { make: ['Toyota'], make_model: ['Toyota:HiLux'] } },
+        { filters: { make: ['Ford'], make_model: ['Ford:Ranger:Raptor'] } },
+        { filters: { make: ['Toyota'], price: { max: 40_000 } } },
+        { filters: { price: { min: 20_000, max: 45_000 } } },
+        { filters: { year: { min: 2016 }, km: { max: 100_000 } } },
+        { filters: { simple_body: ['SUV'], price: { max: 50_000 } } },
+        { q: 'hilux' },
+        { q: 'corola' },
+        { q: 'ak1003' },
+        { q: 'red', filters: { make: ['ŠKODA'] } },
+        // /search/used-cars/toyota/hilux as the landing page presets it, with the visitor's budget.
+        { filters: { car_type: ['used'], make: ['Toyota'], make_model: ['Toyota:HiLux'], price: { max: 60_000 } } },
+        { filters: { car_type: ['used'], make: ['Mazda'] } },
+        { filters: { location_name: ['North Yard'] } },
+        {},
+      ];
+      // Every car of the website (listed or not, sold long ago or not), and a handful.
+      for (const among of [ids, ids.filter((_, i) => i % 23 === 0)]) {
+        const expected = await Promise.all(searches.map((search) => hitsAmong(scope, search, among)));
+        expect(sorted(await indexed.matchCars(scope, searches, among))).toEqual(expected);
+        expect(sorted(await inSql.matchCars(scope, searches, among))).toEqual(expected);
+      }
+      // Each kind finds some of the website's cars and misses others, so the comparison tells something.
+      const everyCar = await Promise.all(searches.slice(0, -1).map((search) => hitsAmong(scope, search, ids)));
+      for (const [k, found] of everyCar.entries()) {
+        expect(found.length, JSON.stringify(searches[k])).toBeLessThan(ids.length);
+        if (searches[k].q !== 'ak1003' && searches[k].q !== 'red') expect(found.length, JSON.stringify(searches[k])).toBeGreaterThan(0);
+      }
+    });
+
+    it('finds what 200 random searches find among a few cars of their websites', async () => {
+      const all = await db.select({ id: cars.id }).from(cars);
+      const r = random(20261129);
+      for (let seed = 3000; seed < 3200; seed += 10) {
+        const batch = Array.from({ length: 10 }, (_, k) => randomSearch(seed + k));
+        // One scope per call (matchCars takes one website's searches): each search of the batch under the first one's scope.
+        const scope = batch[0].scope;
+        const among = r.some(all.map((row) => row.id), 12);
+        const searches = batch.map(({ request }) => ({ q: request.q, filters: request.filters }));
+        const expected = await Promise.all(searches.map((search) => hitsAmong(scope, search, among)));
+        expect(sorted(await indexed.matchCars(scope, searches, among)), `searches ${seed}–${seed + 9}`).toEqual(expected);
+      }
+    }, 120_000);
+  });
 });

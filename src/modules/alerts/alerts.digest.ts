@@ -51,78 +51,115 @@ export function isDigestDue(lastDigestAt: Date | string | null, now: Date): bool
   return !lastDigestAt || now.getTime() - new Date(lastDigestAt).getTime() >= digestIntervalMs();
 }
 
+/** Visitors queued per transaction: a few statements for the lot instead of a transaction each. */
+const VISITORS_PER_BATCH = 500;
+
 export async function queueDueAlerts(now = new Date()): Promise<number> {
   const db = await getDb();
+  // In customer order, as the batches lock their rows (queueBatch).
   const due = rowsOf<Due>(
     await db.execute(sql`
       select s.customer_id as "customerId", s.website_id as "websiteId", s.channel, s.address, s.instant_price_drops as "instantPriceDrops",
         s.origin, s.last_digest_at as "lastDigestAt", s.consented_at as "consentedAt", c.first_name as "firstName"
       from alert_subscriptions s join customers c on c.id = s.customer_id
-      where s.unsubscribed_at is null and exists (select 1 from alert_items i where i.customer_id = s.customer_id and i.delivery_id is null)`),
-  );
+      where s.unsubscribed_at is null and exists (select 1 from alert_items i where i.customer_id = s.customer_id and i.delivery_id is null)
+      order by s.customer_id`),
+  ).filter((visitor) => isDigestDue(visitor.lastDigestAt, now) || visitor.instantPriceDrops);
   const tenants = new Map<number, Tenant | null>();
   let queued = 0;
-  for (const visitor of due) {
-    if (!isDigestDue(visitor.lastDigestAt, now) && !visitor.instantPriceDrops) continue;
-    if (!tenants.has(visitor.websiteId)) tenants.set(visitor.websiteId, await findTenantById(visitor.websiteId));
-    const tenant = tenants.get(visitor.websiteId);
-    if (!tenant) continue;
-    if (await queueOne(tenant, visitor, now)) queued += 1;
-  }
+  for (let i = 0; i < due.length; i += VISITORS_PER_BATCH) queued += await queueBatch(due.slice(i, i + VISITORS_PER_BATCH), tenants, now);
   return queued;
 }
 
-/** One visitor's message: the unsent items (or, between digests, the price drops), queued and marked in one transaction. */
-async function queueOne(tenant: Tenant, visitor: Due, now: Date): Promise<boolean> {
+const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
+
+/**
+ * A batch of visitors' messages: for each, the unsent items (or, between digests, the price drops)
+ * become one message, queued and marked sent in the batch's one transaction, with a few statements
+ * for the whole batch (the row locks, the items, the similar cars, the outbox rows, the marks).
+ *
+ * Nothing is sent twice, with sweeps in several processes at once: the batch first locks its
+ * visitors' subscription rows (FOR UPDATE, in customer order, as every batch of every sweep takes
+ * them, so two batches never wait on each other in a cycle). A sweep that has to wait reads, once
+ * the other's transaction has committed, the subscription as it left it (FOR UPDATE returns the
+ * latest row in READ COMMITTED: its last digest time) and, in its next statement, the items it left
+ * unsent: none of those the other queued. An unsubscribed visitor's row is not locked, so nothing
+ * is queued for them.
+ */
+async function queueBatch(batch: Due[], tenants: Map<number, Tenant | null>, now: Date): Promise<number> {
+  // Read before the transaction: the embedded database runs one connection, and the tenant or the secret may be read from it.
+  for (const visitor of batch) if (!tenants.has(visitor.websiteId)) tenants.set(visitor.websiteId, await findTenantById(visitor.websiteId));
+  const visitors = batch.filter((visitor) => tenants.get(visitor.websiteId));
+  if (visitors.length === 0) return 0;
+  const links = new Map(await Promise.all(visitors.map(async (visitor) => [visitor.customerId, await unsubscribeUrls(visitor.origin, visitor.websiteId, visitor.customerId)] as const)));
   const db = await getDb();
-  // Read before the transaction: the embedded database runs one connection, and the secret may be read from it.
-  const links = await unsubscribeUrls(visitor.origin, tenant.id, visitor.customerId);
   return db.transaction(async (tx) => {
-    // The subscription's row lock: two sweeps never queue the same items twice.
-    const [live] = rowsOf<{ lastDigestAt: Date | null }>(
-      await tx.execute(sql`select last_digest_at as "lastDigestAt" from alert_subscriptions where customer_id = ${visitor.customerId} and unsubscribed_at is null for update`),
+    const live = rowsOf<{ customerId: string; lastDigestAt: Date | null }>(
+      await tx.execute(sql`select customer_id as "customerId", last_digest_at as "lastDigestAt" from alert_subscriptions
+        where customer_id = any(${uuidArray(visitors.map((visitor) => visitor.customerId))}) and unsubscribed_at is null
+        order by customer_id for update`),
     );
-    if (!live) return false;
-    const digestDue = isDigestDue(live.lastDigestAt, now);
-    if (!digestDue && !visitor.instantPriceDrops) return false;
-    const items = rowsOf<Item>(
+    const digestDue = new Map(live.map((row) => [row.customerId, isDigestDue(row.lastDigestAt, now)]));
+    const sending = visitors.filter((visitor) => digestDue.has(visitor.customerId) && (digestDue.get(visitor.customerId) || visitor.instantPriceDrops));
+    if (sending.length === 0) return 0;
+    const itemsOf = new Map<string, Item[]>();
+    for (const row of rowsOf<Item & { customerId: string }>(
       await tx.execute(sql`
-        select i.id, i.kind, i.car_id as "carId", c.name, c.year, c.slug, c.price, c.make, c.model, i.old_price as "oldPrice", i.new_price as "newPrice", ss.name as "searchName"
+        select i.customer_id as "customerId", i.id, i.kind, i.car_id as "carId", c.name, c.year, c.slug, c.price, c.make, c.model, i.old_price as "oldPrice", i.new_price as "newPrice", ss.name as "searchName"
         from alert_items i join cars c on c.id = i.car_id left join saved_searches ss on ss.id = i.saved_search_id
-        where i.customer_id = ${visitor.customerId} and i.delivery_id is null ${digestDue ? sql`` : sql`and i.kind = 'price_drop'`}
+        where i.customer_id = any(${uuidArray(sending.map((visitor) => visitor.customerId))}) and i.delivery_id is null
         order by i.id`),
-    ).map((item) => ({ ...item, id: Number(item.id) }));
-    if (items.length === 0) return false;
-    const similar = await similarCars(tx, tenant, items);
-    const message = visitor.channel === 'email' ? alertEmail(tenant, visitor, items, similar, links) : alertSms(tenant, visitor, items, links.page);
-    const [delivery] = rowsOf<{ id: string }>(
-      await tx.execute(sql`insert into lead_deliveries (website_id, lead_id, channel, payload)
-        values (${tenant.id}, null, ${ALERT_OUTBOX_CHANNEL[visitor.channel]}, ${JSON.stringify(message)}::jsonb) returning id`),
-    );
-    await tx.execute(sql`update alert_items set delivery_id = ${Number(delivery.id)} where id in (${sql.join(items.map((item) => sql`${item.id}`), sql`, `)})`);
-    if (digestDue) await tx.execute(sql`update alert_subscriptions set last_digest_at = ${now} where customer_id = ${visitor.customerId}`);
-    return true;
+    )) {
+      const { customerId, ...item } = row;
+      // Between digests, only the price drops of a visitor who takes them at once.
+      if (!digestDue.get(customerId) && item.kind !== 'price_drop') continue;
+      itemsOf.set(customerId, [...(itemsOf.get(customerId) ?? []), { ...item, id: Number(item.id) }]);
+    }
+    const messages = sending.filter((visitor) => itemsOf.has(visitor.customerId));
+    if (messages.length === 0) return 0;
+    const similar = await similarCars(tx, messages.flatMap((visitor) => itemsOf.get(visitor.customerId)!.map((item) => ({ ...item, websiteId: visitor.websiteId }))));
+    const ids = rowsOf<{ id: string }>(await tx.execute(sql`select nextval(pg_get_serial_sequence('lead_deliveries', 'id')) as id from generate_series(1, ${messages.length})`));
+    const rows = messages.map((visitor, k) => {
+      const tenant = tenants.get(visitor.websiteId)!;
+      const items = itemsOf.get(visitor.customerId)!;
+      const unsubscribe = links.get(visitor.customerId)!;
+      const payload = visitor.channel === 'email' ? alertEmail(tenant, visitor, items, similar, unsubscribe) : alertSms(tenant, visitor, items, unsubscribe.page);
+      return { id: Number(ids[k].id), website_id: visitor.websiteId, channel: ALERT_OUTBOX_CHANNEL[visitor.channel], payload };
+    });
+    await tx.execute(sql`insert into lead_deliveries (id, website_id, lead_id, channel, payload)
+      select v.id, v.website_id, null, v.channel, v.payload from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id bigint, website_id int, channel text, payload jsonb)`);
+    const sent = messages.flatMap((visitor, k) => itemsOf.get(visitor.customerId)!.map((item) => [item.id, rows[k].id] as const));
+    await tx.execute(sql`update alert_items i set delivery_id = v.delivery from unnest(${`{${sent.map(([item]) => item).join(',')}}`}::int8[], ${`{${sent.map(([, delivery]) => delivery).join(',')}}`}::int8[]) as v(id, delivery) where i.id = v.id`);
+    const digests = messages.filter((visitor) => digestDue.get(visitor.customerId)).map((visitor) => visitor.customerId);
+    if (digests.length > 0) await tx.execute(sql`update alert_subscriptions set last_digest_at = ${now} where customer_id = any(${uuidArray(digests)})`);
+    return messages.length;
   });
 }
 
 type SimilarCar = { name: string; year: number; slug: string; price: number };
 
-/** For each sold or reserved car: up to three listed cars of the same website, same model first, then same make, nearest in price. */
-async function similarCars(db: Pick<Db, 'execute'>, tenant: Tenant, items: Item[]): Promise<Map<number, SimilarCar[]>> {
+/** For each sold or reserved car: up to three listed cars of the same website, same model first, then same make, nearest in price; one statement for them all. */
+async function similarCars(db: Pick<Db, 'execute'>, items: (Item & { websiteId: number })[]): Promise<Map<number, SimilarCar[]>> {
   const found = new Map<number, SimilarCar[]>();
+  const wanted = new Map<number, { car_id: number; website_id: number; make: string; model: string; price: number }>();
   for (const item of items) {
-    if ((item.kind !== 'sold' && item.kind !== 'reserved') || found.has(item.carId)) continue;
-    found.set(
-      item.carId,
-      rowsOf<SimilarCar>(
-        await db.execute(sql`
-          select name, year, slug, price from cars
-          where website_id = ${tenant.id} and id <> ${item.carId} and status in ('in_stock', 'coming_soon') and not reserved and show_on_dealer_website and make = ${item.make}
-          order by (model = ${item.model}) desc, abs(price - ${item.price}), id
-          limit ${SIMILAR_CARS}`),
-      ),
-    );
+    if (item.kind === 'sold' || item.kind === 'reserved') wanted.set(item.carId, { car_id: item.carId, website_id: item.websiteId, make: item.make, model: item.model, price: item.price });
   }
+  if (wanted.size === 0) return found;
+  for (const id of wanted.keys()) found.set(id, []);
+  const rows = rowsOf<SimilarCar & { forCar: number }>(
+    await db.execute(sql`
+      select x.car_id as "forCar", o.name, o.year, o.slug, o.price
+      from jsonb_to_recordset(${JSON.stringify([...wanted.values()])}::jsonb) as x(car_id int, website_id int, make text, model text, price int)
+      cross join lateral (
+        select name, year, slug, price, row_number() over (order by (model = x.model) desc, abs(price - x.price), id) as rank from cars
+        where website_id = x.website_id and id <> x.car_id and status in ('in_stock', 'coming_soon') and not reserved and show_on_dealer_website and make = x.make
+        order by rank
+        limit ${SIMILAR_CARS}
+      ) o
+      order by x.car_id, o.rank`),
+  );
+  for (const { forCar, ...car } of rows) found.get(Number(forCar))!.push(car);
   return found;
 }
 

@@ -1,9 +1,11 @@
 import 'server-only';
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from '@/db';
+import { rowsOf } from '@/db/rows';
 import { formatMoney, formatOdometerValue } from '@/lib/format';
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
+import { websiteGeneration } from '@/modules/tenancy/tenancy.memo';
 import {
   engineFilters,
   facetValueLabel,
@@ -13,10 +15,11 @@ import {
   searchParamsFor,
   searchStock,
   visitorState,
+  type SearchFilters,
   type SearchListing,
   type SearchState,
 } from '@/modules/stock/server';
-import { savedSearches } from './alerts.schema';
+import { savedSearches, type ResolvedFilters } from './alerts.schema';
 
 /** At most this many saved searches per visitor and website: enough to follow a few makes and budgets. */
 export const SAVED_SEARCHES_PER_CUSTOMER = 20;
@@ -83,6 +86,50 @@ export async function resolveSearch(tenant: Tenant, href: string, listings?: Lis
   return { listing, state, path: listing.path, query: searchParamsFor(state, config.search.defaultSort).toString() };
 }
 
+/** The makes a search's filters name, lower case; empty when it takes any make. */
+export function makesOf(filters: Pick<SearchFilters, 'make' | 'make_model'>): string[] {
+  return [...new Set([...(filters.make ?? []), ...(filters.make_model ?? []).map((value) => value.split(MAKE_MODEL_SEPARATOR)[0])].map((make) => make.toLowerCase()))];
+}
+
+/** What a saved search keeps of its resolved page (saved_searches.resolved and makes): the engine's text and filters, and the makes they name. */
+export function storedResolution(resolved: ResolvedSearch, tenant: Tenant): { resolved: ResolvedFilters; makes: string[] } {
+  const filters = engineFilters(resolved.state, resolved.listing.preset, tenant.config);
+  return { resolved: { ...(resolved.state.q ? { q: resolved.state.q } : {}), filters }, makes: makesOf(filters) };
+}
+
+/** Stores what saved searches of a website resolve to (by path and query: every visitor's copy), under the website generation read before resolving. */
+export async function storeResolutions(websiteId: number, generation: string, resolutions: { path: string; query: string; resolved: ResolvedFilters; makes: string[] }[]): Promise<void> {
+  if (resolutions.length === 0) return;
+  const db = await getDb();
+  await db.execute(sql`
+    update saved_searches ss set resolved = v.resolved, makes = v.makes, resolved_generation = ${generation}
+    from jsonb_to_recordset(${JSON.stringify(resolutions)}::jsonb) as v(path text, query text, resolved jsonb, makes text[])
+    where ss.website_id = ${websiteId} and ss.path = v.path and ss.query = v.query`);
+}
+
+/**
+ * Resolves and stores the website's saved searches not resolved under its current generation (all
+ * of them after migration 0022), as the sweep does for those it reads; a deployment (or the
+ * alerts benchmark's seed) runs it ahead of the first sweep. The number of distinct searches resolved.
+ */
+export async function resolveStoredSearches(tenant: Tenant): Promise<number> {
+  const db = await getDb();
+  const [{ generation }] = rowsOf<{ generation: string }>(
+    await db.execute(sql`select coalesce((select generation from website_generations where website_id = ${tenant.id}), 0)::text as generation`),
+  );
+  const stale = rowsOf<{ path: string; query: string }>(
+    await db.execute(sql`select distinct path, query from saved_searches where website_id = ${tenant.id} and resolved_generation is distinct from ${generation}`),
+  );
+  const listings: ListingCache = new Map();
+  const resolutions = [];
+  for (const { path, query } of stale) {
+    const found = await resolveSearch(tenant, query ? `${path}?${query}` : path, listings);
+    if (found) resolutions.push({ path, query, ...storedResolution(found, tenant) });
+  }
+  for (let i = 0; i < resolutions.length; i += 1_000) await storeResolutions(tenant.id, generation, resolutions.slice(i, i + 1_000));
+  return resolutions.length;
+}
+
 function rangeName(from: number | undefined, to: number | undefined, format: (value: number) => string, under: string, over: string): string | null {
   if (from != null && to != null) return `${format(from)}–${format(to)}`;
   if (to != null) return `${under} ${format(to)}`;
@@ -141,6 +188,8 @@ const hrefOf = (row: { path: string; query: string }) => (row.query ? `${row.pat
  * saved again is the one already saved (created false).
  */
 export async function saveSearch(tenant: Tenant, customerId: string, href: string): Promise<{ id: string; name: string; href: string; created: boolean }> {
+  // Read before resolving: a change to the website in between leaves the resolution older than its generation says, so the sweep resolves it again.
+  const generation = await websiteGeneration(tenant.id);
   const resolved = await resolveSearch(tenant, href);
   if (!resolved) throw new SavedSearchRefusal('href', SAVED_SEARCH_MESSAGES.notSearch);
   const db = await getDb();
@@ -155,7 +204,7 @@ export async function saveSearch(tenant: Tenant, customerId: string, href: strin
   const name = savedSearchName(resolved.listing, resolved.state, tenant.config);
   const [row] = await db
     .insert(savedSearches)
-    .values({ websiteId: tenant.id, customerId, name, path: resolved.path, query: resolved.query })
+    .values({ websiteId: tenant.id, customerId, name, path: resolved.path, query: resolved.query, ...storedResolution(resolved, tenant), resolvedGeneration: generation })
     .onConflictDoNothing({ target: [savedSearches.customerId, savedSearches.path, savedSearches.query] })
     .returning({ id: savedSearches.id, name: savedSearches.name });
   // Saved by a concurrent request between the read and the insert: that one is the saved search.

@@ -4,9 +4,9 @@ import { getDb } from '@/db';
 import { rowsOf } from '@/db/rows';
 import { findTenantById } from '@/modules/tenancy/tenancy.queries';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { carAlertState, engineFilters, MAKE_MODEL_SEPARATOR, searchStock, type CarStatus } from '@/modules/stock/server';
-import { resolveSearch, type ListingCache } from './alerts.saved-searches';
-import type { AlertKind } from './alerts.schema';
+import { carAlertState, matchCars, type CarStatus } from '@/modules/stock/server';
+import { makesOf, resolveSearch, storedResolution, storeResolutions, type ListingCache } from './alerts.saved-searches';
+import type { AlertKind, ResolvedFilters } from './alerts.schema';
 
 /**
  * Finds what visitors with alerts on are to be told (decision 066), from the stock changes the
@@ -21,28 +21,30 @@ const GENERATIONS_KEPT = 20;
 /** Reads reach this far before the last sweep, for changes committed late by a long transaction. */
 const OVERLAP_MS = 10 * 60_000;
 
-type Progress = { websiteId: number; generation: number; sweptAt: Date; current: number };
-type Found = { customerId: string; kind: AlertKind; carId: number; savedSearchId?: string; oldPrice?: number; newPrice?: number; source: string };
+/** `websiteGeneration`: the website's generation now (website_generations), which saved searches' resolutions are kept under. */
+type Progress = { websiteId: number; generation: number; sweptAt: Date; current: number; websiteGeneration: string };
+type Found = { customerId: string; kind: AlertKind; carId: number; oldPrice?: number; newPrice?: number; source: string };
 
 export type SweepFigures = { websites: number; changedCars: number; found: number };
 
 /** `now`: what the search engine counts as listed (a sold car's days on the website); the windows read the database's clock. */
 export async function findAlerts(now = new Date()): Promise<SweepFigures> {
   const db = await getDb();
-  const websites = rowsOf<{ websiteId: number; generation: string; sweptAt: Date | string; current: string | null }>(
+  const websites = rowsOf<{ websiteId: number; generation: string; sweptAt: Date | string; current: string | null; websiteGeneration: string }>(
     await db.execute(sql`
-      select p.website_id as "websiteId", p.generation, p.swept_at as "sweptAt", g.generation as current
-      from alert_progress p left join car_generations g on g.website_id = p.website_id
+      select p.website_id as "websiteId", p.generation, p.swept_at as "sweptAt", g.generation as current, coalesce(wg.generation, 0)::text as "websiteGeneration"
+      from alert_progress p left join car_generations g on g.website_id = p.website_id left join website_generations wg on wg.website_id = p.website_id
       where exists (select 1 from alert_subscriptions s where s.website_id = p.website_id and s.unsubscribed_at is null)`),
-  ).map((row): Progress => ({ websiteId: row.websiteId, generation: Number(row.generation), sweptAt: new Date(row.sweptAt), current: Number(row.current ?? 0) }));
+  ).map((row): Progress => ({ websiteId: row.websiteId, generation: Number(row.generation), sweptAt: new Date(row.sweptAt), current: Number(row.current ?? 0), websiteGeneration: row.websiteGeneration }));
   const figures: SweepFigures = { websites: 0, changedCars: 0, found: 0 };
   for (const progress of websites) {
     if (progress.current <= progress.generation) continue;
     const tenant = await findTenantById(progress.websiteId);
     if (!tenant) continue;
     const changed = await changedCars(progress);
-    const found = changed.length ? [...(await priceDrops(progress, changed)), ...(await stateChanges(progress, changed)), ...(await newStock(tenant, progress, changed, now))] : [];
+    const found = changed.length ? [...(await priceDrops(progress, changed)), ...(await stateChanges(progress, changed))] : [];
     figures.found += await record(progress.websiteId, found);
+    if (changed.length) figures.found += await newStock(tenant, progress, changed, now);
     figures.websites += 1;
     figures.changedCars += changed.length;
     // The database's clock, as every time the windows compare with (changed_at, created_at).
@@ -76,7 +78,7 @@ async function priceDrops(progress: Progress, changed: number[]): Promise<Found[
       select f.customer_id as "customerId", pc.car_id as "carId", pc.id, pc.old_price as "oldPrice", pc.new_price as "newPrice"
       from car_price_changes pc
       join favourites f on f.website_id = pc.website_id and f.car_id = pc.car_id
-      join alert_subscriptions s on s.customer_id = f.customer_id and s.unsubscribed_at is null
+      join alert_subscriptions s on s.customer_id = f.customer_id and s.website_id = pc.website_id and s.unsubscribed_at is null
       where pc.website_id = ${progress.websiteId} and pc.car_id in ${idList(changed)} and pc.new_price < pc.old_price
         and pc.changed_at >= ${new Date(progress.sweptAt.getTime() - OVERLAP_MS)} and pc.changed_at > f.created_at and pc.changed_at > s.consented_at`),
   );
@@ -101,82 +103,88 @@ async function stateChanges(progress: Progress, changed: number[]): Promise<Foun
       where f.website_id = ${progress.websiteId} and f.car_id in ${idList(changed)}`),
   );
   const found: Found[] = [];
-  const moved = new Map<string, number[]>();
+  const moved: { id: number; state: string }[] = [];
   for (const row of rows) {
     const state = carAlertState({ status: row.status, reserved: row.reserved, showOnDealerWebsite: row.shown });
     if (!state || state === (row.notified ?? 'available')) continue;
     if (row.alertsOn) found.push({ customerId: row.customerId, kind: KIND_OF_STATE[state], carId: Number(row.carId), source: `state:${row.carId}:${state}:${progress.current}` });
-    moved.set(state, [...(moved.get(state) ?? []), Number(row.favouriteId)]);
+    moved.push({ id: Number(row.favouriteId), state });
   }
-  for (const [state, ids] of moved) await db.execute(sql`update favourites set notified_state = ${state} where id in ${idList(ids)}`);
+  if (moved.length > 0) {
+    await db.execute(sql`update favourites f set notified_state = v.state
+      from jsonb_to_recordset(${JSON.stringify(moved)}::jsonb) as v(id int, state text) where f.id = v.id`);
+  }
   return found;
 }
 
-type CandidateSearch = { id: string; customerId: string; href: string; createdAt: Date | string };
-type DistinctSearch = { href: string; savers: CandidateSearch[]; filters: ReturnType<typeof engineFilters>; q: string | undefined };
-
-/** The makes a saved search's filters name, lower case; empty when it takes any make. */
-function makesOf(filters: { make?: string[]; make_model?: string[] }): string[] {
-  return [...new Set([...(filters.make ?? []), ...(filters.make_model ?? []).map((value) => value.split(MAKE_MODEL_SEPARATOR)[0])].map((make) => make.toLowerCase()))];
-}
+type StoredSearch = { path: string; query: string; current: boolean; resolved: ResolvedFilters | null };
 
 /**
  * Listed cars created since the last sweep, matched with the website's active saved searches of
- * visitors with alerts on. The same search saved by many visitors is one search: each distinct
- * search page URL is resolved once (its page read once per sweep) and indexed by the makes it
- * names (or none: any make), so a new car is tried only against the searches of its make and those
- * of any make, each run once through the platform's search engine, restricted to cars created
- * since the earliest of them.
+ * visitors with alerts on; the number of items recorded. The same search saved by many visitors
+ * is one search. Each keeps what its page resolves to (saved_searches.resolved, under the website
+ * generation it was resolved at) and the makes it names: only the distinct searches of the new
+ * cars' makes and those of any make are read (the index by make), and only those resolved under
+ * another website generation are resolved again (and stored). Then one pass per website: the stock
+ * index tests the new cars alone against each distinct search (matchCars, the search engine's own
+ * conditions), and one statement records an item for each visitor who saved a search that found a
+ * car, before the car was listed.
  */
-async function newStock(tenant: Tenant, progress: Progress, changed: number[], now: Date): Promise<Found[]> {
+async function newStock(tenant: Tenant, progress: Progress, changed: number[], now: Date): Promise<number> {
   const db = await getDb();
-  const fresh = rowsOf<{ id: number; make: string; createdAt: Date | string }>(
+  const fresh = rowsOf<{ id: number; make: string }>(
     await db.execute(sql`
-      select id, make, created_at as "createdAt" from cars
+      select id, make from cars
       where website_id = ${progress.websiteId} and id in ${idList(changed)} and created_at >= ${new Date(progress.sweptAt.getTime() - OVERLAP_MS)}`),
-  ).map((row) => ({ id: Number(row.id), make: row.make.toLowerCase(), createdAt: new Date(row.createdAt) }));
-  if (fresh.length === 0) return [];
-  const searches = rowsOf<CandidateSearch>(
+  ).map((row) => ({ id: Number(row.id), make: row.make.toLowerCase() }));
+  if (fresh.length === 0) return 0;
+  const freshMakes = [...new Set(fresh.map((car) => car.make))];
+  const generation = progress.websiteGeneration;
+  const stored = rowsOf<StoredSearch>(
     await db.execute(sql`
-      select ss.id, ss.customer_id as "customerId", case when ss.query = '' then ss.path else ss.path || '?' || ss.query end as href, ss.created_at as "createdAt"
-      from saved_searches ss join alert_subscriptions s on s.customer_id = ss.customer_id and s.unsubscribed_at is null
-      where ss.website_id = ${progress.websiteId} and not ss.paused`),
+      select ss.path, ss.query, bool_and(ss.resolved_generation is not distinct from ${generation}) as current,
+        (array_agg(ss.resolved) filter (where ss.resolved_generation = ${generation}))[1] as resolved
+      from saved_searches ss join alert_subscriptions s on s.customer_id = ss.customer_id and s.website_id = ${progress.websiteId} and s.unsubscribed_at is null
+      where ss.website_id = ${progress.websiteId} and not ss.paused
+        and (ss.resolved_generation is distinct from ${generation} or ss.makes = '{}' or ss.makes && ${`{${freshMakes.map((make) => JSON.stringify(make)).join(',')}}`}::text[])
+      group by ss.path, ss.query`),
   );
-  if (searches.length === 0) return [];
-  const byHref = new Map<string, CandidateSearch[]>();
-  for (const search of searches) byHref.set(search.href, [...(byHref.get(search.href) ?? []), search]);
-  // The index by make: each distinct search under the makes it names, or under '' for any make.
-  const freshMakes = new Set(fresh.map((car) => car.make));
-  const byMake = new Map<string, DistinctSearch[]>();
+  if (stored.length === 0) return 0;
+  const searches: { path: string; query: string; resolved: ResolvedFilters }[] = [];
   const listings: ListingCache = new Map();
-  for (const [href, savers] of byHref) {
-    const resolved = await resolveSearch(tenant, href, listings);
-    if (!resolved) continue;
-    const filters = engineFilters(resolved.state, resolved.listing.preset, tenant.config);
-    const makes = makesOf(filters);
-    for (const make of makes.length ? makes.filter((m) => freshMakes.has(m)) : ['']) {
-      byMake.set(make, [...(byMake.get(make) ?? []), { href, savers, filters, q: resolved.state.q }]);
+  const again: { path: string; query: string; resolved: ResolvedFilters; makes: string[] }[] = [];
+  for (const search of stored) {
+    let resolved = search.current ? search.resolved : null;
+    let makes = resolved ? makesOf(resolved.filters) : [];
+    if (!resolved) {
+      const found = await resolveSearch(tenant, search.query ? `${search.path}?${search.query}` : search.path, listings);
+      // Not a search page now (a landing path of a make no longer in stock): tried again next sweep.
+      if (!found) continue;
+      ({ resolved, makes } = storedResolution(found, tenant));
+      again.push({ path: search.path, query: search.query, resolved, makes });
     }
+    if (makes.length > 0 && !makes.some((make) => freshMakes.includes(make))) continue;
+    searches.push({ path: search.path, query: search.query, resolved });
   }
-  const freshIds = new Map(fresh.map((car) => [car.id, car]));
-  const since = Math.min(...fresh.map((car) => car.createdAt.getTime()));
-  const tried = new Set<string>();
-  const found: Found[] = [];
-  for (const candidates of [...[...freshMakes].map((make) => byMake.get(make) ?? []), byMake.get('') ?? []]) {
-    for (const { href, savers, filters, q } of candidates) {
-      if (tried.has(href)) continue;
-      tried.add(href);
-      const result = await searchStock(tenant, { q, filters: { ...filters, created_at_timestamp: { min: since } }, limit: Math.min(1_000, fresh.length * 2 + 10), offset: 0, sort: 'created_at_timestamp:desc' }, now);
-      for (const hit of result.hits) {
-        const car = freshIds.get(hit.id);
-        if (!car) continue;
-        for (const search of savers) {
-          if (car.createdAt > new Date(search.createdAt)) found.push({ customerId: search.customerId, kind: 'new_stock', carId: car.id, savedSearchId: search.id, source: `new:${search.id}:${car.id}` });
-        }
-      }
-    }
-  }
-  return found;
+  await storeResolutions(progress.websiteId, generation, again);
+  const matched = await matchCars(tenant, searches.map((search) => search.resolved), fresh.map((car) => car.id), now);
+  const matches = searches.flatMap((search, k) => matched[k].map((carId) => ({ path: search.path, query: search.query, car_id: carId })));
+  if (matches.length === 0) return 0;
+  const [{ recorded }] = rowsOf<{ recorded: number }>(
+    await db.execute(sql`
+      with inserted as (
+        insert into alert_items (website_id, customer_id, kind, car_id, saved_search_id, source)
+        select ss.website_id, ss.customer_id, 'new_stock', c.id, ss.id, 'new:' || ss.id || ':' || c.id
+        from jsonb_to_recordset(${JSON.stringify(matches)}::jsonb) as m(path text, query text, car_id int)
+        join saved_searches ss on ss.website_id = ${progress.websiteId} and ss.path = m.path and ss.query = m.query and not ss.paused
+        join alert_subscriptions s on s.customer_id = ss.customer_id and s.website_id = ${progress.websiteId} and s.unsubscribed_at is null
+        join cars c on c.id = m.car_id and c.created_at > ss.created_at
+        on conflict (customer_id, source) do nothing
+        returning 1
+      )
+      select count(*)::int as recorded from inserted`),
+  );
+  return recorded;
 }
 
 async function record(websiteId: number, found: Found[]): Promise<number> {
@@ -186,11 +194,11 @@ async function record(websiteId: number, found: Found[]): Promise<number> {
   for (let i = 0; i < found.length; i += 500) {
     const chunk = found.slice(i, i + 500);
     const values = sql.join(
-      chunk.map((f) => sql`(${websiteId}, ${f.customerId}::uuid, ${f.kind}, ${f.carId}, ${f.savedSearchId ?? null}::uuid, ${f.oldPrice ?? null}::int, ${f.newPrice ?? null}::int, ${f.source})`),
+      chunk.map((f) => sql`(${websiteId}, ${f.customerId}::uuid, ${f.kind}, ${f.carId}, ${f.oldPrice ?? null}::int, ${f.newPrice ?? null}::int, ${f.source})`),
       sql`, `,
     );
     const inserted = rowsOf<{ id: string }>(
-      await db.execute(sql`insert into alert_items (website_id, customer_id, kind, car_id, saved_search_id, old_price, new_price, source)
+      await db.execute(sql`insert into alert_items (website_id, customer_id, kind, car_id, old_price, new_price, source)
         values ${values} on conflict (customer_id, source) do nothing returning id`),
     );
     recorded += inserted.length;

@@ -14,7 +14,7 @@ export { getCarBySlug, getSoldCarBySlug, stockListingVersion, visibleCarsWhere }
 export { carAlertState, isValidCarSlug, MIN_SHOWN_PRICE, type CarAlertState } from './stock.rules';
 export type { CarDetail, CarStatus, CarType, ItemType } from './stock.types';
 export { carInputSchema, carSlugSchema, csvRecordToInput, fieldErrors, stockImportRowSchema } from './stock.validation';
-export { searchStock } from './search/search.service';
+export { matchCars, searchStock } from './search/search.service';
 export { parseSearchParams, searchParamsFor, type SearchState } from './search/search.validation';
 export { engineFilters, visitorState } from './search/search.view';
-export { MAKE_MODEL_SEPARATOR } from './search/search.types';
+export { MAKE_MODEL_SEPARATOR, type SearchFilters } from './search/search.types';

@@ -24,3 +24,11 @@ export async function getSearchEngine(): Promise<SearchEngine> {
 export async function searchStock(tenant: Tenant, request: SearchRequest, now = new Date()): Promise<SearchResponse> {
   return (await getSearchEngine()).search(scopeForTenant(tenant, now), request);
 }
+
+/**
+ * For each search (text and filters, as searchStock takes them), which of a few cars of the website
+ * it finds at `now`: the cars among its hits. The alerts sweep's test of new stock against saved searches.
+ */
+export async function matchCars(tenant: Tenant, searches: readonly Pick<SearchRequest, 'q' | 'filters'>[], carIds: readonly number[], now = new Date()): Promise<number[][]> {
+  return (await getSearchEngine()).matchCars(scopeForTenant(tenant, now), searches, carIds);
+}

@@ -95,6 +95,8 @@ export type SearchScope = {
 
 export interface SearchEngine {
   search(scope: SearchScope, request: SearchRequest): Promise<SearchResponse>;
+  /** For each search, which of `carIds` it finds (the ids among its hits). */
+  matchCars(scope: SearchScope, searches: readonly Pick<SearchRequest, 'q' | 'filters'>[], carIds: readonly number[]): Promise<number[][]>;
 }
 
 /** SPEC §7: pages = ceil(total / limit). */

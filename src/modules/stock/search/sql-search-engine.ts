@@ -11,16 +11,17 @@ import { locationJoin, summaryColumns, toSummary, type SummaryRow } from '../sto
 import { scopeWhere } from './search.scope';
 import { searchTerms, type SearchTerm } from './search.text';
 import { TERM_COLUMN, type BaseColumn } from './search.columns';
-import { filterGroups, groupOf, namedIn, type FilterGroup } from './search.definition';
+import { filterGroups, groupOf, namedIn, type FilterGroup, type Predicate } from './search.definition';
 import { idsNamed, list, orderBy, textCondition, textScore, toSql } from './search.sql';
 import { addCount, addStats, newTally, type Tally } from './search.tally';
-import { countStock, keepShown, shownPage, StockIndex, type NamedIds, type TextMatch } from './stock-index';
+import { countStock, keepShown, matchStock, shownPage, StockIndex, type CompiledSearch, type NamedIds, type TextMatch } from './stock-index';
 import {
   MAKE_MODEL_SEPARATOR,
   RANGE_FACETS,
   TERM_FACETS,
   type RangeFacet,
   type SearchEngine,
+  type SearchFilters,
   type SearchRequest,
   type SearchResponse,
   type SearchScope,
@@ -279,6 +280,61 @@ export class SqlSearchEngine implements SearchEngine {
     }
     response.processingTimeMs = Math.round(performance.now() - started);
     return response;
+  }
+
+  /**
+   * Which of `carIds` each search finds in the scope: the cars searchStock would list among its
+   * hits for the same text and filters, without counting or ordering anything. On the stock index,
+   * one statement brings the copies up to date and each search is tested against those cars alone
+   * (matchStock), after one more for all the searches' location and dealership names and fuzzy
+   * terms, when any has them. Without the index, one SQL statement per search.
+   */
+  async matchCars(scope: SearchScope, searches: readonly { q?: string; filters?: SearchFilters }[], carIds: readonly number[]): Promise<number[][]> {
+    if (searches.length === 0 || carIds.length === 0 || scope.websiteIds.length === 0) return searches.map(() => []);
+    const parsed = searches.map((search) => ({ terms: searchTerms(search.q), groups: filterGroups(search.filters ?? {}) }));
+    const intArray = (values: readonly number[]) => sql`${`{${values.join(',')}}`}::int[]`;
+    if (!this.index) {
+      const found: number[][] = [];
+      for (const { terms, groups } of parsed) {
+        const text = textCondition(terms, scope);
+        const rows = ((await this.db.execute(sql`select ${cars.id} as id from ${cars}
+          where ${scopeWhere(scope)} and ${cars.id} = any(${intArray(carIds)}) ${text ? sql`and ${text}` : sql``}
+          ${sql.join(groups.map((group) => sql`and coalesce(${toSql(group.predicate, scope)}, false)`), sql` `)}`)) as unknown as { rows: { id: number }[] }).rows;
+        found.push(rows.map((row) => Number(row.id)));
+      }
+      return found;
+    }
+    // What prefetch reads for one search, read for all of them in one statement: each distinct
+    // named filter's ids and each distinct fuzzy term's similar words.
+    const wanted = new Map<string, Extract<Predicate, { op: 'named' }>>();
+    const fuzzy = new Set<string>();
+    for (const { terms, groups } of parsed) {
+      for (const named of groups.flatMap((group) => namedIn(group.predicate))) wanted.set(JSON.stringify([named.column, named.names]), named);
+      for (const term of terms) if (term.fuzzy) fuzzy.add(term.text);
+    }
+    const idsOf = new Map<string, number[]>();
+    const similarOf = new Map<string, string[]>();
+    if (wanted.size > 0 || fuzzy.size > 0) {
+      const named = [...wanted.values()];
+      const words = [...fuzzy];
+      const row = await this.one<{ ids: (number[] | null)[]; similar: (string[] | null)[] }>(
+        sql`select json_build_array(${sql.join([sql`null`, ...named.map((group) => sql`(select json_agg(named.id) from ${idsNamed(group.column, scope, group.names)} as named)`)], sql`, `)}) as ids,
+          json_build_array(${sql.join([sql`null`, ...words.map((word) => sql`(select json_agg(${searchWords.word}) from ${searchWords} where ${word} <% ${searchWords.word})`)], sql`, `)}) as similar`,
+        'values',
+      );
+      [...wanted.keys()].forEach((key, k) => idsOf.set(key, row.ids[k + 1] ?? []));
+      words.forEach((word, k) => similarOf.set(word, row.similar[k + 1] ?? []));
+    }
+    const compiled = parsed.map(({ terms, groups }): CompiledSearch => {
+      const named: NamedIds = { location_name: new Set(), dealership_name: new Set() };
+      for (const group of groups.flatMap((g) => namedIn(g.predicate))) {
+        for (const id of idsOf.get(JSON.stringify([group.column, group.names])) ?? []) (named[group.column] as Set<number>).add(id);
+      }
+      const text: TextMatch | null = terms.length > 0 ? { terms, similar: terms.map((term) => (term.fuzzy ? (similarOf.get(term.text) ?? []) : [])) } : null;
+      return { groups, named, text };
+    });
+    const stocks = await this.index.sync(scope.websiteIds, scope.soldSince?.getTime() ?? null);
+    return matchStock(stocks, scope, compiled, carIds);
   }
 
   /** Every count from the scope's cars in one statement (see the file comment). */

@@ -1025,3 +1025,42 @@ export function countStock(
   }
   return { tally, pageIds: firstInOrder(cursors, request.offset + request.limit).slice(request.offset) };
 }
+
+/** A search compiled for matchStock: its filter groups, the ids its named groups select and its text terms. */
+export type CompiledSearch = { groups: readonly FilterGroup[]; named: NamedIds; text: TextMatch | null };
+
+/**
+ * Which of a few cars (by id) each search finds, over held stock: the same tests countStock runs
+ * (listed by the scope, every text term, every filter group), run over those cars alone, so
+ * thousands of searches are tried against a website's new cars in a few milliseconds. The ids
+ * each search finds come in the copy's order; a car the copies do not hold (not listed) is found
+ * by none.
+ */
+export function matchStock(stocks: readonly WebsiteStock[], scope: SearchScope, searches: readonly CompiledSearch[], carIds: readonly number[]): number[][] {
+  const found = searches.map((): number[] => []);
+  const wanted = new Set(carIds);
+  for (const stock of stocks) {
+    const held: number[] = [];
+    for (let i = 0; i < stock.size; i++) if (wanted.has(stock.numbers.id[i])) held.push(i);
+    if (held.length === 0) continue;
+    // The scope's test once for every search: a car it does not list is out (2).
+    const fails = new Uint8Array(stock.size).fill(2);
+    for (const i of held) fails[i] = 0;
+    markUnlisted(stock, scope, fails, Int32Array.from(held));
+    const listed = Int32Array.from(held.filter((i) => fails[i] === 0));
+    if (listed.length === 0) continue;
+    const failed = new Int8Array(stock.size);
+    searches.forEach((search, s) => {
+      const candidates = stockNumberCandidates(stock, search.text);
+      if (candidates === null) return;
+      const cars = candidates ? listed.filter((i) => candidates.includes(i)) : listed;
+      // The loops below touch only these cars: resetting them is resetting the search.
+      for (const i of cars) fails[i] = 0;
+      const context = maskContext(search.named, search.text);
+      if (search.text) markText(stock, search.text, context, fails, null, cars);
+      search.groups.forEach((group, g) => markGroup(stock, group, g, context, fails, failed, cars));
+      for (const i of cars) if (fails[i] === 0) found[s].push(stock.numbers.id[i]);
+    });
+  }
+  return found;
+}

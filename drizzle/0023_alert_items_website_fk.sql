@@ -1,0 +1,1 @@
+ALTER TABLE "alert_items" DROP CONSTRAINT "alert_items_website_id_websites_id_fk";
