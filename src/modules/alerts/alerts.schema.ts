@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { SearchFilters } from '../stock/search/search.types';
+import type { SearchFilters } from '@/modules/stock/server';
 import { websites } from '../tenancy/tenancy.schema';
 import { customers } from '../identity/identity.schema';
 import { cars } from '../stock/stock.schema';
