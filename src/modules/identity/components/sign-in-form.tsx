@@ -3,6 +3,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { useInputBeforeHydration } from '@/components/ui/use-input-before-hydration';
+import { useHydrated } from '@/modules/tenancy/components/use-hydrated';
 import { CODE_MESSAGES } from '../identity.messages';
 import type { PostedSignIn } from '../identity.sign-in';
 import { RESEND_LABEL, ResendCodeButton } from './resend-code-button';
@@ -35,6 +36,7 @@ function postedError(posted: PostedSignIn | null): { field: 'phone' | 'code'; me
 
 export function SignInForm({ next, posted }: { next: string; posted: PostedSignIn | null }) {
   const formRef = useRef<HTMLFormElement>(null);
+  const hydrated = useHydrated();
   const [status, setStatus] = useState<Status>(posted?.sent ? 'verificationSent' : 'idle');
   const [phone, setPhone] = useState(posted?.phone ?? '');
   const [code, setCode] = useState('');
@@ -135,15 +137,14 @@ export function SignInForm({ next, posted }: { next: string; posted: PostedSignI
           {busy ? 'Loading' : status === 'idle' ? 'Send Code' : 'Sign in'}
         </Button>
         {status === 'verificationSent' ? (
-          <>
+          hydrated ? (
             <ResendCodeButton key={resend.sends} seconds={resend.after} onResend={() => void sendCode()} busy={busy} />
-            {/* Without scripts the countdown never ends: a plain resend (the server keeps its own wait). */}
-            <noscript>
-              <Button type="submit" name="step" value="resend" variant="outline" formNoValidate>
-                {RESEND_LABEL}
-              </Button>
-            </noscript>
-          </>
+          ) : (
+            // Until the scripts run the countdown cannot count: a plain resend (the server keeps its own wait).
+            <Button type="submit" name="step" value="resend" variant="outline" formNoValidate>
+              {RESEND_LABEL}
+            </Button>
+          )
         ) : null}
       </div>
     </form>
