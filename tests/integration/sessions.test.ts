@@ -235,6 +235,14 @@ describe('phone sign-in sessions', () => {
       expect((await me(absorb({}, signedIn))).user?.phone).toMatch(/^\+614/);
     });
 
+    it('a resend within the 30 s wait is refused with the limit message and leaves the code step standing', async () => {
+      const phone = mobile();
+      expect(stateOf(await postForm({ phone, step: 'send' }))).toMatchObject({ sent: true, errors: {} });
+      const again = await postForm({ phone, step: 'resend' });
+      expect(again.status).toBe(303);
+      expect(stateOf(again)).toMatchObject({ phone, sent: true, errors: { code: 'Too many verification attempts. Please try again later.' } });
+    });
+
     it('gives a refused phone back with its message, and never sends the visitor to another site', async () => {
       const refused = await postForm({ phone: '12', step: 'send', next: '//evil.example/x' });
       expect(refused.status).toBe(303);
