@@ -44,6 +44,16 @@ describe('events mirrored to GA4 and the Meta pixel', () => {
     expect(fbq.mock.calls[1]).toEqual(['track', 'ViewContent', { ...vehicle, content_type: 'vehicle' }]);
   });
 
+  it("ViewContent goes to the window's fbq of the moment: Partytown replaces its forwarding stub when the worker starts", () => {
+    vi.stubGlobal('location', { pathname: '/cars/2020-mazda-cx-5-42', search: '', href: 'https://x/cars/2020-mazda-cx-5-42' });
+    mirrorEvent(plan, 3, { car_id: 42 }, { google: true, meta: true });
+    const forwarder = vi.fn();
+    (window as unknown as { fbq: unknown }).fbq = forwarder;
+    vi.advanceTimersByTime(250);
+    expect(fbq.mock.calls).toEqual([['track', 'PageView']]);
+    expect(forwarder.mock.calls).toEqual([['track', 'ViewContent', { ...vehicle, content_type: 'vehicle' }]]);
+  });
+
   it("'product' where the website's catalogue is a product one", () => {
     vi.stubGlobal('location', { pathname: '/cars/x-42', search: '', href: 'https://x/cars/x-42' });
     mirrorEvent({ ...plan, facebookContentType: 'product' }, 3, undefined, { google: true, meta: true });

@@ -241,7 +241,9 @@ function vehicleEvent(contentType: string): Record<string, unknown> | null {
 
 /** Sends a first-party event to GA4 and the Meta pixel too, where they run (Facebook 250 ms later, SPEC §9). */
 export function mirrorEvent(plan: WidgetPlan, category: number, properties: Record<string, unknown> | undefined, allowed: { google: boolean; meta: boolean }): void {
-  const fbq = allowed.meta ? win().fbq : undefined;
+  // Looked up at each call, never kept: Partytown replaces window.fbq with its forwarder when its
+  // worker starts, and a call to the stub it replaced (a ViewContent 250 ms later) is never sent.
+  const fbq = allowed.meta && win().fbq ? (...args: unknown[]) => win().fbq?.(...args) : undefined;
   const later = (run: () => void) => setTimeout(run, FACEBOOK_EVENT_DELAY_MS);
   const google = allowed.google ? gtag : () => {};
   if (category >= 1 && category <= 13) {
