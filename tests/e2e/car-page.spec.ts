@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
+import { dashboardAuth, expect, hydrated, serverUrl, siteUrl, test } from './support';
 
 /**
  * The car page (SPEC §2 car page actions, §5 eligibility): reserve only where its rule holds, the
@@ -219,6 +219,9 @@ test("the scripts a car page starts with carry V8's compile hint; a script loade
   // The enquiry dialog's code loads when it is opened: it stays lazy.
   await page.locator('.car-card-link').first().click();
   await page.waitForURL(/\/cars\//);
+  // The card is a plain link (a full load): until the car page hydrates, Inquire Now goes to the
+  // form's own page (decision 060), where no dialog opens.
+  await hydrated(page);
   await page.getByRole('list', { name: 'Actions' }).getByRole('link', { name: /^Inquire Now/ }).first().click();
   await expect(page.locator('[role="dialog"] form')).toBeVisible();
   const later = requested.filter((src) => !startup.includes(src));
