@@ -394,9 +394,12 @@ test('the service page links to the dealer\'s online booking (xtime) where it ha
  */
 test("a page with a tag in Partytown's worker comes back from the back/forward cache", async ({ playwright, launchOptions }) => {
   const standIns = await startStandInServer(path.resolve('.test-data/e2e-stand-ins'));
-  // Playwright turns the back/forward cache off in the browsers it starts: this test starts its own with it on.
+  // Playwright turns the back/forward cache off in the browsers it starts: this test starts its own
+  // with it on, the full Chromium (the headless shell the other tests run in has no back/forward
+  // cache: BackForwardCacheDisabledForDelegate).
   const browser = await playwright.chromium.launch({
     ...launchOptions,
+    executablePath: '/usr/bin/chromium',
     args: [...(launchOptions.args ?? []), ...standIns.chromeFlags],
     ignoreDefaultArgs: ['--disable-back-forward-cache'],
   });
