@@ -7,7 +7,7 @@
 //   2. loads each website's stock index (decision 020) with one search, as a serving process has it;
 //   3. makes 1,000 stock changes through upsertCar (the Dashboard API's and the import's command),
 //      20 per website: 8 price drops, 2 price rises, 3 sold, 2 reserved, 1 back in stock, 4 new cars;
-//   4. times the sweep as runAlertsSweep runs it (findAlerts, then queueDueAlerts; --cpu-prof profiles findAlerts), with process
+//   4. times the sweep as runAlertsSweep runs it (findAlerts, then queueDueAlerts; --cpu-prof profiles both), with process
 //      memory before and after, statements and their time, and checks what was found against what
 //      was changed (price drops × savers, and so on); then a second sweep, which must find nothing;
 //   5. writes the figures to docs/benchmarks.md (its own section). --no-write prints only;
@@ -67,6 +67,7 @@ type Figures = {
   cpu: { findMs: number; queueMs: number };
   statements: { find: Statements; queue: Statements };
   cpuTop: { fn: string; ms: number }[];
+  queueCpuTop: { fn: string; ms: number }[];
   foundByKind: Record<string, number>;
   expectedByKind: Partial<Record<(typeof KINDS)[number], number>>;
   expectedMessages: number;
@@ -383,7 +384,7 @@ async function measure(handle: DatabaseHandle, label: string): Promise<Figures> 
   statements.reset();
   const queueStarted = performance.now();
   const queueCpuStart = process.cpuUsage();
-  const queued = await queueDueAlerts(now);
+  const { result: queued, top: queueCpuTop } = await profile(profileFile && profileFile.replace('sweep-', 'queue-'), () => queueDueAlerts(now));
   const queueMs = performance.now() - queueStarted;
   const queueCpu = process.cpuUsage(queueCpuStart);
   const queueStatements = statements.take();
@@ -421,6 +422,7 @@ async function measure(handle: DatabaseHandle, label: string): Promise<Figures> 
     cpu: { findMs: cpuMs(findCpu), queueMs: cpuMs(queueCpu) },
     statements: { find: findStatements, queue: queueStatements },
     cpuTop,
+    queueCpuTop,
     foundByKind,
     expectedByKind,
     expectedMessages: due.size,
@@ -450,9 +452,10 @@ function printFigures(f: Figures): void {
     console.log(`  ${part}: ${st.count} statements, ${fmt(st.ms)} s waiting for them; the heaviest:`);
     for (const g of st.top) console.log(`    ${String(g.count).padStart(6)} × ${fmt(g.ms).padStart(6)} s  ${g.label}`);
   }
-  if (f.cpuTop.length) {
-    console.log('  findAlerts CPU profile, self time (ms):');
-    for (const t of f.cpuTop) console.log(`    ${t.ms.toFixed(0).padStart(7)}  ${t.fn}`);
+  for (const [part, top] of [['findAlerts', f.cpuTop], ['queueDueAlerts', f.queueCpuTop]] as const) {
+    if (!top.length) continue;
+    console.log(`  ${part} CPU profile, self time (ms):`);
+    for (const t of top) console.log(`    ${t.ms.toFixed(0).padStart(7)}  ${t.fn}`);
   }
   console.log(`  ${'kind'.padEnd(14)} ${'expected'.padStart(9)} ${'found'.padStart(7)}`);
   for (const kind of KINDS) console.log(`  ${kind.padEnd(14)} ${String(f.expectedByKind[kind as keyof Figures['expectedByKind']] ?? '-').padStart(9)} ${String(f.foundByKind[kind]).padStart(7)}`);
