@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { useSignedIn } from '@/modules/identity';
 
 /**
  * The garage's alerts (decision 066): whether they are on, how they come, and the form that turns
@@ -23,7 +24,11 @@ export function AlertSettings({ consent, locale }: { consent: string; locale: st
   const [settings, setSettings] = useState<Settings | null>(null);
   const [outcome, setOutcome] = useState<string | null>(null);
 
+  const signedIn = useSignedIn();
+
+  // A signed-out visitor has no settings: asking would only answer 401.
   useEffect(() => {
+    if (!signedIn) return;
     fetch('/api/alerts')
       .then(async (response) => (response.ok ? ((await response.json()) as { alerts: Settings }).alerts : null))
       .catch(() => null)
@@ -33,7 +38,7 @@ export function AlertSettings({ consent, locale }: { consent: string; locale: st
         setOutcome(query.get('alerts') === 'refused' ? query.get('field') : query.get('alerts'));
         setSettings(loaded);
       });
-  }, []);
+  }, [signedIn]);
 
   if (!settings) return null;
   const said = outcome ? OUTCOMES[outcome] : undefined;

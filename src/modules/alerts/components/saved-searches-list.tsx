@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { numberFormat } from '@/lib/intl';
+import { useSignedIn } from '@/modules/identity';
 
 /** The garage's saved searches (issue 35): what each finds now and since the last look; rename, pause, delete. */
 
@@ -37,12 +38,16 @@ export function SavedSearchesList({ nouns, locale }: { nouns: { one: string; man
   const [editing, setEditing] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
 
+  const signedIn = useSignedIn();
+
+  // A signed-out visitor has none: asking would only answer 401.
   useEffect(() => {
+    if (!signedIn) return;
     fetch('/api/saved-searches')
       .then(async (response) => (response.ok ? ((await response.json()) as { saved_searches: Listed[] }).saved_searches : []))
       .catch(() => [])
       .then(setSearches);
-  }, []);
+  }, [signedIn]);
 
   if (!searches || searches.length === 0) return null;
 

@@ -33,11 +33,12 @@ export function GarageList({ vehiclePath, signInPath, money }: Props) {
   }, []);
   const format = (n: number) => numberFormat(money.locale, { style: 'currency', currency: money.currency, maximumFractionDigits: 0 }).format(n);
 
-  if (state.status !== 'ready') return <p className="text-gray-700">Loading your garage…</p>;
+  // The same height as the signed-out prompt below, so what follows does not move when it replaces this (CLS).
+  if (state.status !== 'ready') return <p className="min-h-32 text-gray-700">Loading your garage…</p>;
   if (!state.signedIn) {
     const kept = localSaved().length;
     return (
-      <div className="max-w-xl space-y-4">
+      <div className="min-h-32 max-w-xl space-y-4">
         <p className="text-gray-800">
           Sign in with your mobile number to keep your saved cars on every device.
           {kept ? ` ${kept} car${kept === 1 ? ' is' : 's are'} saved in this browser and will join your garage.` : ''}
