@@ -117,3 +117,34 @@ test('kiwi-motors keeps its garage under a path of its own', async ({ page }) =>
   await expect(page.getByRole('heading', { level: 1, name: 'My garage' })).toBeVisible();
   expect((await page.goto(siteUrl('kiwi-motors', '/my-garage')))?.status()).toBe(404);
 });
+
+for (const [site, garage] of [
+  ['harbour-city-motors', '/my-garage'],
+  ['kiwi-motors', '/mykiwi/saved'],
+] as const) {
+  test(`${site}: the garage signed out asks for nothing only a signed-in visitor has, and nothing below it moves`, async ({ browser }) => {
+    for (const width of [375, 1280]) {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      const refused: string[] = [];
+      page.on('response', (response) => {
+        if (response.status() >= 400 && new URL(response.url()).pathname.startsWith('/api/')) refused.push(`${response.status()} ${new URL(response.url()).pathname}`);
+      });
+      await page.goto(siteUrl(site, garage));
+      await expect(page.getByRole('link', { name: 'Sign in' }).last()).toBeVisible();
+      // The sign-in prompt has replaced 'Loading your garage…'; any shift it caused is buffered by now.
+      const shifts = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            let total = 0;
+            new PerformanceObserver((list) => {
+              for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) total += entry.value;
+            }).observe({ type: 'layout-shift', buffered: true });
+            setTimeout(() => resolve(total), 500);
+          }),
+      );
+      expect(refused, `${width} px: API answers of 4xx`).toEqual([]);
+      expect(shifts, `${width} px: layout shift`).toBe(0);
+      await page.close();
+    }
+  });
+}
