@@ -5,4 +5,4 @@
 
 export { ResendCodeButton } from './components/resend-code-button';
 export { GarageList } from './components/garage-list';
-export { useSignedIn } from './components/use-signed-in';
+export { useSignedIn } from './components/use-garage';

@@ -1,10 +1,10 @@
 'use client';
 
-import { useEffect, useSyncExternalStore } from 'react';
 import { numberFormat } from '@/lib/intl';
 import { Button, LinkButton } from '@/components/ui/button';
 import { emitAuthEvent } from './session-client';
-import { loadGarage, localSaved, serverSnapshot, snapshot, subscribe, toggleSaved, type SavedCar } from './garage-store';
+import { localSaved, toggleSaved, type SavedCar } from './garage-store';
+import { useGarage } from './use-garage';
 
 /** The garage page's list (issue 14): the saved cars with their price and status now, each removable. */
 
@@ -27,10 +27,7 @@ async function signOut() {
 }
 
 export function GarageList({ vehiclePath, signInPath, money }: Props) {
-  const state = useSyncExternalStore(subscribe, snapshot, serverSnapshot);
-  useEffect(() => {
-    void loadGarage();
-  }, []);
+  const state = useGarage();
   const format = (n: number) => numberFormat(money.locale, { style: 'currency', currency: money.currency, maximumFractionDigits: 0 }).format(n);
 
   // The same height as the signed-out prompt below, so what follows does not move when it replaces this (CLS).

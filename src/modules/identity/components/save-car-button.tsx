@@ -1,7 +1,8 @@
 'use client';
 
-import { useEffect, useState, useSyncExternalStore } from 'react';
-import { loadGarage, serverSnapshot, snapshot, subscribe, toggleSaved } from './garage-store';
+import { useEffect, useState } from 'react';
+import { snapshot, toggleSaved } from './garage-store';
+import { useGarage } from './use-garage';
 
 const OFFER_SECONDS = 8;
 
@@ -24,11 +25,8 @@ export function SaveCarButton({
   /** Places the heart; it must position it (absolute or relative), the sign-in note hangs from it. */
   className: string;
 }) {
-  const state = useSyncExternalStore(subscribe, snapshot, serverSnapshot);
+  const state = useGarage();
   const [offered, setOffered] = useState(false);
-  useEffect(() => {
-    void loadGarage();
-  }, []);
   useEffect(() => {
     if (!offered) return;
     const timer = setTimeout(() => setOffered(false), OFFER_SECONDS * 1000);
