@@ -181,11 +181,16 @@ function request(method: string, urlPath: string, host: string, body?: string, p
 }
 
 /** The dealer's first in-stock car with a photo, in its own search order, on its own vehicle path. */
+/** The website's first 50 listed cars, in its own search order. */
+async function listedCars(tenant: string, port: number): Promise<Hit[]> {
+  const search = await request('POST', '/api/search', `${tenant}.localhost`, JSON.stringify({ limit: 50 }), port);
+  if (search.status !== 200) throw new Error(`${tenant}: /api/search answered ${search.status}`);
+  return (JSON.parse(search.text) as { hits: Hit[] }).hits;
+}
+
 async function carPageUrl(tenant: string, port = PORT): Promise<string> {
   const host = `${tenant}.localhost`;
-  const search = await request('POST', '/api/search', host, JSON.stringify({ limit: 50 }), port);
-  if (search.status !== 200) throw new Error(`${tenant}: /api/search answered ${search.status}`);
-  const hits = (JSON.parse(search.text) as { hits: Hit[] }).hits;
+  const hits = await listedCars(tenant, port);
   const hit = hits.find((h) => h.status === 'in_stock' && h.primary_image_url) ?? hits[0];
   if (!hit) throw new Error(`${tenant}: no listed car`);
   // A 308 to the website's vehicle path would count against the page: follow it once here.
@@ -196,12 +201,9 @@ async function carPageUrl(tenant: string, port = PORT): Promise<string> {
 
 /** /compare with the website's first three listed cars in stock (issue 35 item 4). */
 async function comparePageUrl(tenant: string, port = PORT): Promise<string> {
-  const host = `${tenant}.localhost`;
-  const search = await request('POST', '/api/search', host, JSON.stringify({ limit: 50 }), port);
-  if (search.status !== 200) throw new Error(`${tenant}: /api/search answered ${search.status}`);
-  const slugs = (JSON.parse(search.text) as { hits: Hit[] }).hits.filter((h) => h.status === 'in_stock').slice(0, 3).map((h) => h.slug);
+  const slugs = (await listedCars(tenant, port)).filter((h) => h.status === 'in_stock').slice(0, 3).map((h) => h.slug);
   if (slugs.length < 3) throw new Error(`${tenant}: fewer than three cars in stock to compare`);
-  return `http://${host}:${port}/compare?${slugs.map((slug) => `car=${encodeURIComponent(slug)}`).join('&')}`;
+  return `http://${tenant}.localhost:${port}/compare?${slugs.map((slug) => `car=${encodeURIComponent(slug)}`).join('&')}`;
 }
 
 /** The first search page the dealer's home page links to: the page a visitor opens from it. */
@@ -305,7 +307,7 @@ async function benchAllPages(): Promise<void> {
   try {
     await waitForServer(`http://127.0.0.1:${PORT}/`, `${TENANTS[0]}.localhost`, server);
     const wanted = (tenant: string, kind: PageKind) => !ONLY || ONLY.has(`${tenant}:${kind}`);
-    const pages = [
+    const pages: { tenant: string; url: string; indexed?: boolean }[] = [
       ...(
         await Promise.all(
           TENANTS.map(async (tenant) => [
@@ -318,7 +320,7 @@ async function benchAllPages(): Promise<void> {
       ...EXTRA_PAGES.filter(({ tenant }) => wanted(tenant, 'finance')).map(({ tenant, path: pagePath }) => ({ tenant, url: `http://${tenant}.localhost:${PORT}${pagePath}` })),
       ...(await Promise.all(COMPARE_TENANTS.filter((tenant) => wanted(tenant, 'compare')).map(async (tenant) => ({ tenant, url: await comparePageUrl(tenant), indexed: false })))),
       ...GARAGE_PAGES.filter(({ tenant }) => wanted(tenant, 'garage')).map(({ tenant, path: pagePath }) => ({ tenant, url: `http://${tenant}.localhost:${PORT}${pagePath}`, indexed: false })),
-    ] as { tenant: string; url: string; indexed?: boolean }[];
+    ];
     if (AUTO_SLOWDOWN) {
       const { benchmarkIndex } = await measure(pages[0].url, chrome.port);
       CPU_SLOWDOWN = Math.min(30, Math.max(1, Math.round(((4 * benchmarkIndex) / REFERENCE_CPU_INDEX) * 10) / 10));
