@@ -1,11 +1,9 @@
 import type { Metadata } from 'next';
-import { notFound, permanentRedirect } from 'next/navigation';
-import { resolveContentRequest } from '@/modules/content/content.queries';
-import { contentMetadata, NOT_FOUND_METADATA, withQuery, type SearchParams } from '@/modules/content/content.route';
-import { ContentPageView } from '@/modules/content/components/content-page-view';
-import { cachePageWhileWebsiteHolds, requireHost, requireTenant } from '@/modules/tenancy/tenancy.request';
+import type { SearchParams } from '@/modules/content/content.route';
+import { requireHost, requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { GARAGE_METADATA, isGaragePath } from '@/modules/identity/identity.route';
+import { TopLevelContentPage, topLevelContentMetadata } from '@/screens/content-page';
 import { GaragePage } from '@/screens/garage-page';
 import { FINANCE_METADATA } from '@/modules/finance/finance.route';
 import { FinancePage } from '@/screens/finance-page';
@@ -15,8 +13,8 @@ import { requireSearchListing, SearchPage, searchMetadata } from '@/screens/sear
  * Top-level content pages: /about-us, /terms-and-conditions, /privacy-policy, … and, on websites
  * without a pages path, every page. A page whose canonical path is /pages/{slug} redirects there.
  * A website's configured top-level all-stock path (search.allStockPath, e.g. /pre-owned), garage
- * path and pre-approval path are its stock list, garage and finance page. (/careers and
- * /current-positions have routes of their own.)
+ * path and pre-approval path are its stock list, garage and finance page. (/careers,
+ * /current-positions and the default garage path /my-garage have routes of their own.)
  */
 
 type Props = { params: Promise<{ page: string }>; searchParams: SearchParams };
@@ -39,14 +37,11 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
   if (isAllStockPath(tenant, slug)) {
     return searchMetadata(tenant, await requireHost(), await allStockListing(tenant, slug), await searchParams);
   }
-  // Content pages (the stock list and the finance page opt in themselves; the garage is the visitor's own).
-  await cachePageWhileWebsiteHolds(tenant);
-  const result = await resolveContentRequest(tenant, slug, `/${slug}`);
-  if (result.status === 'not-found') return NOT_FOUND_METADATA;
-  return result.status === 'found' ? contentMetadata(result.page, result.canonicalPath) : {};
+  // Content pages (the stock list and the finance page opt in to the page cache themselves; the garage is the visitor's own).
+  return topLevelContentMetadata(tenant, slug);
 }
 
-export default async function TopLevelContentPage({ params, searchParams }: Props) {
+export default async function TopLevelPage({ params, searchParams }: Props) {
   const tenant = await requireTenant();
   const { page: slug } = await params;
   if (isGaragePath(tenant, `/${slug}`)) return <GaragePage tenant={tenant} />;
@@ -55,11 +50,5 @@ export default async function TopLevelContentPage({ params, searchParams }: Prop
   if (isAllStockPath(tenant, slug)) {
     return <SearchPage tenant={tenant} listing={await allStockListing(tenant, slug)} raw={await searchParams} />;
   }
-
-  await cachePageWhileWebsiteHolds(tenant);
-
-  const result = await resolveContentRequest(tenant, slug, `/${slug}`);
-  if (result.status === 'not-found') notFound();
-  if (result.status === 'redirect') permanentRedirect(await withQuery(result.location, searchParams));
-  return <ContentPageView tenant={tenant} page={result.page} />;
+  return <TopLevelContentPage tenant={tenant} slug={slug} searchParams={searchParams} />;
 }
