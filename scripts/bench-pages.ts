@@ -599,7 +599,8 @@ async function main(): Promise<void> {
   await prepareData();
   if (args['only-throughput']) return benchThroughputOnly();
   if (!args['only-widgets']) await benchAllPages();
-  if (!args['no-widgets']) await benchWidgets();
+  // --only measures just the pages it names (and writes nothing).
+  if (!args['no-widgets'] && !ONLY) await benchWidgets();
 }
 
 main().catch((error: unknown) => {
