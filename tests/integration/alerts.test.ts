@@ -16,7 +16,7 @@ import { leadDeliveries } from '@/modules/leads/leads.schema';
 import { runDeliveryBatch, type EmailPayload } from '@/modules/leads/leads.delivery';
 import type { SmsMessage } from '@/lib/sms';
 import { alertItems, alertSubscriptions } from '@/modules/alerts/alerts.schema';
-import { saveSearch } from '@/modules/alerts/alerts.saved-searches';
+import { deleteSavedSearch, saveSearch } from '@/modules/alerts/alerts.saved-searches';
 import { findAlerts } from '@/modules/alerts/alerts.sweep';
 import { queueDueAlerts } from '@/modules/alerts/alerts.digest';
 import { runAlertsSweep } from '@/modules/alerts/alerts.housekeeping';
@@ -344,6 +344,21 @@ describe('visitor alerts', () => {
       expect((await alertOutbox()).length).toBe(before + visitors.size);
       expect(await db.select().from(alertItems).where(isNull(alertItems.deliveryId))).toEqual([]);
       expect(await queueDueAlerts(later)).toBe(0);
+    });
+
+    it('a deleted saved search or car takes its items with it, and nothing else (migration 0024, as the cascades did)', async () => {
+      const one = await saveSearch(a, people.ava.id, '/search/used-cars?make=Toyota&price_max=40000');
+      const other = await saveSearch(a, people.ava.id, '/search/used-cars?make=Toyota&price_max=45000');
+      await upsertCar(a, w.a.dealershipId, 'a-corolla-short-lived', carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, price: 22_990 })));
+      const gone = await carId('a-corolla-short-lived');
+      const kept = await carId('a-camry-2');
+      const item = (source: string, car: number, search: string | null) => ({ websiteId: a.id, customerId: people.ava.id, kind: 'new_stock' as const, carId: car, savedSearchId: search, source });
+      await db.insert(alertItems).values([item('test:1', kept, one.id), item('test:2', kept, other.id), item('test:3', gone, null), item('test:4', kept, null)]);
+      const sources = async () => (await db.select({ source: alertItems.source }).from(alertItems).where(sql`${alertItems.source} like 'test:%'`)).map((row) => row.source).sort();
+      expect(await deleteSavedSearch(a, people.ava.id, one.id)).toBe(true);
+      expect(await sources()).toEqual(['test:2', 'test:3', 'test:4']);
+      await db.delete(cars).where(eq(cars.id, gone));
+      expect(await sources()).toEqual(['test:2', 'test:4']);
     });
   });
 });

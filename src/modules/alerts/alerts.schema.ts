@@ -4,7 +4,6 @@ import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqu
 import type { SearchFilters } from '@/modules/stock/server';
 import { websites } from '../tenancy/tenancy.schema';
 import { customers } from '../identity/identity.schema';
-import { cars } from '../stock/stock.schema';
 
 /** A saved search as the search engine takes it: the text and the filters its page resolves to. */
 export type ResolvedFilters = { q?: string; filters: SearchFilters };
@@ -96,10 +95,15 @@ export const alertItems = pgTable(
       .notNull()
       .references(() => customers.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ALERT_KINDS }).notNull(),
-    carId: integer('car_id')
-      .notNull()
-      .references(() => cars.id, { onDelete: 'cascade' }),
-    savedSearchId: uuid('saved_search_id').references(() => savedSearches.id, { onDelete: 'cascade' }),
+    /**
+     * The car and the saved search have no foreign keys (migration 0024): a sweep writes tens of
+     * thousands of items, and each key's check was a lookup and a row lock per item (most of the
+     * new-stock insert's time on PGlite). Statement triggers on cars and saved_searches delete a
+     * deleted row's items instead, as the cascades did; the sweep writes items only for rows its
+     * statement reads.
+     */
+    carId: integer('car_id').notNull(),
+    savedSearchId: uuid('saved_search_id'),
     oldPrice: integer('old_price'),
     newPrice: integer('new_price'),
     /** What found it: 'price:<change id>', 'new:<saved search>:<car>', 'state:<car>:<state>:<generation>'. */
