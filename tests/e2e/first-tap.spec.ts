@@ -278,6 +278,27 @@ const SIGN_IN_SITES = [
   { slug: 'kiwi-motors', garage: '/mykiwi/saved', phone: (n: number) => `021 66${n} 30${n}`, e164: (n: number) => `+642166${n}30${n}` },
 ] as const;
 
+/**
+ * The garage signed out: the server sees no session cookie and puts the sign-in prompt in the page,
+ * so 'Sign in' is there to tap before the scripts run (it said only 'Loading your garage…' until
+ * they had), and hydration keeps it.
+ */
+for (const site of SIGN_IN_SITES) {
+  for (const mode of MODES) {
+    test(`${site.slug}, ${mode}: the garage signed out offers sign-in at once, with the way back to the garage`, async ({ browser }) => {
+      const page = await openPage(browser, mode, { width: 375, height: 800 });
+      await open(page, mode, siteUrl(site.slug, site.garage));
+      if (mode === 'before the scripts') expect(await isHydrated(page)).toBe(false);
+      await expect(page.getByText('Loading your garage…')).toHaveCount(0);
+      await page.getByRole('link', { name: 'Sign in', exact: true }).last().click();
+      // 'commit': the sign-in page's own scripts are held back too in 'before the scripts'.
+      await page.waitForURL((url) => url.pathname === '/sign-in', { waitUntil: 'commit' });
+      expect(new URL(page.url()).searchParams.get('next')).toBe(site.garage);
+      await page.context().close();
+    });
+  }
+}
+
 for (const [siteIndex, site] of SIGN_IN_SITES.entries()) {
   for (const [modeIndex, mode] of MODES.entries()) {
     test(`${site.slug}, ${mode}: phone sign-in sends the code and signs in to the garage`, async ({ browser }) => {

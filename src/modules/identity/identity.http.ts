@@ -85,3 +85,12 @@ export async function requireGarageCustomer(tenant: Tenant, request: Request): P
     throw error;
   }
 }
+
+/**
+ * Whether the request carries neither session cookie, so the visitor is certainly signed out (an
+ * expired access cookie beside a refresh cookie may still become a session in the browser). The
+ * garage page then shows its sign-in prompt from the server, tappable before the page's scripts run.
+ */
+export function withoutSessionCookies(cookies: { has(name: string): boolean }): boolean {
+  return !cookies.has(ACCESS_COOKIE) && !cookies.has(REFRESH_COOKIE);
+}

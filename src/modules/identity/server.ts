@@ -5,3 +5,4 @@
 
 export { codePhone, codePhoneMessage, formPhoneVerified, smsFrom, spendPhoneVerification } from './identity.codes';
 export { platformSecret } from './identity.sessions';
+export { withoutSessionCookies } from './identity.http';

@@ -10,7 +10,8 @@ import { useGarage } from './use-garage';
 
 const COMPARE_FORM = 'garage-compare';
 
-type Props = { vehiclePath: string; signInPath: string; money: { locale: string; currency: string } };
+/** signedOut: the server saw no session cookie, so the sign-in prompt is in the page from the start (a tap before the scripts run reaches it). */
+type Props = { vehiclePath: string; signInPath: string; money: { locale: string; currency: string }; signedOut: boolean };
 
 function statusOf(car: SavedCar, money: (n: number) => string): string | null {
   if (car.status === 'sold') return 'Sold';
@@ -26,26 +27,31 @@ async function signOut() {
   window.location.reload();
 }
 
-export function GarageList({ vehiclePath, signInPath, money }: Props) {
+/** The cars saved in this browser are counted only once the page knows it is signed out (the server cannot see them). */
+function SignInPrompt({ signInPath, kept }: { signInPath: string; kept: number }) {
+  return (
+    <div className="min-h-32 max-w-xl space-y-4">
+      <p className="text-gray-800">
+        Sign in with your mobile number to keep your saved cars on every device.
+        {kept ? ` ${kept} car${kept === 1 ? ' is' : 's are'} saved in this browser and will join your garage.` : ''}
+      </p>
+      <LinkButton href={signInPath} variant="primary">
+        Sign in
+      </LinkButton>
+    </div>
+  );
+}
+
+export function GarageList({ vehiclePath, signInPath, money, signedOut }: Props) {
   const state = useGarage();
   const format = (n: number) => numberFormat(money.locale, { style: 'currency', currency: money.currency, maximumFractionDigits: 0 }).format(n);
 
-  // The same height as the signed-out prompt below, so what follows does not move when it replaces this (CLS).
-  if (state.status !== 'ready') return <p className="min-h-32 text-gray-700">Loading your garage…</p>;
-  if (!state.signedIn) {
-    const kept = localSaved().length;
-    return (
-      <div className="min-h-32 max-w-xl space-y-4">
-        <p className="text-gray-800">
-          Sign in with your mobile number to keep your saved cars on every device.
-          {kept ? ` ${kept} car${kept === 1 ? ' is' : 's are'} saved in this browser and will join your garage.` : ''}
-        </p>
-        <LinkButton href={signInPath} variant="primary">
-          Sign in
-        </LinkButton>
-      </div>
-    );
+  if (state.status !== 'ready') {
+    if (signedOut) return <SignInPrompt signInPath={signInPath} kept={0} />;
+    // The same height as the signed-out prompt, so what follows does not move when it replaces this (CLS).
+    return <p className="min-h-32 text-gray-700">Loading your garage…</p>;
   }
+  if (!state.signedIn) return <SignInPrompt signInPath={signInPath} kept={localSaved().length} />;
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
