@@ -1,17 +1,23 @@
 /**
  * Rules of the lead forms that are not field validation (SPEC §2, §3, §4): the vehicle category, the
- * success page address, multi-step progress and navigation, stored user details. Pure and
- * client-safe. Category normalisation and event ids are leads.rules.ts.
+ * success page address, multi-step progress and navigation, stored user details, the edit token's
+ * header. Pure and client-safe. Category normalisation and event ids are categories.ts.
  */
 
-import { CATEGORIES } from './leads.categories';
-import { successCategorySlug } from './leads.rules';
+import { CATEGORIES } from './categories';
 
 export type CarType = 'new' | 'used' | 'demo';
 
 /** The enquiry type of a car's forms: used stock is a used vehicle enquiry, new and demo new. */
 export function vehicleCategory(carType: string): string {
   return carType === 'used' ? CATEGORIES.usedVehicle : CATEGORIES.newVehicle;
+}
+
+/** SPEC §2: demo → demo-vehicle-enquiry, used → used-vehicle-enquiry, anything else → new-vehicle-enquiry. */
+export function successCategorySlug(carType: string | null | undefined): string {
+  if (carType === 'demo') return 'demo-vehicle-enquiry';
+  if (carType === 'used') return 'used-vehicle-enquiry';
+  return 'new-vehicle-enquiry';
 }
 
 /**
@@ -121,3 +127,6 @@ export function successCategoryLabel(slug: string | null | undefined): string {
   if (!slug || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug) || slug.length > 60) return 'enquiry';
   return slug.replace(/-/g, ' ');
 }
+
+/** The header in which later steps present the secret the first step answered (../leads.tokens.ts). */
+export const EDIT_TOKEN_HEADER = 'X-Edit-Token';

@@ -1,6 +1,7 @@
 /**
- * The lead forms' messages (SPEC §5, §8), on their own: browser code that shows a message but runs
- * no field check (the lead client, the checkout journey) imports them without the checks' phone rules.
+ * Every message of the lead forms and the lead API (SPEC §5, §8), on their own: browser code that
+ * shows a message but runs no field check (the lead client, the checkout journey) imports them
+ * without the checks' phone rules.
  */
 import { VISITOR_MESSAGES } from '@/lib/http/errors';
 import { CODE_DIGITS_MESSAGE, CODE_REQUIRED_MESSAGE, REQUIRED_MESSAGE } from '@/lib/form-messages';
@@ -26,6 +27,13 @@ export const LEAD_MESSAGES = {
   km: 'Please enter whole kilometres, digits only.',
   date: 'Please choose a real date.',
   pastDate: 'Please choose today or a later date.',
+} as const;
+
+/** The visitor's own vehicle (trade-in, sell my car): the registration, the VIN and the odometer. */
+export const VALUATION_MESSAGES = {
+  rego: 'must be letters and digits',
+  vin: 'must be a VIN of 11 to 17 letters and digits',
+  kmTooLarge: 'is too large',
 } as const;
 
 /** Files a lead may carry (POST /api/leads/with-files, a multipart PUT): the forms check these before sending. */
