@@ -6,8 +6,7 @@
 
 export { buildAdf } from './leads.adf';
 export { leadJson } from './leads.commands';
-export { normaliseCategory } from './form-rules/categories';
-export { successPath, successSlug } from './form-rules/flow';
+export { normaliseCategory, successPath, successSlug } from './form-rules/flow';
 export { wakeDeliveryWorker } from './leads.delivery';
 export { getLeadCar, getLeadCarById, getLeadSite, listLeadLocations } from './leads.form-context';
 export { editTokenMatches, hashEditToken, newEditToken } from './leads.tokens';

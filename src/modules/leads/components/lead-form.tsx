@@ -9,13 +9,13 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExtern
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import type { FieldDef, LeadSite, StepDef } from '../form-rules/fields';
-import { fieldError, submitValue, todayIn, type FieldValue } from '../form-rules/checks';
+import { todayIn } from '../form-rules/checks';
+import { fieldError, submitValue, type FieldValue } from '../form-rules/field-checks';
 import { filesError, LEAD_MESSAGES } from '../form-rules/messages';
 import { storedTrailFields } from './visit-recorder';
-import { progressPercent, successPath, advanceStep, alertTone, FORM_LABELS, goBackStep, initialStepState, parseStoredDetails, successSlug, STORED_DETAIL_KEYS, type StepState, type SuccessForm } from '../form-rules/flow';
+import { progressPercent, successPath, advanceStep, alertTone, FORM_LABELS, goBackStep, initialStepState, normaliseCategory, parseStoredDetails, successSlug, STORED_DETAIL_KEYS, type StepState, type SuccessForm } from '../form-rules/flow';
 import { FieldControl, fieldId, FormAlert, Honeypot, Spinner, StepProgress } from './form-controls';
 import { newIdempotencyKey, saveValuationData, sendLead, saveValuation, storeDetails } from './lead-client';
-import { normaliseCategory } from '../form-rules/categories';
 import { numberFormat } from '@/lib/intl';
 import { spell } from '@/lib/format';
 import { InstantEstimate, LOOKUP_FIELDS, VehicleLookup, estimateData, estimateForValues, estimateLeadFields } from '@/modules/vehicles';

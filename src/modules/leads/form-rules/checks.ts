@@ -1,14 +1,14 @@
 import { isCleanText } from '@/lib/clean-text';
-import { formatPhoneForSubmit, phoneError, type PhoneRule } from '@/lib/phone';
+import { phoneError, type PhoneRule } from '@/lib/phone';
 import { isPostcode, POSTCODE_RULES, type PostcodeCountry, AUSTRALIAN_STATES } from '@/lib/postcode';
 import { wallTimeAt } from '@/lib/time-zone';
-import { isFieldRequired, type FieldDef, type LeadSite } from './fields';
-import { LEAD_MESSAGES, VALUATION_MESSAGES } from './messages';
+import type { FieldDef, FieldKind } from './fields';
+import { LEAD_MESSAGES } from './messages';
 
 /**
- * The rules of lead fields (SPEC §5) as data, and each field's check as a plain function. The
- * forms run these in the browser (fieldError, on submit); the lead API's zod schemas (schemas.ts)
- * are made from the same rules (TEXT_RULES, textRuleOf), and a unit test checks both give the same
+ * The rules of lead fields (SPEC §5) as data, and the plain checks made from them. The forms run
+ * these in the browser (field-checks.ts, on submit); the lead API's zod schemas (schemas.ts) are
+ * made from the same rules (TEXT_RULES, textRuleOf), and a unit test checks both give the same
  * first message for every kind of field. No zod here: it would add about 31 KB of compressed
  * JavaScript to every page with a form (decision 033).
  */
@@ -29,6 +29,16 @@ const EMAIL_PATTERN =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 const REGO_PATTERN = /^[A-Za-z0-9 -]+$/;
 const VIN_PATTERN = /^[A-HJ-NPR-Za-hj-npr-z0-9]{11,17}$/;
+
+/**
+ * The visitor's own vehicle (trade-in, sell my car): the registration, the VIN and the odometer.
+ * Here, not in messages.ts, which pages that run no check load (the checkout journey).
+ */
+export const VALUATION_MESSAGES = {
+  rego: 'must be letters and digits',
+  vin: 'must be a VIN of 11 to 17 letters and digits',
+  kmTooLarge: 'is too large',
+} as const;
 
 /** A field's check: the first message for the trimmed text, or null when it is acceptable. */
 export type TextCheck = (text: string) => string | null;
@@ -51,18 +61,25 @@ export function textCheck(max: number, rule?: TextRule, multiline = false): Text
 
 const matching = (pattern: RegExp, message: string): TextRule => ({ accepts: (text) => pattern.test(text), message });
 
+const NAME_RULE: TextFieldRule = { max: NAME_MAX, rule: matching(NAME_PATTERN, LEAD_MESSAGES.name) };
+const TEXT_RULE: TextFieldRule = { max: TEXT_MAX };
+
 /**
- * The text fields' rules, written once: the browser's check (textCheck) and the API's schema
- * (schemas.ts) of a field are both made from its entry.
+ * The rules of the kinds of text field, written once: the browser's check of a field (textCheck,
+ * in fieldError) and the API's schema of it (schemas.ts) are both made from its entry. The postcode
+ * and a select's value have rules of their own (postcodeRule, choiceRule); textRuleOf picks a
+ * field's.
  */
 export const TEXT_RULES = {
-  name: { max: NAME_MAX, rule: matching(NAME_PATTERN, LEAD_MESSAGES.name) },
+  first_name: NAME_RULE,
+  last_name: NAME_RULE,
   email: { max: EMAIL_MAX, rule: matching(EMAIL_PATTERN, LEAD_MESSAGES.email) },
-  message: { max: MESSAGE_MAX, multiline: true },
-  text: { max: TEXT_MAX },
+  textarea: { max: MESSAGE_MAX, multiline: true },
+  text: TEXT_RULE,
   rego: { max: REGO_MAX, rule: matching(REGO_PATTERN, VALUATION_MESSAGES.rego) },
   vin: { max: VIN_MAX, rule: matching(VIN_PATTERN, VALUATION_MESSAGES.vin) },
-} as const satisfies Record<string, TextFieldRule>;
+} satisfies Partial<Record<FieldKind, TextFieldRule>>;
+const TEXT_RULE_BY_KIND: Partial<Record<FieldKind, TextFieldRule>> = TEXT_RULES;
 
 /**
  * The postcode of the website's country (src/lib/postcode.ts): 4 digits in AU and NZ, a ZIP or
@@ -77,27 +94,11 @@ export function choiceRule(options: readonly string[]): TextFieldRule {
   return { max: TEXT_MAX, rule: { accepts: (text) => options.includes(text), message: LEAD_MESSAGES.option } };
 }
 
-/** The rule of a form field that is text as typed (every kind but phone, state, km, date, year, checkbox and file). */
+/** The rule of a form field that is text as typed (every kind but phone, state, km, date, checkbox and file; a year is checked as text after its digits). */
 export function textRuleOf(field: Pick<FieldDef, 'kind' | 'options'>, country: PostcodeCountry): TextFieldRule {
-  switch (field.kind) {
-    case 'first_name':
-    case 'last_name':
-      return TEXT_RULES.name;
-    case 'email':
-      return TEXT_RULES.email;
-    case 'postcode':
-      return postcodeRule(country);
-    case 'select':
-      return field.options ? choiceRule(field.options.map((option) => option.value)) : TEXT_RULES.text;
-    case 'textarea':
-      return TEXT_RULES.message;
-    case 'rego':
-      return TEXT_RULES.rego;
-    case 'vin':
-      return TEXT_RULES.vin;
-    default:
-      return TEXT_RULES.text;
-  }
+  if (field.kind === 'postcode') return postcodeRule(country);
+  if (field.kind === 'select' && field.options) return choiceRule(field.options.map((option) => option.value));
+  return TEXT_RULE_BY_KIND[field.kind] ?? TEXT_RULE;
 }
 
 export function stateCheck(text: string): string | null {
@@ -136,53 +137,4 @@ export function dateCheck(timeZone: string, now = Date.now()): TextCheck {
     if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return LEAD_MESSAGES.date;
     return text < todayIn(timeZone, now) ? LEAD_MESSAGES.pastDate : null;
   };
-}
-
-// ---- A form field's check, run on submit ---------------------------------------------------
-
-export type FieldValue = string | boolean;
-
-function checkFor(field: FieldDef, site: LeadSite): TextCheck {
-  switch (field.kind) {
-    case 'phone':
-      return phoneCheck(site.phoneRule);
-    case 'state':
-      return stateCheck;
-    case 'km':
-      return kmCheck;
-    case 'date':
-      return dateCheck(site.timeZone);
-    default: {
-      const { max, rule, multiline } = textRuleOf(field, site.phoneRule.country);
-      return textCheck(max, rule, multiline);
-    }
-  }
-}
-
-/** The message to show, or null. valueOf: the form's other values, for a field required unless another is filled (requiredUnless). */
-export function fieldError(field: FieldDef, value: FieldValue | undefined, site: LeadSite, valueOf: (name: string) => FieldValue | undefined = () => undefined): string | null {
-  const required = isFieldRequired(field, valueOf);
-  if (field.kind === 'checkbox') return required && value !== true ? LEAD_MESSAGES.required : null;
-  // Files are checked by filesError (messages.ts) and sent as parts, not as a value.
-  if (field.kind === 'file') return null;
-  const text = typeof value === 'string' ? value.trim() : '';
-  if (!text) return required ? LEAD_MESSAGES.required : null;
-  if (field.kind === 'year' && !/^\d{4}$/.test(text)) return LEAD_MESSAGES.year;
-  if (field.kind === 'km' && !/^\d{1,7}$/.test(text.replace(/[\s,]/g, ''))) return LEAD_MESSAGES.km;
-  return checkFor(field, site)(field.kind === 'km' ? text.replace(/[\s,]/g, '') : text);
-}
-
-/** The value as sent: trimmed text, the phone in its submit form, a year as an integer (SPEC §5). */
-export function submitValue(field: FieldDef, value: FieldValue | undefined, site: LeadSite): string | number | boolean | null {
-  if (field.kind === 'checkbox') return value === true;
-  if (field.kind === 'file') return null;
-  const text = typeof value === 'string' ? value.trim() : '';
-  if (!text) return null;
-  if (field.kind === 'phone') return formatPhoneForSubmit(text, site.phoneRule);
-  if (field.kind === 'km') return Number(text.replace(/[\s,]/g, ''));
-  if (field.kind === 'year') {
-    const year = Number.parseInt(text, 10);
-    return Number.isFinite(year) ? year : null;
-  }
-  return text;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldDef, LeadSite } from './fields';
 import { contactFields, valuationVehicleFields } from './fields';
-import { fieldError, submitValue } from './checks';
+import { fieldError, submitValue } from './field-checks';
 import type { z } from 'zod';
 import { choiceSchema, messageSchema, phoneSchema, requiredTextSchema, stateSchema, valuationSchema, emailSchema, nameSchema, postcodeSchema } from './schemas';
 

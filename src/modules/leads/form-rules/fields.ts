@@ -102,23 +102,21 @@ export type LeadLocation = { id: number; name: string; dealershipSlug: string; l
 export const options = (values: readonly string[]): FieldOption[] => values.map((value) => ({ value, label: value }));
 
 /**
- * The user details, written once: the forms show these fields (contactFields) and the API's
- * userDetailsSchema (schemas.ts) is made from them. The postcode follows the website's country.
+ * The user details, written once: the forms show these fields and a postcode (contactFields), and
+ * the API's userDetailsSchema (schemas.ts) is made from contactFields' answer.
  */
 export const CONTACT_FIELDS = [
   { name: 'name', label: 'First Name', kind: 'first_name', required: true },
   { name: 'last_name', label: 'Last Name', kind: 'last_name' },
   { name: 'email', label: 'Email', kind: 'email', required: true },
   { name: 'phone', label: 'Phone', kind: 'phone', required: true },
-  { name: 'postcode', label: 'Postcode', kind: 'postcode', required: true },
 ] as const satisfies readonly FieldDef[];
 
-/** The user details as the forms show them: the postcode's label, maxlength and pattern by the website's country (its phone rule's). */
+/** The user details as the forms show them, with the postcode (label, maxlength and pattern by the website's country, its phone rule's) unless left out. */
 export function contactFields(site?: Pick<LeadSite, 'phoneRule'>, { postcode = true }: { postcode?: boolean } = {}): FieldDef[] {
+  if (!postcode) return [...CONTACT_FIELDS];
   const rule = POSTCODE_RULES[site?.phoneRule.country ?? 'AU'];
-  return CONTACT_FIELDS.filter((field) => postcode || field.kind !== 'postcode').map((field) =>
-    field.kind === 'postcode' ? { ...field, label: rule.label, maxLength: rule.maxLength, pattern: rule.pattern } : { ...field },
-  );
+  return [...CONTACT_FIELDS, { name: 'postcode', label: rule.label, kind: 'postcode', required: true, maxLength: rule.maxLength, pattern: rule.pattern }];
 }
 
 export function messageField(site: LeadSite, label = 'Comments', required = site.messageRequired): FieldDef {

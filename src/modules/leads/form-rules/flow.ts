@@ -1,10 +1,34 @@
 /**
- * Rules of the lead forms that are not field validation (SPEC §2, §3, §4): the vehicle category, the
- * success page address, multi-step progress and navigation, stored user details, the edit token's
- * header. Pure and client-safe. Category normalisation and event ids are categories.ts.
+ * Rules of the lead forms that are not field validation (SPEC §2, §3, §4, §9): the category a form
+ * sends and its analytics event id, the success page address, multi-step progress and navigation,
+ * stored user details. Pure and client-safe.
  */
 
 import { CATEGORIES } from './categories';
+
+export const EVENT_IDS = {
+  /** Default form submission. */
+  enquiry: 22,
+  careers: 51,
+  testDrive: 14,
+} as const;
+
+/** Event id of a lead category: careers 51, test drives 14, every other enquiry 22 (SPEC §4). */
+// A Map, not an object literal: a category named 'toString' or '__proto__' must find nothing.
+const EVENT_ID_BY_CATEGORY = new Map<string, number>([
+  ['Careers Enquiry', EVENT_IDS.careers],
+  ['Test Drive Enquiry', EVENT_IDS.testDrive],
+  ['Book a Test Drive', EVENT_IDS.testDrive],
+]);
+
+export type NormalisedCategory = { category: string; subcategory: string | undefined; eventId: number };
+
+/** 'Careers Enquiry' becomes 'General Enquiry' with subcategory 'Career Enquiry' and event id 51. */
+export function normaliseCategory(category: string, subcategory?: string): NormalisedCategory {
+  const eventId = EVENT_ID_BY_CATEGORY.get(category) ?? EVENT_IDS.enquiry;
+  if (category === 'Careers Enquiry') return { category: 'General Enquiry', subcategory: 'Career Enquiry', eventId };
+  return { category, subcategory, eventId };
+}
 
 export type CarType = 'new' | 'used' | 'demo';
 
@@ -127,6 +151,3 @@ export function successCategoryLabel(slug: string | null | undefined): string {
   if (!slug || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug) || slug.length > 60) return 'enquiry';
   return slug.replace(/-/g, ' ');
 }
-
-/** The header in which later steps present the secret the first step answered (../leads.tokens.ts). */
-export const EDIT_TOKEN_HEADER = 'X-Edit-Token';

@@ -29,13 +29,6 @@ export const LEAD_MESSAGES = {
   pastDate: 'Please choose today or a later date.',
 } as const;
 
-/** The visitor's own vehicle (trade-in, sell my car): the registration, the VIN and the odometer. */
-export const VALUATION_MESSAGES = {
-  rego: 'must be letters and digits',
-  vin: 'must be a VIN of 11 to 17 letters and digits',
-  kmTooLarge: 'is too large',
-} as const;
-
 /** Files a lead may carry (POST /api/leads/with-files, a multipart PUT): the forms check these before sending. */
 export const MAX_FILES = 5;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;

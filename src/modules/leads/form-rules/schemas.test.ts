@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseWebsiteConfig } from '@/modules/tenancy/tenancy.config';
-import { normaliseCategory } from './categories';
-import { successCategorySlug } from './flow';
+import { normaliseCategory, successCategorySlug } from './flow';
 import { codeSchema, enquiryFormOptionsFor, enquiryFormSchema, leadDisplayName, leadName, leadPayloadSchema, leadRequestSchema, messageSchema, miscellaneousRequestSchema, preferredDateSchema, requiredTextSchema, stateSchema, valuationSchema, emailSchema, nameSchema, postcodeSchema, userDetailsSchema } from './schemas';
 import { LEAD_MESSAGES } from './messages';
 import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';

@@ -5,9 +5,9 @@ import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 import { cleanUntypedText, isCleanText } from '@/lib/clean-text';
 import { ENQUIRY_TYPES } from './categories';
-import { choiceRule, KM_MAX, MESSAGE_MAX, PHONE_MAX, postcodeRule, REGO_MAX, TEXT_RULES, textRuleOf, type TextFieldRule } from './checks';
-import { CONTACT_FIELDS } from './fields';
-import { LEAD_MESSAGES, VALUATION_MESSAGES } from './messages';
+import { choiceRule, KM_MAX, VALUATION_MESSAGES, MESSAGE_MAX, PHONE_MAX, postcodeRule, REGO_MAX, TEXT_RULES, textRuleOf, type TextFieldRule } from './checks';
+import { contactFields, type CONTACT_FIELDS, type FieldDef } from './fields';
+import { LEAD_MESSAGES } from './messages';
 import { dbIdSchema, leadIdSchema } from '../leads.validation';
 
 /**
@@ -51,7 +51,7 @@ export function optional<T extends z.ZodType>(schema: T) {
 // ---- Field schemas --------------------------------------------------------------------------
 
 export const requiredTextSchema = textSchema(TEXT_RULES.text);
-export const nameSchema = textSchema(TEXT_RULES.name);
+export const nameSchema = textSchema(TEXT_RULES.first_name);
 export const emailSchema = textSchema(TEXT_RULES.email);
 /** The postcode of a country (a US ZIP or ZIP+4, kept as typed). */
 export const postcodeSchemaFor = (country: PostcodeCountry) => textSchema(postcodeRule(country));
@@ -64,7 +64,7 @@ export const codeSchema = z
   .trim()
   .min(1, LEAD_MESSAGES.codeRequired)
   .regex(/^\d{6}$/, LEAD_MESSAGES.code);
-export const messageSchema = textSchema(TEXT_RULES.message);
+export const messageSchema = textSchema(TEXT_RULES.textarea);
 export const optionalMessageSchema = optional(messageSchema);
 
 /** A phone number checked by the tenant's rule and given back in the form it is submitted in. */
@@ -132,22 +132,22 @@ export function enquiryFormOptionsFor(
 type ContactField = (typeof CONTACT_FIELDS)[number];
 type UserDetailsShape = {
   [F in ContactField as F['name']]: F extends { required: true } ? z.ZodType<string> : ReturnType<typeof optional<z.ZodType<string>>>;
-};
+} & { postcode: z.ZodType<string> };
 
 /** A user-details field's schema, from the rule its browser check reads (checks.ts). */
-function contactFieldSchema(field: ContactField, rule: PhoneRule): z.ZodType<string> {
+function contactFieldSchema(field: FieldDef, rule: PhoneRule): z.ZodType<string> {
   return field.kind === 'phone' ? phoneSchema(rule) : textSchema(textRuleOf(field, rule.country));
 }
 
 /**
  * Stored user details (SPEC §3) and the 'User Details' step of the multi-step forms, made from the
- * fields the forms show (CONTACT_FIELDS): name, last_name (optional), email, phone, postcode.
+ * fields the forms show (contactFields): name, last_name (optional), email, phone, postcode.
  */
 export function userDetailsSchema(rule: PhoneRule = DEFAULT_PHONE_RULE) {
   const shape = Object.fromEntries(
-    CONTACT_FIELDS.map((field) => {
+    contactFields({ phoneRule: rule }).map((field) => {
       const schema = contactFieldSchema(field, rule);
-      return [field.name, 'required' in field ? schema : optional(schema)];
+      return [field.name, field.required ? schema : optional(schema)];
     }),
   );
   return z.object(shape as UserDetailsShape);
