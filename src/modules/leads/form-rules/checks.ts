@@ -94,10 +94,14 @@ export function choiceRule(options: readonly string[]): TextFieldRule {
   return { max: TEXT_MAX, rule: { accepts: (text) => options.includes(text), message: LEAD_MESSAGES.option } };
 }
 
-/** The rule of a form field that is text as typed (every kind but phone, state, km, date, checkbox and file; a year is checked as text after its digits). */
+/**
+ * The rule of a form field that is text as typed (every kind but phone, state, km, date, checkbox and
+ * file; a year is checked as text after its digits). A field that offers options (a select) takes one
+ * of them.
+ */
 export function textRuleOf(field: Pick<FieldDef, 'kind' | 'options'>, country: PostcodeCountry): TextFieldRule {
   if (field.kind === 'postcode') return postcodeRule(country);
-  if (field.kind === 'select' && field.options) return choiceRule(field.options.map((option) => option.value));
+  if (field.options) return choiceRule(field.options.map((option) => option.value));
   return TEXT_RULE_BY_KIND[field.kind] ?? TEXT_RULE;
 }
 
