@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { clsx as cn } from 'clsx';
 import { EXTERNAL_LINK_REL } from '@/modules/tenancy/tenancy.links';
 import { EnquiryDialog, RequestPhotosDialog, TestDriveDialog } from '@/modules/leads/components/car-form-dialogs';
-import type { LeadCar, LeadSite } from '@/modules/leads/leads.fields';
+import type { LeadCar, LeadSite } from '@/modules/leads';
 import { InstantFinanceDialog, type InstantFinanceCar } from '@/modules/finance/components/finance-dialogs';
 import type { TriggerLink } from '@/components/ui/deferred-dialog';
 import type { CarAction, CarActionKind } from '@/modules/stock/car-page.rules';

@@ -21,7 +21,7 @@ import { getCarBySlug, getSoldCarBySlug, stockListingVersion, type SoldCar } fro
 import { isValidCarSlug, conditionLabel, priceDisplay, tagBanner, vehicleNoun } from '@/modules/stock/stock.rules';
 import type { CarDetail } from '@/modules/stock/stock.types';
 import { CAR_ACTION_CLASSES, CallAction, CarActionList, type CarForms } from '@/screens/car-actions';
-import { getLeadCarById, getLeadSite } from '@/modules/leads/leads.form-context';
+import { getLeadCarById, getLeadSite } from '@/modules/leads/server';
 import { CarGallery } from '@/modules/stock/components/car-gallery';
 import { PhoneReveal } from '@/modules/stock/components/phone-reveal';
 import { PriceBlock } from '@/screens/price-block';

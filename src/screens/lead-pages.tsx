@@ -9,7 +9,7 @@ import { canonicalContentPath, EXTERNAL_LINK_REL } from '@/modules/tenancy/tenan
 import { getServiceBookingUrl } from '@/modules/widgets/widgets.queries';
 import { requireTenant } from '@/modules/tenancy/tenancy.request';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { getLeadCar, getLeadSite, listLeadLocations } from '@/modules/leads/leads.form-context';
+import { getLeadCar, getLeadSite, listLeadLocations } from '@/modules/leads/server';
 import { EnquiryForm, RequestPhotosForm, TestDriveForm } from '@/modules/leads/components/car-forms';
 import { PartsForm, PhotographyForm, ServiceForm, ValuationForm } from '@/modules/leads/components/enquiry-forms';
 

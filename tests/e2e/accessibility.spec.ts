@@ -112,7 +112,7 @@ for (const slug of DEMO_SLUGS) {
     }
     await check(page, slug, 'location', location);
     await check(page, slug, 'content', nav.find((p) => /^(\/pages)?\/about-us$/.test(p)));
-    // Where every lead form lands (leads.forms.ts successPath); the page depends on the category only.
+    // Where every lead form lands (form-rules/flow.ts successPath); the page depends on the category only.
     await check(page, slug, 'success', '/success?category=used-vehicle-enquiry');
 
     for (const form of FORM_PAGES) {

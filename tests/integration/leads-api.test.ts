@@ -11,8 +11,7 @@ import * as dashboardLeads from '@/app/(dashboard)/dealerships/[id]/leads.json/r
 import { callRoute } from '@/modules/dashboard/dashboard.test-support';
 import { leadDeliveries, leadFiles, leads, leadWebhooks, valuations } from '@/modules/leads/leads.schema';
 import { callLeadRoute, seedLeadWorld, validLead, type LeadWorld } from '@/modules/leads/leads.test-support';
-import { LEAD_MESSAGES } from '@/modules/leads/leads.validation';
-import { FILE_MESSAGES } from '@/modules/leads/leads.files';
+import { FILE_MESSAGES, LEAD_MESSAGES } from '@/modules/leads/form-rules/messages';
 import { analyticsEvents } from '@/modules/widgets/widgets.schema';
 
 describe('lead API', () => {

@@ -12,7 +12,7 @@ import { locations } from '@/modules/locations/locations.schema';
 import { cars } from '@/modules/stock/stock.schema';
 import { leadFiles, leads, valuations } from '@/modules/leads/leads.schema';
 import { callLeadRoute, seedLeadWorld, validLead, type LeadWorld } from '@/modules/leads/leads.test-support';
-import { emailSchema, nameSchema } from '@/modules/leads/leads.validation';
+import { emailSchema, nameSchema } from '@/modules/leads/form-rules/schemas';
 import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 
 /**

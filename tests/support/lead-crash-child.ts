@@ -6,7 +6,7 @@
  */
 import { createLead } from '@/modules/leads/leads.commands';
 import { runDeliveryBatch } from '@/modules/leads/leads.delivery';
-import { leadPayloadSchema } from '@/modules/leads/leads.validation';
+import { leadPayloadSchema } from '@/modules/leads/form-rules/schemas';
 import { findTenantByHost } from '@/modules/tenancy/tenancy.queries';
 import { openCrashDatabaseInChild } from './crash-process';
 

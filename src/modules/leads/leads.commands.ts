@@ -11,17 +11,18 @@ import { analyticsEvents } from '../widgets/widgets.schema';
 import { buildAdf } from './leads.adf';
 import { wakeDeliveryWorker } from './leads.delivery';
 import { editTokenMatches, newEditToken } from './leads.tokens';
-import { dateCheck, DATE_FIELD_NAMES } from './leads.checks';
+import { dateCheck, DATE_FIELD_NAMES } from './form-rules/checks';
 import { leadEmailSubject, leadEmailText } from './leads.email';
 import { env } from '@/lib/env';
 import { checkedAddresses, RefusedAddressError, type Resolver } from '@/lib/outbound-address';
 import { consumeLimits, countLimitsSql, limitVerdict, throwIfRefused, type LimitCount } from '@/lib/rate-limit';
 import { leadLimits, leadStepLimits } from './leads.limits';
-import { normaliseCategory } from './leads.rules';
-import { CATEGORIES } from './leads.categories';
+import { CATEGORIES } from './form-rules/categories';
+import { normaliseCategory } from './form-rules/flow';
 import { leadDeliveries, leadFiles, leads, leadWebhooks, type OutboxPayload } from './leads.schema';
 import { scoreLead } from './leads.spam';
-import { HONEYPOT_FIELD, LEAD_MESSAGES, leadName, type LeadPayload } from './leads.validation';
+import { HONEYPOT_FIELD, leadName, type LeadPayload } from './form-rules/schemas';
+import { LEAD_MESSAGES } from './form-rules/messages';
 import { formPhoneVerified } from '@/modules/identity/server';
 
 /**

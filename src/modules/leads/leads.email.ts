@@ -3,8 +3,8 @@ import { POSTCODE_RULES } from '@/lib/postcode';
 import { makeDisplayName } from '@/modules/stock/server';
 import type { WebsiteConfig } from '@/modules/tenancy/tenancy.config';
 import { COUNTRY_BY_LOCALE } from '@/modules/tenancy/tenancy.country';
-import { leadDisplayName } from './leads.validation';
-import { CATEGORIES, SUBCATEGORIES } from './leads.categories';
+import { leadDisplayName } from './form-rules/schemas';
+import { CATEGORIES, SUBCATEGORIES } from './form-rules/categories';
 import type { leads } from './leads.schema';
 
 /**
@@ -18,7 +18,7 @@ type LeadRow = typeof leads.$inferSelect;
 export type EmailCar = { year: number; make: string; model: string; stocknum: string; vin: string | null };
 type EmailSite = { name: string; config: Pick<WebsiteConfig, 'locale'> };
 
-/** Labels of the lead form fields kept in attributes (leads.fields.ts and the forms' own fields). */
+/** Labels of the lead form fields kept in attributes (form-rules/fields.ts and the forms' own fields). */
 const ATTRIBUTE_LABELS: Record<string, string> = {
   rego: 'Registration (Rego)',
   Rego: 'Registration (Rego)',

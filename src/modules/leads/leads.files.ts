@@ -1,7 +1,7 @@
 import 'server-only';
 import { BadRequestError, ValidationError } from '@/lib/http';
 import type { UploadedFile } from './leads.commands';
-import { FILE_MESSAGES, MAX_FILE_BYTES, MAX_FILES } from './leads.messages';
+import { FILE_MESSAGES, MAX_FILE_BYTES, MAX_FILES } from './form-rules/messages';
 
 /**
  * Files of POST /api/leads/with-files. The type is read from the file's first bytes, never taken
@@ -9,7 +9,6 @@ import { FILE_MESSAGES, MAX_FILE_BYTES, MAX_FILES } from './leads.messages';
  * dealer as email attachments), so nothing uploaded can run in the site's origin.
  */
 
-export { FILE_MESSAGES, MAX_FILE_BYTES, MAX_FILES } from './leads.messages';
 /** The whole multipart body: five files of 10 MB do not all fit, which the answer says (413). */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 

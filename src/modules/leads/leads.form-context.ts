@@ -6,7 +6,7 @@ import { cars } from '@/modules/stock/stock.schema';
 import { visibleCarsWhere, carDisplayName } from '@/modules/stock/server';
 import { dealerships } from '@/modules/tenancy/tenancy.schema';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import type { LeadCar, LeadLocation, LeadSite } from './leads.fields';
+import type { LeadCar, LeadLocation, LeadSite } from './form-rules/fields';
 import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 
 /** What the lead forms of a website need from the database, scoped to the website. */

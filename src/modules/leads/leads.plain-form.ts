@@ -1,5 +1,5 @@
-import type { FieldDef, LeadSite, FieldKind } from './leads.fields';
-import { submitValue } from './leads.field-rules';
+import type { FieldDef, LeadSite, FieldKind } from './form-rules/fields';
+import { submitValue } from './form-rules/field-checks';
 
 /**
  * A lead form posted without JavaScript (decision 060): the same form, sent by the browser to

@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { EDIT_TOKEN_HEADER } from './leads.rules';
+import { EDIT_TOKEN_HEADER } from './leads.edit-token';
 
 /**
  * Edit tokens: the first step of a lead (or a valuation) answers a random secret with its id, and

@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from '@/lib/http';
 import { cars } from '../stock/stock.schema';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { leads, valuations } from './leads.schema';
-import type { ValuationPayload } from './leads.validation';
+import type { ValuationPayload } from './form-rules/schemas';
 import { consumeLimits, HOUR_MS, type RateLimit } from '@/lib/rate-limit';
 import { LIMIT_MESSAGES } from './leads.limits';
 import { editTokenMatches, newEditToken } from './leads.tokens';

@@ -1,12 +1,14 @@
 /**
- * The leads domain's public face for other domains' server code (queries, commands, server-side
- * rules): only what they use. Browser code imports index.ts.
+ * The leads domain's public face for server code (other domains, the screens and the routes):
+ * queries, commands, and the lead API's schemas made from the form rules (form-rules/). Browser
+ * code imports index.ts.
  */
 
 export { buildAdf } from './leads.adf';
 export { leadJson } from './leads.commands';
-export { successPath } from './leads.forms';
+export { normaliseCategory, successPath, successSlug } from './form-rules/flow';
 export { wakeDeliveryWorker } from './leads.delivery';
-export { getLeadCarById, getLeadSite, listLeadLocations } from './leads.form-context';
+export { getLeadCar, getLeadCarById, getLeadSite, listLeadLocations } from './leads.form-context';
 export { editTokenMatches, hashEditToken, newEditToken } from './leads.tokens';
-export { dbIdSchema, emailSchema, leadIdSchema, nameSchema, optional, postcodeSchema, userDetailsSchema } from './leads.validation';
+export { emailSchema, leadRequestSchema, miscellaneousRequestSchema, nameSchema, optional, postcodeSchema, userDetailsSchema, valuationRequestSchema } from './form-rules/schemas';
+export { dbIdSchema, leadIdSchema } from './leads.validation';

@@ -1,7 +1,7 @@
 import { clientAddress } from '@/lib/client-address';
 import { jsonResponse, HttpError, visitorRoute } from '@/lib/http';
 import { contactExists } from '@/modules/identity/identity.codes';
-import { LEAD_MESSAGES } from '@/modules/leads/leads.validation';
+import { LEAD_MESSAGES } from '@/modules/leads';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,9 +3,8 @@ import { financeEnquiryFromForm, refusedFinanceForm, refusedFormPath, REFUSED_FO
 import { refusedFormCookieValue, REFUSED_FORM_SECONDS } from '@/modules/leads/leads.refused-form';
 import { createLead } from '@/modules/leads/leads.commands';
 import { submitMeta } from '@/modules/leads/leads.http';
-import { leadRequestSchema } from '@/modules/leads/leads.validation';
+import { leadRequestSchema, successPath } from '@/modules/leads/server';
 import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
-import { successPath } from '@/modules/leads/leads.forms';
 import { cookie, secureCookies } from '@/modules/identity/identity.http';
 
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import { jsonResponse, readJsonBody, visitorRoute, parseWith } from '@/lib/http';
 import { createLead } from '@/modules/leads/leads.commands';
 import { submitMeta } from '@/modules/leads/leads.http';
-import { leadRequestSchema } from '@/modules/leads/leads.validation';
+import { leadRequestSchema } from '@/modules/leads/server';
 import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 
 export const dynamic = 'force-dynamic';

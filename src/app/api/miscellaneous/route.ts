@@ -1,7 +1,7 @@
 import { jsonResponse, readJsonBody, visitorRoute, parseWith } from '@/lib/http';
 import { submitMeta } from '@/modules/leads/leads.http';
 import { saveMiscellaneous } from '@/modules/leads/leads.valuations';
-import { miscellaneousRequestSchema } from '@/modules/leads/leads.validation';
+import { miscellaneousRequestSchema } from '@/modules/leads/server';
 
 export const dynamic = 'force-dynamic';
 

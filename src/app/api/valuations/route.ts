@@ -1,7 +1,7 @@
 import { jsonResponse, readJsonBody, visitorRoute, parseWith } from '@/lib/http';
 import { submitMeta } from '@/modules/leads/leads.http';
 import { createValuation, updateValuation } from '@/modules/leads/leads.valuations';
-import { valuationRequestSchema } from '@/modules/leads/leads.validation';
+import { valuationRequestSchema } from '@/modules/leads/server';
 
 export const dynamic = 'force-dynamic';
 

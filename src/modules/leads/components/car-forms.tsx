@@ -1,6 +1,6 @@
-import { contactFields, messageField, optInField, type FieldDef, type LeadSite, type LeadCar } from '../leads.fields';
-import { CATEGORIES, SUBCATEGORIES } from '../leads.categories';
-import { vehicleCategory } from '../leads.forms';
+import { contactFields, messageField, optInField, type FieldDef, type LeadSite, type LeadCar } from '../form-rules/fields';
+import { CATEGORIES, SUBCATEGORIES } from '../form-rules/categories';
+import { vehicleCategory } from '../form-rules/flow';
 import { LeadForm } from './lead-form';
 
 /**

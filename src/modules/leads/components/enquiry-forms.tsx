@@ -1,6 +1,5 @@
-import { contactFields, messageField, optInField, type FieldDef, type LeadSite, VALUATION_FIELD_NAMES, valuationVehicleFields, dealershipField, locationField, options, sourceField, type LeadCar, type LeadLocation, vehiclePhotosField, cvField } from '../leads.fields';
-import { CATEGORIES, SUBCATEGORIES } from '../leads.categories';
-import { ENQUIRY_TYPES } from '../leads.validation';
+import { contactFields, messageField, optInField, type FieldDef, type LeadSite, VALUATION_FIELD_NAMES, valuationVehicleFields, dealershipField, locationField, options, sourceField, type LeadCar, type LeadLocation, vehiclePhotosField, cvField } from '../form-rules/fields';
+import { CATEGORIES, ENQUIRY_TYPES, SUBCATEGORIES } from '../form-rules/categories';
 import { carLeadDefaults } from './car-forms';
 import { LeadForm } from './lead-form';
 

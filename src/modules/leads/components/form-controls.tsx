@@ -1,7 +1,7 @@
 import { memo, type ChangeEvent } from 'react';
 import { cn } from '@/components/ui/cn';
-import type { FieldDef } from '../leads.fields';
-import type { FieldValue } from '../leads.field-rules';
+import type { FieldDef } from '../form-rules/fields';
+import type { FieldValue } from '../form-rules/field-checks';
 
 /** The pieces of a lead form: a labelled field with its error, the alert, the progress bar, the honeypot. */
 

@@ -1,6 +1,6 @@
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { getLeadSite, listLeadLocations, listLeadDealerships } from '../leads.form-context';
-import { CATEGORIES } from '../leads.categories';
+import { CATEGORIES } from '../form-rules/categories';
 import { GeneralContactForm } from './enquiry-forms';
 
 /**

@@ -1,6 +1,6 @@
-import { LEAD_MESSAGES } from '../leads.checks';
-import { EDIT_TOKEN_HEADER } from '../leads.rules';
-import { parseStoredDetails, STORED_DETAIL_KEYS, type StoredUserDetails } from '../leads.forms';
+import { LEAD_MESSAGES } from '../form-rules/messages';
+import { EDIT_TOKEN_HEADER } from '../leads.edit-token';
+import { parseStoredDetails, STORED_DETAIL_KEYS, type StoredUserDetails } from '../form-rules/flow';
 
 /** The browser side of a lead submission: the API call and the stored user details. */
 

@@ -4,7 +4,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { spell } from '@/lib/format';
 import { searchPath } from '@/modules/tenancy/tenancy.paths';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
-import { successLabel } from '../leads.forms';
+import { successLabel } from '../form-rules/flow';
 
 /** The thank-you page after a lead: names what was received and offers the way on. */
 export function SuccessView({ tenant, category, form }: { tenant: Tenant; category: string | undefined; form?: string }) {

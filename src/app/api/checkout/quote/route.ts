@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jsonResponse, ValidationError } from '@/lib/http';
-import { dbIdSchema } from '@/modules/leads/leads.validation';
+import { dbIdSchema } from '@/modules/leads/server';
 import { checkoutQuote } from '@/modules/checkout/checkout.commands';
 import { checkoutRoute } from '@/modules/checkout/checkout.http';
 

@@ -2,7 +2,7 @@ import { NotFoundError, jsonResponse, readBodyBytes, readJsonBody, visitorRoute,
 import { MAX_UPLOAD_BYTES, parseLeadUpload } from '@/modules/leads/leads.files';
 import { updateLead } from '@/modules/leads/leads.commands';
 import { submitMeta } from '@/modules/leads/leads.http';
-import { leadIdSchema, leadRequestSchema } from '@/modules/leads/leads.validation';
+import { leadIdSchema, leadRequestSchema } from '@/modules/leads/server';
 import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 
 export const dynamic = 'force-dynamic';

@@ -1,12 +1,9 @@
 import { readFormFields, ValidationError, visitorRoute, parseWith } from '@/lib/http';
 import { createLead } from '@/modules/leads/leads.commands';
-import { getLeadSite } from '@/modules/leads/leads.form-context';
-import { successPath, successSlug } from '@/modules/leads/leads.forms';
+import { getLeadSite, leadRequestSchema, normaliseCategory, successPath, successSlug } from '@/modules/leads/server';
 import { refusedForm, REFUSED_LEAD_FORM_COOKIE, refusedFormCookieValue, REFUSED_FORM_SECONDS, REFUSED_FORM_ANCHOR } from '@/modules/leads/leads.refused-form';
 import { submitMeta } from '@/modules/leads/leads.http';
 import { leadFromPlainForm, PLAIN_FORM } from '@/modules/leads/leads.plain-form';
-import { normaliseCategory } from '@/modules/leads/leads.rules';
-import { leadRequestSchema } from '@/modules/leads/leads.validation';
 import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 import { cookie, secureCookies } from '@/modules/identity/identity.http';
 

@@ -2,7 +2,7 @@ import { jsonResponse, readBodyBytes, visitorRoute, parseWith } from '@/lib/http
 import { createLead } from '@/modules/leads/leads.commands';
 import { MAX_UPLOAD_BYTES, parseLeadUpload } from '@/modules/leads/leads.files';
 import { submitMeta } from '@/modules/leads/leads.http';
-import { leadRequestSchema } from '@/modules/leads/leads.validation';
+import { leadRequestSchema } from '@/modules/leads/server';
 import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NotFoundError, dealerRoute, parseParams, pathIdSchema } from '@/lib/http';
 import { findDealershipLeadFile } from '@/modules/leads/leads.queries';
-import { leadIdSchema } from '@/modules/leads/leads.validation';
+import { leadIdSchema } from '@/modules/leads/server';
 
 // Dashboard API: GET /dealerships/{id}/leads/{lead_id}/files/{file_id} — a photo or PDF the visitor sent with the lead.
 export const dynamic = 'force-dynamic';

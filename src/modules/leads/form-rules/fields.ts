@@ -102,21 +102,21 @@ export type LeadLocation = { id: number; name: string; dealershipSlug: string; l
 export const options = (values: readonly string[]): FieldOption[] => values.map((value) => ({ value, label: value }));
 
 /**
- * The user details (userDetailsSchema): first name, last name (optional), email, phone, postcode.
- * The postcode follows the website's country (its phone rule's): label, maxlength and pattern.
+ * The user details, written once: the forms show these fields and a postcode (contactFields), and
+ * the API's userDetailsSchema (schemas.ts) is made from contactFields' answer.
  */
+export const CONTACT_FIELDS = [
+  { name: 'name', label: 'First Name', kind: 'first_name', required: true },
+  { name: 'last_name', label: 'Last Name', kind: 'last_name' },
+  { name: 'email', label: 'Email', kind: 'email', required: true },
+  { name: 'phone', label: 'Phone', kind: 'phone', required: true },
+] as const satisfies readonly FieldDef[];
+
+/** The user details as the forms show them, with the postcode (label, maxlength and pattern by the website's country, its phone rule's) unless left out. */
 export function contactFields(site?: Pick<LeadSite, 'phoneRule'>, { postcode = true }: { postcode?: boolean } = {}): FieldDef[] {
-  const fields: FieldDef[] = [
-    { name: 'name', label: 'First Name', kind: 'first_name', required: true },
-    { name: 'last_name', label: 'Last Name', kind: 'last_name' },
-    { name: 'email', label: 'Email', kind: 'email', required: true },
-    { name: 'phone', label: 'Phone', kind: 'phone', required: true },
-  ];
-  if (postcode) {
-    const rule = POSTCODE_RULES[site?.phoneRule.country ?? 'AU'];
-    fields.push({ name: 'postcode', label: rule.label, kind: 'postcode', required: true, maxLength: rule.maxLength, pattern: rule.pattern });
-  }
-  return fields;
+  if (!postcode) return [...CONTACT_FIELDS];
+  const rule = POSTCODE_RULES[site?.phoneRule.country ?? 'AU'];
+  return [...CONTACT_FIELDS, { name: 'postcode', label: rule.label, kind: 'postcode', required: true, maxLength: rule.maxLength, pattern: rule.pattern }];
 }
 
 export function messageField(site: LeadSite, label = 'Comments', required = site.messageRequired): FieldDef {

@@ -1,56 +1,47 @@
 import { formatPhoneForSubmit } from '@/lib/phone';
-import { isFieldRequired, type FieldDef, type LeadSite } from './leads.fields';
-import { LEAD_MESSAGES, choiceRule, dateCheck, EMAIL_MAX, EMAIL_RULE, kmCheck, messageCheck, NAME_MAX, NAME_RULE, phoneCheck, POSTCODE_MAX, postcodeRule, REGO_MAX, REGO_RULE, stateCheck, TEXT_MAX, textCheck, VIN_MAX, VIN_RULE, type TextCheck } from './leads.checks';
+import { dateCheck, kmCheck, phoneCheck, stateCheck, textCheck, textRuleOf, type TextCheck } from './checks';
+import { isFieldRequired, type FieldDef, type LeadSite } from './fields';
+import { LEAD_MESSAGES } from './messages';
 
 /**
- * A form field's check, run on submit: the message to show, or null. Each kind of field checks
- * the rule the lead API's schema checks (leads.checks.ts, without zod in the browser), so the form
- * and the server agree.
+ * A form field's check, run on submit: the message to show, or null. Each kind of field checks the
+ * rule the lead API's schema of it is made from (checks.ts), so the form and the server agree. On
+ * its own, with only what the forms call: the finance enquiry loads it when first needed
+ * (loadFieldRules, decision 033's budget), and a dynamic import keeps every export of its module.
  */
 
 export type FieldValue = string | boolean;
 
 function checkFor(field: FieldDef, site: LeadSite): TextCheck {
   switch (field.kind) {
-    case 'first_name':
-    case 'last_name':
-      return textCheck(NAME_MAX, NAME_RULE);
-    case 'email':
-      return textCheck(EMAIL_MAX, EMAIL_RULE);
-    case 'postcode':
-      return textCheck(POSTCODE_MAX, postcodeRule(site.phoneRule.country));
     case 'phone':
       return phoneCheck(site.phoneRule);
     case 'state':
       return stateCheck;
-    case 'select':
-      return textCheck(TEXT_MAX, field.options ? choiceRule(field.options.map((option) => option.value)) : undefined);
-    case 'textarea':
-      return messageCheck;
-    case 'rego':
-      return textCheck(REGO_MAX, REGO_RULE);
-    case 'vin':
-      return textCheck(VIN_MAX, VIN_RULE);
     case 'km':
       return kmCheck;
     case 'date':
       return dateCheck(site.timeZone);
-    default:
-      return textCheck(TEXT_MAX);
+    default: {
+      const { max, rule, multiline } = textRuleOf(field, site.phoneRule.country);
+      return textCheck(max, rule, multiline);
+    }
   }
 }
 
-/** valueOf: the form's other values, for a field required unless another is filled (requiredUnless). */
+/** The message to show, or null. valueOf: the form's other values, for a field required unless another is filled (requiredUnless). */
 export function fieldError(field: FieldDef, value: FieldValue | undefined, site: LeadSite, valueOf: (name: string) => FieldValue | undefined = () => undefined): string | null {
   const required = isFieldRequired(field, valueOf);
   if (field.kind === 'checkbox') return required && value !== true ? LEAD_MESSAGES.required : null;
-  // Files are checked by filesError (leads.messages.ts) and sent as parts, not as a value.
+  // Files are checked by filesError (messages.ts) and sent as parts, not as a value.
   if (field.kind === 'file') return null;
   const text = typeof value === 'string' ? value.trim() : '';
   if (!text) return required ? LEAD_MESSAGES.required : null;
   if (field.kind === 'year' && !/^\d{4}$/.test(text)) return LEAD_MESSAGES.year;
-  if (field.kind === 'km' && !/^\d{1,7}$/.test(text.replace(/[\s,]/g, ''))) return LEAD_MESSAGES.km;
-  return checkFor(field, site)(field.kind === 'km' ? text.replace(/[\s,]/g, '') : text);
+  // Kilometres may be typed with commas and spaces ('120,000'): checked as digits.
+  const checked = field.kind === 'km' ? text.replace(/[\s,]/g, '') : text;
+  if (field.kind === 'km' && !/^\d{1,7}$/.test(checked)) return LEAD_MESSAGES.km;
+  return checkFor(field, site)(checked);
 }
 
 /** The value as sent: trimmed text, the phone in its submit form, a year as an integer (SPEC §5). */

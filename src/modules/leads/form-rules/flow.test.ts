@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { advanceStep, alertTone, goBackStep, initialStepState, parseStoredDetails, successCategoryLabel, successLabel, successSlug, vehicleCategory, progressPercent, successPath } from './leads.forms';
+import { advanceStep, alertTone, goBackStep, initialStepState, parseStoredDetails, successCategoryLabel, successLabel, successSlug, vehicleCategory, progressPercent, successPath } from './flow';
 
 describe('success page address', () => {
   it('uses the car type for car forms (SPEC §2)', () => {

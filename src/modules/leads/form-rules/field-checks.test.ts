@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldDef, LeadSite } from './leads.fields';
-import { contactFields, valuationVehicleFields } from './leads.fields';
-import { fieldError, submitValue } from './leads.field-rules';
+import type { FieldDef, LeadSite } from './fields';
+import { contactFields, valuationVehicleFields } from './fields';
+import { fieldError, submitValue } from './field-checks';
 import type { z } from 'zod';
-import { choiceSchema, messageSchema, phoneSchema, requiredTextSchema, stateSchema, valuationSchema, emailSchema, nameSchema, postcodeSchema } from './leads.validation';
+import { choiceSchema, messageSchema, phoneSchema, requiredTextSchema, stateSchema, valuationSchema, emailSchema, nameSchema, postcodeSchema } from './schemas';
 
 const site: LeadSite = {
   websiteSlug: 'harbour-city-motors',
@@ -124,8 +124,8 @@ describe('the trade-in vehicle step (issue 31: a VIN identifies the car)', () =>
 });
 
 describe('the browser checks agree with the lead API schemas', () => {
-  // The forms check fields without zod (leads.checks.ts); the API parses with zod
-  // (leads.validation.ts). For every kind of field, both must give the same first message.
+  // The forms check fields without zod (checks.ts); the API parses with zod
+  // (schemas.ts). For every kind of field, both must give the same first message.
   const options = [{ value: 'Sales', label: 'Sales' }, { value: 'Service', label: 'Service' }];
   const schemas: [FieldDef, z.ZodType][] = [
     [{ name: 'name', label: 'Name', kind: 'first_name', required: true }, nameSchema],

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseWebsiteConfig } from '@/modules/tenancy/tenancy.config';
-import { normaliseCategory, successCategorySlug } from './leads.rules';
-import { codeSchema, enquiryFormOptionsFor, enquiryFormSchema, LEAD_MESSAGES, leadDisplayName, leadName, leadPayloadSchema, leadRequestSchema, messageSchema, miscellaneousRequestSchema, preferredDateSchema, requiredTextSchema, stateSchema, valuationSchema, emailSchema, nameSchema, postcodeSchema, userDetailsSchema } from './leads.validation';
+import { normaliseCategory, successCategorySlug } from './flow';
+import { codeSchema, enquiryFormOptionsFor, enquiryFormSchema, leadDisplayName, leadName, leadPayloadSchema, leadRequestSchema, messageSchema, miscellaneousRequestSchema, preferredDateSchema, requiredTextSchema, stateSchema, valuationSchema, emailSchema, nameSchema, postcodeSchema, userDetailsSchema } from './schemas';
+import { LEAD_MESSAGES } from './messages';
 import { phoneRuleFor } from '@/modules/tenancy/tenancy.country';
 import { fieldErrors } from '@/lib/http';
 import { DEFAULT_PHONE_RULE, PHONE_MESSAGES } from '@/lib/phone';

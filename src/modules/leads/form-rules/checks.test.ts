@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateCheck, stateCheck, textCheck, todayIn } from './leads.checks';
+import { dateCheck, stateCheck, textCheck, todayIn } from './checks';
 
 /** The checks on their own (issue 36: what the mutation run left unchecked); SPEC §5 messages. */
 describe('lead field checks', () => {

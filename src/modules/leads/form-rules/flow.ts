@@ -1,17 +1,47 @@
 /**
- * Rules of the lead forms that are not field validation (SPEC §2, §3, §4): the vehicle category, the
- * success page address, multi-step progress and navigation, stored user details. Pure and
- * client-safe. Category normalisation and event ids are leads.rules.ts.
+ * Rules of the lead forms that are not field validation (SPEC §2, §3, §4, §9): the category a form
+ * sends and its analytics event id, the success page address, multi-step progress and navigation,
+ * stored user details. Pure and client-safe.
  */
 
-import { CATEGORIES } from './leads.categories';
-import { successCategorySlug } from './leads.rules';
+import { CATEGORIES } from './categories';
+
+export const EVENT_IDS = {
+  /** Default form submission. */
+  enquiry: 22,
+  careers: 51,
+  testDrive: 14,
+} as const;
+
+/** Event id of a lead category: careers 51, test drives 14, every other enquiry 22 (SPEC §4). */
+// A Map, not an object literal: a category named 'toString' or '__proto__' must find nothing.
+const EVENT_ID_BY_CATEGORY = new Map<string, number>([
+  ['Careers Enquiry', EVENT_IDS.careers],
+  ['Test Drive Enquiry', EVENT_IDS.testDrive],
+  ['Book a Test Drive', EVENT_IDS.testDrive],
+]);
+
+export type NormalisedCategory = { category: string; subcategory: string | undefined; eventId: number };
+
+/** 'Careers Enquiry' becomes 'General Enquiry' with subcategory 'Career Enquiry' and event id 51. */
+export function normaliseCategory(category: string, subcategory?: string): NormalisedCategory {
+  const eventId = EVENT_ID_BY_CATEGORY.get(category) ?? EVENT_IDS.enquiry;
+  if (category === 'Careers Enquiry') return { category: 'General Enquiry', subcategory: 'Career Enquiry', eventId };
+  return { category, subcategory, eventId };
+}
 
 export type CarType = 'new' | 'used' | 'demo';
 
 /** The enquiry type of a car's forms: used stock is a used vehicle enquiry, new and demo new. */
 export function vehicleCategory(carType: string): string {
   return carType === 'used' ? CATEGORIES.usedVehicle : CATEGORIES.newVehicle;
+}
+
+/** SPEC §2: demo → demo-vehicle-enquiry, used → used-vehicle-enquiry, anything else → new-vehicle-enquiry. */
+export function successCategorySlug(carType: string | null | undefined): string {
+  if (carType === 'demo') return 'demo-vehicle-enquiry';
+  if (carType === 'used') return 'used-vehicle-enquiry';
+  return 'new-vehicle-enquiry';
 }
 
 /**

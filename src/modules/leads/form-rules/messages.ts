@@ -1,6 +1,7 @@
 /**
- * The lead forms' messages (SPEC §5, §8), on their own: browser code that shows a message but runs
- * no field check (the lead client, the checkout journey) imports them without the checks' phone rules.
+ * Every message of the lead forms and the lead API (SPEC §5, §8), on their own: browser code that
+ * shows a message but runs no field check (the lead client, the checkout journey) imports them
+ * without the checks' phone rules.
  */
 import { VISITOR_MESSAGES } from '@/lib/http/errors';
 import { CODE_DIGITS_MESSAGE, CODE_REQUIRED_MESSAGE, REQUIRED_MESSAGE } from '@/lib/form-messages';
