@@ -5,7 +5,7 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: ['.next*/**', 'node_modules/**', '.data*/**', '.test-data/**', '.test-results/**', 'drizzle/**', 'next-env.d.ts', 'docs/**'],
+    ignores: ['.next*/**', 'node_modules/**', '.data*/**', '.test-data/**', '.test-results/**', 'drizzle/**', 'next-env.d.ts', 'docs/**', '.stryker-tmp/**', 'reports/**', '.bench-data/**'],
   },
   {
     rules: {
