@@ -36,10 +36,9 @@ const config = {
     'src/modules/checkout/adapters/till.ts',
     'src/modules/checkout/adapters/stgeorge.ts',
     'src/modules/checkout/adapters/sandbox.ts',
-    // Leads: the form rules (the API's schemas and the field checks), the request ids, limits, delivery and retry.
+    // Leads: the form rules (the API's schemas and the field checks), limits, delivery and retry.
     'src/modules/leads/form-rules/schemas.ts',
     'src/modules/leads/form-rules/checks.ts',
-    'src/modules/leads/leads.validation.ts',
     'src/modules/leads/leads.limits.ts',
     'src/modules/leads/leads.delivery.ts',
     // Limits and identity: phone codes, sessions, the shared limiter.

@@ -13,6 +13,12 @@ export const jsonSegmentSchema = z
   .regex(/^[^/]+\.json$/)
   .transform((segment) => segment.slice(0, -'.json'.length));
 
+/** A database id in a request body (a car, a location): a number or a string of digits. */
+export const dbIdSchema = z
+  .union([z.number(), z.string().regex(/^\d{1,10}$/, 'must be a whole number')])
+  .transform(Number)
+  .pipe(z.number().int('must be a whole number').min(1, 'must be a positive whole number').max(MAX_DB_ID, 'is too large'));
+
 /** A database id in a path segment. */
 export const pathIdSchema = z
   .string()

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PHONE_RULE, type PhoneRule } from '@/lib/phone';
-import { dbIdSchema, leadIdSchema, userDetailsSchema } from '@/modules/leads/server';
+import { dbIdSchema } from '@/lib/http';
+import { leadIdSchema, userDetailsSchema } from '@/modules/leads/server';
 import { CARD_MESSAGES, CHECKOUT_MESSAGES } from './checkout.messages';
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dbIdSchema, emailSchema, nameSchema, optional, postcodeSchema } from '@/modules/leads/server';
+import { dbIdSchema } from '@/lib/http';
+import { emailSchema, nameSchema, optional, postcodeSchema } from '@/modules/leads/server';
 import { clampLoanTermYears, clampPurchasePrice, CREDIT_HISTORIES, DEFAULT_CREDIT_HISTORY, FINANCE_MIN_AMOUNT, type CreditHistory } from './finance.calc';
 
 /**

@@ -10,5 +10,4 @@ export { normaliseCategory, successPath, successSlug } from './form-rules/flow';
 export { wakeDeliveryWorker } from './leads.delivery';
 export { getLeadCar, getLeadCarById, getLeadSite, listLeadLocations } from './leads.form-context';
 export { editTokenMatches, hashEditToken, newEditToken } from './leads.tokens';
-export { emailSchema, leadRequestSchema, miscellaneousRequestSchema, nameSchema, optional, postcodeSchema, userDetailsSchema, valuationRequestSchema } from './form-rules/schemas';
-export { dbIdSchema, leadIdSchema } from './leads.validation';
+export { emailSchema, leadIdSchema, leadRequestSchema, miscellaneousRequestSchema, nameSchema, optional, postcodeSchema, userDetailsSchema, valuationRequestSchema } from './form-rules/schemas';

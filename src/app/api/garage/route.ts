@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { jsonResponse, readJsonBody, visitorRoute, parseWith } from '@/lib/http';
+import { dbIdSchema, jsonResponse, readJsonBody, visitorRoute, parseWith } from '@/lib/http';
 import { saveCars, watchlist } from '@/modules/identity/identity.garage';
 import { requireGarageCustomer } from '@/modules/identity/identity.http';
-import { dbIdSchema } from '@/modules/leads/leads.validation';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { jsonResponse, ValidationError } from '@/lib/http';
-import { dbIdSchema } from '@/modules/leads/server';
+import { dbIdSchema, jsonResponse, ValidationError } from '@/lib/http';
 import { checkoutQuote } from '@/modules/checkout/checkout.commands';
 import { checkoutRoute } from '@/modules/checkout/checkout.http';
 

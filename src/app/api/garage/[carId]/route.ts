@@ -1,7 +1,6 @@
-import { NotFoundError, jsonResponse, visitorRoute } from '@/lib/http';
+import { NotFoundError, dbIdSchema, jsonResponse, visitorRoute } from '@/lib/http';
 import { removeCar, watchlist } from '@/modules/identity/identity.garage';
 import { requireGarageCustomer } from '@/modules/identity/identity.http';
-import { dbIdSchema } from '@/modules/leads/leads.validation';
 
 export const dynamic = 'force-dynamic';
 
