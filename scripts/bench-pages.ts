@@ -29,6 +29,10 @@
 // TBT ≤ 200 ms and writes its own section (pages-calibrated), beside the 4× table of record.
 // --only tenant:kind,… (kind: home, search, car, finance, compare, garage) measures just those pages, writes nothing
 // and skips the throughput part.
+// --throttling devtools slows the browser itself (Chromium's CPU throttling and network emulation)
+// instead of Lighthouse's simulation, which multiplies each task the unthrottled trace holds: React
+// hydrates in a transition, yielding every 5 ms, and the simulation turns each such slice into a
+// task N times as long, where a slow phone would have yielded. For comparison only: it writes nothing.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -55,6 +59,7 @@ const { values: args } = parseArgs({
     'cpu-slowdown': { type: 'string', default: '4' },
     only: { type: 'string', default: '' },
     'only-throughput': { type: 'boolean', default: false },
+    throttling: { type: 'string', default: 'simulate' },
   },
 });
 
@@ -65,6 +70,10 @@ const DIST_DIR = process.env.NEXT_DIST_DIR ?? '.next-bench-pages';
 const DATA_DIR = path.resolve(ROOT, process.env.DATA_DIR ?? '.bench-data/pages/data');
 const MEDIA_DIR = path.resolve(ROOT, process.env.MEDIA_DIR ?? '.bench-data/pages/media');
 const RUNS = Math.max(1, Number(args.runs) || 3);
+if (args.throttling !== 'simulate' && args.throttling !== 'devtools') throw new Error(`--throttling: 'simulate' or 'devtools', not '${args.throttling}'`);
+const THROTTLING: 'simulate' | 'devtools' = args.throttling;
+/** Figures of the browser's own throttling compare with nothing of record: printed, never written. */
+const WRITE = !args['no-write'] && THROTTLING === 'simulate';
 /** Lighthouse's CPU slowdown multiplier for every run (its default mobile preset: 4); `auto`: calibrated once the server is up. */
 const AUTO_SLOWDOWN = args['cpu-slowdown'] === 'auto';
 let CPU_SLOWDOWN = AUTO_SLOWDOWN ? 4 : Number(args['cpu-slowdown']);
@@ -220,7 +229,7 @@ type NetworkItem = { url?: string; resourceType?: string; transferSize?: number 
 type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 
 async function runLighthouse(url: string, flags: Parameters<typeof lighthouse>[1], attempt = 1): Promise<Lhr> {
-  const result = await lighthouse(url, { output: 'json', logLevel: 'error', throttling: { cpuSlowdownMultiplier: CPU_SLOWDOWN }, ...flags });
+  const result = await lighthouse(url, { output: 'json', logLevel: 'error', throttlingMethod: THROTTLING, throttling: { cpuSlowdownMultiplier: CPU_SLOWDOWN }, ...flags });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError) {
@@ -374,7 +383,7 @@ async function benchAllPages(): Promise<void> {
     }),
     ...(throughput.length > 0 ? ['', `### Requests per second (harbour-city-motors, autocannon, ${THROUGHPUT_SECONDS} s per page)`, '', pageThroughputTable(throughput)] : []),
   ].join('\n');
-  if (!args['no-write']) console.log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, calibrated() ? 'pages-calibrated' : 'pages'))}`);
+  if (WRITE) console.log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, calibrated() ? 'pages-calibrated' : 'pages'))}`);
   if (results.some((r) => misses(r.median, r.indexed).length > 0)) process.exitCode = 1;
 }
 
@@ -404,7 +413,7 @@ async function benchThroughput(): Promise<ThroughputRow[]> {
     '',
     rawComparisonTable(comparison),
   ].join('\n');
-  if (!args['no-write']) console.log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, 'pages-throughput'))}`);
+  if (WRITE) console.log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, 'pages-throughput'))}`);
   if (comparison.some((row) => row.ratio < RAW_RATIO_TARGET)) process.exitCode = 1;
   return throughput;
 }
@@ -590,7 +599,7 @@ async function benchWidgets(): Promise<void> {
       return `- ${r.page}, ${r.variant}: ${missed.length ? `**missed** ${missed.join(', ')}` : 'every budget met'} (runs: ${r.runs.map(({ figures: f }) => `${f.performance}/${Math.round(f.tbtMs)} ms/${f.cls.toFixed(3)}`).join(', ')} as performance/TBT/CLS).`;
     }),
   ].join('\n');
-  if (!args['no-write']) console.log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, 'pages-widgets'))}`);
+  if (WRITE) console.log(`\nWrote ${path.relative(ROOT, writeSection(ROOT, section, 'pages-widgets'))}`);
   if (results.some((r) => widgetMisses(r.median).length > 0)) process.exitCode = 1;
 }
 
