@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { dashboardAuth, expect, hydrated, serverUrl, siteUrl, test } from './support';
+import { dashboardAuth, expect, hydrated, photograph, serverUrl, siteUrl, test } from './support';
 
 /**
  * The car page (SPEC §2 car page actions, §5 eligibility): reserve only where its rule holds, the
@@ -187,9 +187,9 @@ test('the gallery moves by buttons, keys and thumbnails and opens full screen; s
   const event = JSON.parse((await page.locator('#vehicle-content-event').textContent())!);
   expect(event).toMatchObject({ contents: [{ quantity: 1 }], currency: 'AUD', content_type: 'product' });
 
-  await page.screenshot({ path: 'docs/screenshots/car-page-harbour-city-motors-375.png', fullPage: false });
+  await photograph(page, { path: 'docs/screenshots/car-page-harbour-city-motors-375.png', fullPage: false });
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: 'docs/screenshots/car-page-harbour-city-motors-1280.png', fullPage: false });
+  await photograph(page, { path: 'docs/screenshots/car-page-harbour-city-motors-1280.png', fullPage: false });
 });
 
 test('the override template leads with its sidebar four', async ({ page }) => {

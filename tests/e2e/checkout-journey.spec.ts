@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { dashboardAuth, expect, expectWebhookOnce, hydrated, serverUrl, siteUrl, test } from './support';
+import { dashboardAuth, expect, expectWebhookOnce, hydrated, photograph, serverUrl, siteUrl, test } from './support';
 
 /**
  * Buy online (issue 16, /checkout-journey) on harbour-city-motors, the demo website that sells
@@ -203,12 +203,12 @@ test('the journey within the JavaScript budget, at 375 and 1280 px', async ({ br
     await page.getByLabel('Finance').check();
     await expect(page.locator('[data-checkout="finance-estimate"]')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `no sideways scrolling at ${width} px`).toBeLessThanOrEqual(width);
-    await page.screenshot({ path: `docs/screenshots/checkout-journey-finance-${width}.png`, fullPage: true });
+    await photograph(page, { path: `docs/screenshots/checkout-journey-finance-${width}.png`, fullPage: true });
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByLabel('Yes, value my car').check();
     await expect(page.getByLabel('Registration (Rego)')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-    await page.screenshot({ path: `docs/screenshots/checkout-journey-trade-in-${width}.png`, fullPage: true });
+    await photograph(page, { path: `docs/screenshots/checkout-journey-trade-in-${width}.png`, fullPage: true });
     await context.close();
   }
 });

@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page, Route } from '@playwright/test';
 import { E2E_TILL, FAKE_TILL_PORT } from '../../playwright.config';
-import { expect, serverUrl, siteUrl, test } from './support';
+import { expect, photograph, serverUrl, siteUrl, test } from './support';
 
 /**
  * Decision 041: a hosted payment page provider in the browser. gold-coast-used-cars is configured
@@ -111,7 +111,7 @@ test('Till: the visitor pays on the hosted page, comes back, and the signed call
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `no sideways scrolling at ${width} px`).toBeLessThanOrEqual(width);
-      await page.screenshot({ path: `docs/screenshots/checkout-till-payment-step-${width}.png`, fullPage: true });
+      await photograph(page, { path: `docs/screenshots/checkout-till-payment-step-${width}.png`, fullPage: true });
     }
   });
 
@@ -122,7 +122,7 @@ test('Till: the visitor pays on the hosted page, comes back, and the signed call
     await expect(page.getByRole('heading', { name: 'Confirming your payment' })).toBeVisible();
     await expect(page.getByText(/waiting for the payment provider to confirm your payment/)).toBeVisible();
     await page.setViewportSize({ width: 375, height: 900 });
-    await page.screenshot({ path: 'docs/screenshots/checkout-till-waiting-375.png' });
+    await photograph(page, { path: 'docs/screenshots/checkout-till-waiting-375.png' });
   });
 
   await test.step('Till’s signed callback arrives: the page says the car is reserved', async () => {
@@ -136,7 +136,7 @@ test('Till: the visitor pays on the hosted page, comes back, and the signed call
     await expectAccessible(page, 'back from Till, reserved');
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: `docs/screenshots/checkout-till-returned-${width}.png`, fullPage: true });
+      await photograph(page, { path: `docs/screenshots/checkout-till-returned-${width}.png`, fullPage: true });
     }
     const quote = await request.get(serverUrl(`/api/checkout/quote?car_id=${car.id}`), { headers: { host: HOST } });
     expect((await quote.json()).eligible).toBe(false);
@@ -173,7 +173,7 @@ test('Till: cancelled on the hosted page, the visitor is told clearly and the ca
   // The list of this browser's reservations below agrees once it has asked again (every 3 s).
   await expect(page.getByRole('list', { name: 'Your reservations' }).getByRole('listitem').filter({ hasText: car.name })).toContainText('Payment failed', { timeout: 10_000 });
   await page.setViewportSize({ width: 375, height: 900 });
-  await page.screenshot({ path: 'docs/screenshots/checkout-till-cancelled-375.png' });
+  await photograph(page, { path: 'docs/screenshots/checkout-till-cancelled-375.png' });
   const quote = await request.get(serverUrl(`/api/checkout/quote?car_id=${car.id}`), { headers: { host: HOST } });
   expect((await quote.json()).eligible).toBe(true);
 });

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { dashboardAuth, expect, expectWebhookOnce, serverUrl, siteUrl, test } from './support';
+import { dashboardAuth, expect, expectWebhookOnce, photograph, serverUrl, siteUrl, test } from './support';
 
 /**
  * Reserve online (issue 16 'Done when') on harbour-city-motors with the sandbox provider (demo
@@ -89,7 +89,7 @@ test('the success card reserves the car: confirmation, the car page reserved, th
   await expect(page.getByRole('heading', { name: `${car.name} is reserved for you` })).toBeFocused();
   await expectAccessible(page, 'confirmation');
   await expect(page.getByText('Refund terms', { exact: true }).last()).toBeVisible();
-  await page.screenshot({ path: 'docs/screenshots/checkout-confirmation-375.png', fullPage: true });
+  await photograph(page, { path: 'docs/screenshots/checkout-confirmation-375.png', fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });
 
   await test.step('the car page shows it reserved, without Reserve', async () => {
@@ -185,7 +185,7 @@ test('screenshots at 375 and 1280 px', async ({ page, request }) => {
     await expect(page.locator('[data-checkout="flow"]')).toBeVisible();
     const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(scroll, `no sideways scrolling at ${width} px`).toBeLessThanOrEqual(width);
-    await page.screenshot({ path: `docs/screenshots/checkout-${width}.png`, fullPage: true });
+    await photograph(page, { path: `docs/screenshots/checkout-${width}.png`, fullPage: true });
   }
 });
 

@@ -1,6 +1,6 @@
 import type { APIRequestContext, APIResponse, Page } from '@playwright/test';
 import { validateSitemap } from '../support/sitemap-schema';
-import { DEMO_SLUGS, expect, serverUrl, siteUrl, test } from './support';
+import { DEMO_SLUGS, expect, photograph, serverUrl, siteUrl, test } from './support';
 
 /**
  * Content pages and crawlability: sitemap.xml and robots.txt per host, the canonical URL of every
@@ -32,10 +32,10 @@ async function canonicalOf(request: APIRequestContext, slug: string, loc: string
   return { status: response.status(), canonical: canonical?.replace(/&amp;/g, '&') ?? null };
 }
 
-async function photograph(page: Page, name: string, width: number) {
+async function photographPage(page: Page, name: string, width: number) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: `docs/screenshots/content-${name}-${width}.png`, fullPage: true });
+  await photograph(page, { path: `docs/screenshots/content-${name}-${width}.png`, fullPage: true });
 }
 
 test.describe('sitemap.xml and robots.txt', () => {
@@ -99,7 +99,7 @@ test.describe('content pages', () => {
       await expect(page.getByRole('heading', { level: 2, name: 'Why buy from us' })).toBeVisible();
       await expect(page.getByRole('link', { name: 'contact page' })).toHaveAttribute('href', '/contact');
       await expect(page.getByRole('complementary')).toContainText('Talk to our team');
-      await photograph(page, 'about-us', width);
+      await photographPage(page, 'about-us', width);
     });
 
     test(`the blog list and a post at ${width} px`, async ({ page }) => {
@@ -107,12 +107,12 @@ test.describe('content pages', () => {
       expect((await page.goto(siteUrl('kiwi-motors', '/blog')))?.status()).toBe(200);
       const posts = page.getByRole('main').getByRole('article');
       await expect(posts).toHaveCount(3);
-      await photograph(page, 'blog', width);
+      await photographPage(page, 'blog', width);
       await posts.first().getByRole('link').click();
       await expect(page).toHaveURL(/\/blog\/[a-z0-9-]+$/);
       await expect(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'News' })).toBeVisible();
       await expect(page.locator('main time')).toBeVisible();
-      await photograph(page, 'blog-post', width);
+      await photographPage(page, 'blog-post', width);
     });
   }
 
@@ -180,7 +180,7 @@ test.describe('FAQ accordion', () => {
       await expect(triggers.first()).toBeFocused();
       await page.keyboard.press('Enter');
       await expect(triggers.first()).toHaveAttribute('aria-expanded', 'false');
-      await photograph(page, 'faq', width);
+      await photographPage(page, 'faq', width);
     });
   }
 
@@ -209,7 +209,7 @@ test.describe('the dealer’s 404 page', () => {
       await expect(page.getByRole('banner')).toBeVisible();
       await expect(page.getByRole('contentinfo')).toBeVisible();
       await expect(page.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
-      await photograph(page, '404', width);
+      await photographPage(page, '404', width);
 
       // Its stock search works from there.
       const search = page.getByRole('main').getByRole('searchbox').or(page.getByRole('main').getByRole('textbox')).first();

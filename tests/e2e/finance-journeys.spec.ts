@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
+import { dashboardAuth, expect, photograph, serverUrl, siteUrl, test } from './support';
 
 /**
  * Issue 31, the finance journeys on an AU (harbour-city-motors), the NZ (kiwi-motors) and the US
@@ -68,13 +68,13 @@ test.describe('AU: harbour-city-motors', () => {
 
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await card.screenshot({ path: `test-results/finance-card-${width}.png` });
+      await photograph(card, { path: `test-results/finance-card-${width}.png` });
     }
     await page.goto(siteUrl(AU, href!));
     expect(await estimateOf(page.locator('[data-finance-estimate]').first())).toEqual(fromCard);
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: `test-results/finance-car-page-${width}.png` });
+      await photograph(page, { path: `test-results/finance-car-page-${width}.png` });
     }
     const dialog = await openPopup(page);
     expect(await popupFigures(dialog)).toEqual(fromCard);
@@ -148,7 +148,7 @@ test.describe('AU: harbour-city-motors', () => {
     await expect(resend).toHaveText(/^Resend Code \(2\d s\)$/);
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: `test-results/finance-popup-resend-${width}.png` });
+      await photograph(page, { path: `test-results/finance-popup-resend-${width}.png` });
     }
     await expect(dialog.getByText('Too many verification attempts')).toHaveCount(0);
 
@@ -181,7 +181,7 @@ test.describe('AU: harbour-city-motors', () => {
     await expect(form.getByLabel('Phone')).toHaveValue('12345');
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await form.screenshot({ path: `test-results/finance-form-errors-${width}.png` });
+      await photograph(form, { path: `test-results/finance-form-errors-${width}.png` });
     }
 
     await form.getByLabel('First Name').fill('Fin');
@@ -220,7 +220,7 @@ test.describe('AU: harbour-city-motors', () => {
     await expect(form.locator('input[type=hidden][name=whoIsHelping]')).toHaveValue('Sam');
     await expect(form.locator('input[type=hidden][name=dealership_slug]')).toHaveValue('harbour-city-mazda');
     await page.setViewportSize({ width: 375, height: 900 });
-    await form.screenshot({ path: 'test-results/finance-form-nojs-refused-375.png' });
+    await photograph(form, { path: 'test-results/finance-form-nojs-refused-375.png' });
 
     await form.getByLabel('First Name').fill('Fin');
     await form.getByLabel('Phone').fill('0412 777 034');
@@ -260,7 +260,7 @@ for (const { site, country, message } of [
     expect(new URL(page.url()).pathname).toBe('/finance');
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: `test-results/finance-${country}-${width}.png`, fullPage: true });
+      await photograph(page, { path: `test-results/finance-${country}-${width}.png`, fullPage: true });
     }
   });
 }

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { codeFromOutbox, expect, serverUrl, siteUrl, test } from './support';
+import { codeFromOutbox, expect, photograph, serverUrl, siteUrl, test } from './support';
 
 /**
  * Issue 14: phone sign-in and the garage on harbour-city-motors; a website without sign-in shows
@@ -75,7 +75,7 @@ test('sign in with a phone code, save cars from search and a car page, remove on
   await expect(list.getByRole('listitem')).toHaveCount(4);
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `docs/screenshots/garage-${width}.png`, fullPage: true });
+    await photograph(page, { path: `docs/screenshots/garage-${width}.png`, fullPage: true });
   }
   await list.getByRole('button', { name: `Remove ${names[0]}` }).click();
   await expect(list.getByRole('listitem')).toHaveCount(3);
@@ -95,7 +95,7 @@ test('the sign-in screen at 375 and 1280 px', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Send Code' })).toBeVisible();
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 800 });
-    await page.screenshot({ path: `docs/screenshots/sign-in-${width}.png`, fullPage: true });
+    await photograph(page, { path: `docs/screenshots/sign-in-${width}.png`, fullPage: true });
   }
 });
 

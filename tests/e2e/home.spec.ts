@@ -1,4 +1,4 @@
-import { DEMO_SLUGS, expect, serverUrl, siteUrl, test } from './support';
+import { DEMO_SLUGS, expect, photograph, serverUrl, siteUrl, test } from './support';
 
 const WIDTHS = [375, 1280] as const;
 
@@ -29,7 +29,7 @@ for (const slug of DEMO_SLUGS) {
           window.scrollTo(0, 0);
         });
         await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
-        await page.screenshot({ path: `docs/screenshots/${slug}-${width}.png`, fullPage: true });
+        await photograph(page, { path: `docs/screenshots/${slug}-${width}.png`, fullPage: true });
 
         // Skip link is the first thing a keyboard reaches, and it leads to the main content.
         await page.keyboard.press('Tab');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, serverUrl, siteUrl, test } from './support';
+import { expect, photograph, serverUrl, siteUrl, test } from './support';
 
 /**
  * Issue 31: the enquiry and test-drive journeys on one tenant of each country, harbour-city-motors
@@ -98,7 +98,7 @@ const day = (timeZone: string, offset: number) =>
 async function shoot(page: Page, name: string) {
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `docs/screenshots/lead-journeys-${name}-${width}.png`, fullPage: true });
+    await photograph(page, { path: `docs/screenshots/lead-journeys-${name}-${width}.png`, fullPage: true });
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Page, Request } from '@playwright/test';
-import { dashboardAuth, expect, serverUrl, siteUrl, test } from './support';
+import { dashboardAuth, expect, photograph, serverUrl, siteUrl, test } from './support';
 
 /**
  * Lead capture journeys (issue 5 'Done when') on harbour-city-motors, on the standalone form
@@ -70,7 +70,7 @@ const GOOD = { 'First Name': 'Olivia', 'Last Name': 'Nguyen', Email: 'olivia.ngu
 async function shoot(page: Page, name: string) {
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `docs/screenshots/leads-${name}-${width}.png`, fullPage: true });
+    await photograph(page, { path: `docs/screenshots/leads-${name}-${width}.png`, fullPage: true });
   }
 }
 

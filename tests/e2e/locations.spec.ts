@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, siteUrl, test } from './support';
+import { expect, photograph, siteUrl, test } from './support';
 
 const WIDTHS = [375, 1280] as const;
 
@@ -161,15 +161,15 @@ for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto(siteUrl('harbour-city-motors', '/contact?postcode=2000'));
     await noSidewaysScroll(page);
-    await page.screenshot({ path: `docs/screenshots/locations-contact-${width}.png`, fullPage: true });
+    await photograph(page, { path: `docs/screenshots/locations-contact-${width}.png`, fullPage: true });
 
     await page.goto(siteUrl('wanderer-rv', '/our-locations/off-road-centre'));
     await noSidewaysScroll(page);
-    await page.screenshot({ path: `docs/screenshots/locations-page-${width}.png`, fullPage: true });
+    await photograph(page, { path: `docs/screenshots/locations-page-${width}.png`, fullPage: true });
     await page.getByRole('button', { name: 'View Holiday Hours' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
     // Let the dialog's fade-in finish.
     await page.waitForTimeout(400);
-    await page.screenshot({ path: `docs/screenshots/locations-holiday-dialog-${width}.png` });
+    await photograph(page, { path: `docs/screenshots/locations-holiday-dialog-${width}.png` });
   });
 }

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, serverUrl, siteUrl, test } from './support';
+import { expect, photograph, serverUrl, siteUrl, test } from './support';
 
 /**
  * The stock search screen (SPEC §2) as visitors use it: sidebar filters with counts, chips, sort,
@@ -642,7 +642,7 @@ for (const site of SITES) {
         window.scrollTo(0, 0);
       });
       await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
-      await page.screenshot({ path: `docs/screenshots/search-${site.slug}-${width}.png`, fullPage: true });
+      await photograph(page, { path: `docs/screenshots/search-${site.slug}-${width}.png`, fullPage: true });
     });
   }
 }

@@ -1,4 +1,4 @@
-import { expect, test as base, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { errors, expect, test as base, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { E2E_PORT, fakeWebhookUrl } from '../../playwright.config';
 
 export { expect };
@@ -13,6 +13,22 @@ export async function hydrated(page: Page): Promise<void> {
       document.readyState !== 'loading' &&
       (!document.querySelector('template[data-deferred-script]') || Object.keys(document.body).some((key) => key.startsWith('__reactFiber'))),
   );
+}
+
+/**
+ * Takes a screenshot for docs/screenshots or test-results: a record of what a visitor sees, not an
+ * assertion. Under a loaded machine Chromium's capture once hung for the rest of a test's minute after
+ * the page had passed every check (stop 42's CI), so a capture gets 20 s and, if that runs out, one
+ * more try; any other failure is thrown at once.
+ */
+export async function photograph(target: Page | Locator, options: { path: string; fullPage?: boolean }): Promise<void> {
+  try {
+    await target.screenshot({ ...options, timeout: 20_000 });
+  } catch (error) {
+    if (!(error instanceof errors.TimeoutError)) throw error;
+    console.warn(`screenshot ${options.path} timed out after 20 s; taking it again`);
+    await target.screenshot({ ...options, timeout: 20_000 });
+  }
 }
 
 /** Playwright's test, whose page.goto also waits for hydration when JavaScript is on. */

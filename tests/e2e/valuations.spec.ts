@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, serverUrl, siteUrl, test } from './support';
+import { expect, photograph, serverUrl, siteUrl, test } from './support';
 
 /**
  * Issue 19: the trade-in form looks the car up by its VIN, shows the instant range where the
@@ -62,7 +62,7 @@ test('a VIN fills the car, the instant range shows, and the dealer gets the esti
   await expect(estimate).toContainText(/Trade-in \$[\d,]+ – \$[\d,]+/);
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `docs/screenshots/valuation-estimate-${width}.png`, fullPage: true });
+    await photograph(page, { path: `docs/screenshots/valuation-estimate-${width}.png`, fullPage: true });
   }
 
   const stored = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/miscellaneous');

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, hydrated, serverUrl, siteUrl, test } from './support';
+import { expect, hydrated, photograph, serverUrl, siteUrl, test } from './support';
 
 /**
  * Issue 31, the visitor journeys of the misc helper, on an Australian tenant, kiwi-motors (NZ)
@@ -35,7 +35,7 @@ async function expectAccessible(page: Page, where: string, include?: string) {
 async function screenshots(page: Page, name: string) {
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.screenshot({ path: `docs/screenshots/${name}-${width}.png`, fullPage: true });
+    await photograph(page, { path: `docs/screenshots/${name}-${width}.png`, fullPage: true });
   }
 }
 
@@ -181,7 +181,7 @@ test.describe('the reviews block and /_app (spec gaps)', () => {
         await block.scrollIntoViewIfNeeded();
         for (const width of [375, 1280]) {
           await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-          await block.screenshot({ path: `docs/screenshots/reviews-block-${width}.png` });
+          await photograph(block, { path: `docs/screenshots/reviews-block-${width}.png` });
         }
       }
     });
