@@ -6,6 +6,9 @@ import { HTTP_MESSAGES, BadRequestError, NotFoundError } from './errors';
 
 const MAX_DB_ID = 2_147_483_647;
 
+/** A UUID in either case, as PostgreSQL reads one: ids a request carries (a lead, a reservation, a session token's claims). */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** A path segment `<name>.json` → name; anything else is not a resource here. */
 export const jsonSegmentSchema = z
   .string()

@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { logger } from '@/lib/logger';
-import { errorResponse, jsonResponse, readBodyBytes, HttpError, visitorRoute } from '@/lib/http';
+import { errorResponse, jsonResponse, readBodyBytes, HttpError, UUID_PATTERN, visitorRoute } from '@/lib/http';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { SignatureError } from './adapters/types';
 import { handleNotification, ReservationRefusedError, reservationView, type Reservation } from './checkout.commands';
@@ -13,8 +13,6 @@ import { RETURN_OUTCOMES, type ReturnOutcome } from './payment-step';
 /** The header in which the visitor's later requests present the token the start answered. */
 export const RESERVATION_TOKEN_HEADER = 'X-Reservation-Token';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function reservationTokenOf(request: Request): string | null {
   return request.headers.get(RESERVATION_TOKEN_HEADER);
 }
@@ -22,7 +20,7 @@ export function reservationTokenOf(request: Request): string | null {
 /** A reservation id from the path; anything else is not a reservation (404). */
 export function reservationIdOf(params: { reservationId?: string }): string {
   const id = params.reservationId ?? '';
-  if (!UUID.test(id)) throw new HttpError(404, 'Not found');
+  if (!UUID_PATTERN.test(id)) throw new HttpError(404, 'Not found');
   return id.toLowerCase();
 }
 
@@ -79,7 +77,7 @@ export async function notificationRoute(request: Request, context: { params: Pro
  */
 export async function paymentReturnRoute(request: Request, context: { params: Promise<{ reservationId: string }> }): Promise<Response> {
   const { reservationId } = await context.params;
-  if (!UUID.test(reservationId ?? '')) return jsonResponse({ error: 'Not found' }, { status: 404 });
+  if (!UUID_PATTERN.test(reservationId ?? '')) return jsonResponse({ error: 'Not found' }, { status: 404 });
   await request.body?.cancel().catch(() => {});
   const url = new URL(request.url);
   const given = url.searchParams.get('outcome');

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { getDb } from '@/db';
+import { UUID_PATTERN } from '@/lib/http';
 import { rowsOf } from '@/db/rows';
 import type { Tenant } from '../tenancy/tenancy.types';
 import { customers, platformSecrets, sessions } from './identity.schema';
@@ -59,7 +60,6 @@ function key(): Promise<CryptoKey> {
   return signingKey;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 async function accessToken(tenant: Tenant, customerId: string, familyId: string, now: number): Promise<{ token: string; expiresAt: number }> {
@@ -109,7 +109,7 @@ export async function verifyAccessToken(tenant: Tenant, token: string, now = Dat
     const { payload } = await jwtVerify(token, await key(), { issuer: ISSUER, algorithms: ['HS256'], currentDate: new Date(now) });
     if (payload.aud !== `website:${tenant.id}` && !(Array.isArray(payload.aud) && payload.aud.includes(`website:${tenant.id}`))) throw new SessionError('wrong-website');
     if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') throw new SessionError('invalid');
-    if (!UUID.test(payload.sub) || !UUID.test(payload.sid)) throw new SessionError('invalid');
+    if (!UUID_PATTERN.test(payload.sub) || !UUID_PATTERN.test(payload.sid)) throw new SessionError('invalid');
     return { customerId: payload.sub, familyId: payload.sid, expiresAt: payload.exp };
   } catch (error) {
     if (error instanceof SessionError) throw error;

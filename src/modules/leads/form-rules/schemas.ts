@@ -7,7 +7,7 @@ import { cleanUntypedText, isCleanText } from '@/lib/clean-text';
 import { ENQUIRY_TYPES } from './categories';
 import { choiceRule, KM_MAX, VALUATION_MESSAGES, MESSAGE_MAX, PHONE_MAX, postcodeRule, REGO_MAX, TEXT_RULES, textRuleOf, type TextFieldRule } from './checks';
 import { contactFields, type CONTACT_FIELDS, type FieldDef } from './fields';
-import { dbIdSchema } from '@/lib/http';
+import { dbIdSchema, UUID_PATTERN } from '@/lib/http';
 import { LEAD_MESSAGES } from './messages';
 
 /**
@@ -18,7 +18,6 @@ import { LEAD_MESSAGES } from './messages';
  * Empty strings (what an untouched input gives) count as absent for optional fields.
  */
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A lead's id (or a valuation's) sent in a body. */
 export const leadIdSchema = z.string().regex(UUID_PATTERN, 'must be a lead id');
 
