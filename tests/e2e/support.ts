@@ -20,37 +20,14 @@ export async function hydrated(page: Page): Promise<void> {
  * assertion. Under a loaded machine Chromium's capture once hung for the rest of a test's minute after
  * the page had passed every check (stop 42's CI), so a capture gets 20 s and, if that runs out, one
  * more try; any other failure is thrown at once.
- *
- * A full-page capture shows the page as a visitor scrolling through it sees it: the cards and the
- * footer are `content-visibility: auto` (globals.css), drawn only as they near the viewport, and
- * Chromium's full-page capture leaves them blank otherwise; they are made visible for the capture
- * (through the CSSOM, which the pages' CSP allows) and set back after it.
  */
 export async function photograph(target: Page | Locator, options: { path: string; fullPage?: boolean }): Promise<void> {
-  const page = options.fullPage && 'goto' in target ? target : null;
-  if (page) {
-    await page.evaluate(() => {
-      for (const element of document.querySelectorAll<HTMLElement>('*')) {
-        if (getComputedStyle(element).contentVisibility !== 'auto') continue;
-        element.dataset.photographed = '';
-        element.style.contentVisibility = 'visible';
-      }
-    });
-  }
   try {
     await target.screenshot({ ...options, timeout: 20_000 });
   } catch (error) {
     if (!(error instanceof errors.TimeoutError)) throw error;
     console.warn(`screenshot ${options.path} timed out after 20 s; taking it again`);
     await target.screenshot({ ...options, timeout: 20_000 });
-  }
-  if (page) {
-    await page.evaluate(() => {
-      for (const element of document.querySelectorAll<HTMLElement>('[data-photographed]')) {
-        element.style.removeProperty('content-visibility');
-        delete element.dataset.photographed;
-      }
-    });
   }
 }
 

@@ -31,7 +31,7 @@ export function SiteFooter({ tenant, entries, year, licences = [] }: Props) {
   const place = placeName(tenant);
 
   return (
-    <footer className="site-footer mt-auto bg-footer text-footer-foreground">
+    <footer className="mt-auto bg-footer text-footer-foreground">
       <Container className="grid gap-10 py-12 lg:grid-cols-4 lg:py-14">
         <div className="lg:col-span-1">
           <p className="text-xl font-extrabold tracking-tight">{tenant.name}</p>
