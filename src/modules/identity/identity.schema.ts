@@ -102,6 +102,8 @@ export const favourites = pgTable(
       foreignColumns: [cars.websiteId, cars.id],
     }).onDelete('cascade'),
     uniqueIndex('favourites_customer_car_idx').on(t.customerId, t.carId),
+    // A car's savers: the alerts sweep's price drops and state changes, and the car key's cascade.
+    index('favourites_website_car_idx').on(t.websiteId, t.carId),
   ],
 );
 

@@ -14,7 +14,7 @@ import { TERM_COLUMN, type BaseColumn } from './search.columns';
 import { filterGroups, groupOf, namedIn, type FilterGroup, type Predicate } from './search.definition';
 import { idsNamed, list, orderBy, textCondition, textScore, toSql } from './search.sql';
 import { addCount, addStats, newTally, type Tally } from './search.tally';
-import { countStock, keepShown, matchStock, shownPage, StockIndex, type CompiledSearch, type NamedIds, type TextMatch } from './stock-index';
+import { countStock, keepShown, matchStock, shownPage, StockIndex, wordsOfCars, type CompiledSearch, type NamedIds, type TextMatch } from './stock-index';
 import {
   MAKE_MODEL_SEPARATOR,
   RANGE_FACETS,
@@ -305,25 +305,32 @@ export class SqlSearchEngine implements SearchEngine {
       return found;
     }
     // What prefetch reads for one search, read for all of them in one statement: each distinct
-    // named filter's ids and each distinct fuzzy term's similar words.
+    // named filter's ids and each distinct fuzzy term's similar words. A car matches a fuzzy term
+    // through a word of its own, so only the given cars' vocabulary words are compared with the
+    // terms (tens of words, not the whole vocabulary).
     const wanted = new Map<string, Extract<Predicate, { op: 'named' }>>();
     const fuzzy = new Set<string>();
     for (const { terms, groups } of parsed) {
       for (const named of groups.flatMap((group) => namedIn(group.predicate))) wanted.set(JSON.stringify([named.column, named.names]), named);
       for (const term of terms) if (term.fuzzy) fuzzy.add(term.text);
     }
+    const stocks = await this.index.sync(scope.websiteIds, scope.soldSince?.getTime() ?? null);
     const idsOf = new Map<string, number[]>();
-    const similarOf = new Map<string, string[]>();
+    let similarOf = new Map<string, string[]>();
     if (wanted.size > 0 || fuzzy.size > 0) {
       const named = [...wanted.values()];
-      const words = [...fuzzy];
-      const row = await this.one<{ ids: (number[] | null)[]; similar: (string[] | null)[] }>(
-        sql`select json_build_array(${sql.join([sql`null`, ...named.map((group) => sql`(select json_agg(named.id) from ${idsNamed(group.column, scope, group.names)} as named)`)], sql`, `)}) as ids,
-          json_build_array(${sql.join([sql`null`, ...words.map((word) => sql`(select json_agg(${searchWords.word}) from ${searchWords} where ${word} <% ${searchWords.word})`)], sql`, `)}) as similar`,
+      const row = await this.one<{ ids: (number[] | null)[]; similar: Record<string, string[]> | null }>(
+        sql`with words as materialized (
+            select ${searchWords.word} as word from ${searchWords} where ${searchWords.word} in (select jsonb_array_elements_text(${JSON.stringify(wordsOfCars(stocks, carIds))}::jsonb))
+          )
+          select json_build_array(${sql.join([sql`null`, ...named.map((group) => sql`(select json_agg(named.id) from ${idsNamed(group.column, scope, group.names)} as named)`)], sql`, `)}) as ids,
+            (select json_object_agg(term, words) from (
+              select t.term, json_agg(w.word) as words from jsonb_array_elements_text(${JSON.stringify([...fuzzy])}::jsonb) as t(term) join words w on t.term <% w.word group by t.term
+            ) found) as similar`,
         'values',
       );
       [...wanted.keys()].forEach((key, k) => idsOf.set(key, row.ids[k + 1] ?? []));
-      words.forEach((word, k) => similarOf.set(word, row.similar[k + 1] ?? []));
+      similarOf = new Map(Object.entries(row.similar ?? {}));
     }
     const compiled = parsed.map(({ terms, groups }): CompiledSearch => {
       const named: NamedIds = { location_name: new Set(), dealership_name: new Set() };
@@ -333,7 +340,6 @@ export class SqlSearchEngine implements SearchEngine {
       const text: TextMatch | null = terms.length > 0 ? { terms, similar: terms.map((term) => (term.fuzzy ? (similarOf.get(term.text) ?? []) : [])) } : null;
       return { groups, named, text };
     });
-    const stocks = await this.index.sync(scope.websiteIds, scope.soldSince?.getTime() ?? null);
     return matchStock(stocks, scope, compiled, carIds);
   }
 

@@ -1026,6 +1026,19 @@ export function countStock(
   return { tally, pageIds: firstInOrder(cursors, request.offset + request.limit).slice(request.offset) };
 }
 
+/** The distinct words of these cars' search text, in the copies that hold them. */
+export function wordsOfCars(stocks: readonly WebsiteStock[], carIds: readonly number[]): string[] {
+  const wanted = new Set(carIds);
+  const words = new Set<string>();
+  for (const stock of stocks) {
+    for (let i = 0; i < stock.size; i++) {
+      if (!wanted.has(stock.numbers.id[i])) continue;
+      for (const word of stock.searchText[i].split(' ')) if (word !== '') words.add(word);
+    }
+  }
+  return [...words];
+}
+
 /** A search compiled for matchStock: its filter groups, the ids its named groups select and its text terms. */
 export type CompiledSearch = { groups: readonly FilterGroup[]; named: NamedIds; text: TextMatch | null };
 

@@ -1,0 +1,1 @@
+CREATE INDEX "favourites_website_car_idx" ON "favourites" USING btree ("website_id","car_id");
