@@ -167,7 +167,7 @@ async function ensureSeeded(handle: DatabaseHandle, label: string): Promise<void
   if (version) {
     // Another seed's visitors (the base holds no changes of a run: runs work on a copy): removed, the cars kept.
     log(`${label}: removing the visitors of seed ${version}…`);
-    for (const statement of ['delete from alert_items', 'delete from alert_progress', 'delete from alert_subscriptions', 'delete from saved_searches', 'delete from favourites', 'delete from customers', 'drop table bench_alerts_meta']) {
+    for (const statement of ['delete from alert_items', 'delete from alert_matches', 'delete from alert_counts', 'delete from alert_progress', 'delete from alert_subscriptions', 'delete from saved_searches', 'delete from favourites', 'delete from customers', 'drop table bench_alerts_meta']) {
       await handle.db.execute(sql.raw(statement));
     }
   }
@@ -397,8 +397,16 @@ async function measure(handle: DatabaseHandle, label: string): Promise<Figures> 
 
   const foundByKind = Object.fromEntries(KINDS.map((kind) => [kind, 0]));
   for (const row of await selectRows<{ kind: string; n: number }>(db, sql`select kind, count(*)::int as n from alert_items group by kind`)) foundByKind[row.kind] = row.n;
-  // Messages due: visitors with items whose digest is due, or with price drops sent at once.
-  const items = await selectRows<{ customerId: string; kind: string }>(db, sql`select distinct customer_id as "customerId", kind from alert_items`);
+  // New stock is found once per search and car (decision 070).
+  foundByKind.new_stock = (await selectRows<{ n: number }>(db, sql`select count(*)::int as n from alert_matches`))[0].n;
+  // Messages due: visitors with items, or new stock of their searches listed after they saved them, whose digest is due, or with price drops sent at once.
+  const items = await selectRows<{ customerId: string; kind: string }>(
+    db,
+    sql`select distinct customer_id as "customerId", kind from alert_items
+      union select distinct ss.customer_id, 'new_stock' from alert_matches m
+        join saved_searches ss on ss.website_id = m.website_id and ss.path = m.path and ss.query = m.query and not ss.paused
+        join cars c on c.id = m.car_id and c.created_at > ss.created_at`,
+  );
   const due = new Set<string>();
   for (const item of items) {
     const s = subscriptions.get(item.customerId);

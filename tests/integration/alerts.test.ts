@@ -15,7 +15,7 @@ import { upsertCar, carInputSchema } from '@/modules/stock/server';
 import { leadDeliveries } from '@/modules/leads/leads.schema';
 import { runDeliveryBatch, type EmailPayload } from '@/modules/leads/leads.delivery';
 import type { SmsMessage } from '@/lib/sms';
-import { alertItems, alertSubscriptions } from '@/modules/alerts/alerts.schema';
+import { alertItems, alertMatches, alertSubscriptions } from '@/modules/alerts/alerts.schema';
 import { deleteSavedSearch, saveSearch } from '@/modules/alerts/alerts.saved-searches';
 import { findAlerts } from '@/modules/alerts/alerts.sweep';
 import { queueDueAlerts } from '@/modules/alerts/alerts.digest';
@@ -221,12 +221,17 @@ describe('visitor alerts', () => {
       await upsertCar(a, w.a.dealershipId, 'a-corolla-dear', carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, price: 31_990 })));
       await upsertCar(a, w.a.dealershipId, 'a-octavia-new', carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, make: 'Škoda', model: 'Octavia', price: 24_990 })));
       await findAlerts();
-      const found = await db.select({ kind: alertItems.kind, carId: alertItems.carId }).from(alertItems).where(eq(alertItems.kind, 'new_stock'));
-      expect(found).toEqual([{ kind: 'new_stock', carId: await carId('a-corolla-new') }]);
+      // Found once for the search (decision 070), whoever saved it.
+      expect(await db.select({ carId: alertMatches.carId }).from(alertMatches)).toEqual([{ carId: await carId('a-corolla-new') }]);
       await queueDueAlerts(new Date(Date.now() + 100 * HOUR));
       const text = ((await lastOf('visitor_alert_email')).payload as EmailPayload).text;
-      expect(text).toContain('New cars for your saved searches\n“Toyota under $30,000”:');
+      expect(text).toContain('New cars for your saved searches\n“Toyota under $30,000”:\n- ');
+      const newStock = text.slice(text.indexOf('New cars for your saved searches'), text.indexOf('\n\n', text.indexOf('New cars for your saved searches')));
+      expect(newStock).toContain('/cars/a-corolla-new?utm_source=alerts&utm_medium=email&utm_campaign=new_stock');
+      expect(newStock).not.toContain('a-corolla-dear');
+      expect(newStock).not.toContain('a-octavia-new');
     });
+
 
   });
 
@@ -261,8 +266,8 @@ describe('visitor alerts', () => {
       expect(await runAlertsSweep(new Date(Date.now() + 200 * HOUR))).toEqual({ found: 1, queued: 1 });
       expect((await alertOutbox()).length).toBe(before + 1);
       expect((await alertOutbox()).at(-1)!.channel).toBe('visitor_alert_sms');
-      // Mia's items were all sent before she left; the new drop gave her none.
-      expect((await db.select().from(alertItems).where(eq(alertItems.customerId, people.mia.id))).map((item) => item.deliveryId === null)).toEqual([false, false, false, false, false, false, false]);
+      // Mia's items (of her saved cars) were all sent before she left; the new drop gave her none.
+      expect((await db.select().from(alertItems).where(eq(alertItems.customerId, people.mia.id))).map((item) => item.deliveryId === null)).toEqual([false, false, false, false, false, false]);
     });
   });
 
@@ -320,8 +325,8 @@ describe('visitor alerts', () => {
       await db.update(websites).set({ name: row.name }).where(eq(websites.id, a.id));
       await upsertCar(a, w.a.dealershipId, 'a-corolla-newer', carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, price: 26_990 })));
       await findAlerts();
-      const found = await db.select({ customerId: alertItems.customerId, carId: alertItems.carId }).from(alertItems).where(eq(alertItems.kind, 'new_stock'));
-      expect(found).toContainEqual({ customerId: people.ava.id, carId: await carId('a-corolla-newer') });
+      const found = await db.select({ path: alertMatches.path, carId: alertMatches.carId }).from(alertMatches);
+      expect(found).toContainEqual({ path: '/search/used-cars/toyota', carId: await carId('a-corolla-newer') });
       const again = await stored();
       expect(again.resolved.filters).toEqual({ car_type: ['used'], make: ['Toyota'] });
       expect(Number(again.generation)).toBeGreaterThan(Number(saved.generation));
@@ -357,8 +362,54 @@ describe('visitor alerts', () => {
       const sources = async () => (await db.select({ source: alertItems.source }).from(alertItems).where(sql`${alertItems.source} like 'test:%'`)).map((row) => row.source).sort();
       expect(await deleteSavedSearch(a, people.ava.id, one.id)).toBe(true);
       expect(await sources()).toEqual(['test:2', 'test:3', 'test:4']);
+      await db.insert(alertMatches).values([gone, kept].map((car) => ({ websiteId: a.id, path: '/search/test', query: '', carId: car, generation: 1 })));
       await db.delete(cars).where(eq(cars.id, gone));
       expect(await sources()).toEqual(['test:2', 'test:4']);
+      // And a deleted car's matches (migration 0026).
+      expect(await db.select({ carId: alertMatches.carId }).from(alertMatches).where(eq(alertMatches.path, '/search/test'))).toEqual([{ carId: kept }]);
+      await db.delete(alertMatches).where(eq(alertMatches.path, '/search/test'));
+    });
+
+    it('new stock found once for a search saved by several visitors: each is told once, in their own digest, only of cars listed after they saved it', async () => {
+      const search = '/search/used-cars?make=Toyota&price_max=29000';
+      // Ava changes how alerts come (email instead of SMS): still on, nothing she is owed is dropped.
+      expect((await turnOn(people.ava.cookie, { channel: 'email', email: 'ava@example.com', consent: true })).status).toBe(200);
+      await saveSearch(a, people.ava.id, search);
+      await saveSearch(a, people.noah.id, search);
+      await upsertCar(a, w.a.dealershipId, 'a-corolla-shared', carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, price: 23_990 })));
+      const shared = await carId('a-corolla-shared');
+      // Noah's digest is due; Ava had hers at `base`.
+      const base = new Date(Date.now() + 1000 * HOUR);
+      await db.update(alertSubscriptions).set({ lastDigestAt: null }).where(eq(alertSubscriptions.customerId, people.noah.id));
+      await db.update(alertSubscriptions).set({ lastDigestAt: base }).where(eq(alertSubscriptions.customerId, people.ava.id));
+      await findAlerts();
+      // One row for the search both saved (and one for each other search of the website that finds the car).
+      const matches = await db.select({ path: alertMatches.path, query: alertMatches.query }).from(alertMatches).where(eq(alertMatches.carId, shared));
+      expect(matches.filter((match) => match.query === 'make=Toyota&price_max=29000')).toEqual([{ path: '/search/used-cars', query: 'make=Toyota&price_max=29000' }]);
+      const told = async (address: string) =>
+        (await alertOutbox()).filter((row) => JSON.stringify(row.payload).includes(address) && JSON.stringify(row.payload).includes('/cars/a-corolla-shared?utm_source=alerts')).length;
+      expect(await queueDueAlerts(new Date(base.getTime() + HOUR))).toBe(1);
+      expect([await told('noah@example.com'), await told('ava@example.com')]).toEqual([1, 0]);
+      // Ava's next digest tells her; nobody is told twice.
+      expect(await queueDueAlerts(new Date(base.getTime() + 25 * HOUR))).toBe(1);
+      expect([await told('noah@example.com'), await told('ava@example.com')]).toEqual([1, 1]);
+      expect(await queueDueAlerts(new Date(base.getTime() + 100 * HOUR))).toBe(0);
+      // Found again while it still counts as new (a change within the sweep's overlap): the match stands, nobody is told again.
+      await reprice('a-corolla-shared', 22_990);
+      await findAlerts();
+      expect(await queueDueAlerts(new Date(base.getTime() + 200 * HOUR))).toBe(0);
+      expect([await told('noah@example.com'), await told('ava@example.com')]).toEqual([1, 1]);
+      // Once the car is no longer new to the sweep, the match of a search everyone was told of goes.
+      await db.update(cars).set({ createdAt: new Date(Date.now() - 2 * HOUR) }).where(eq(cars.id, shared));
+      await queueDueAlerts(new Date(base.getTime() + 300 * HOUR));
+      expect(await db.select().from(alertMatches).where(eq(alertMatches.carId, shared))).toEqual([]);
+      // A search saved after a car was listed finds it (the match is the search's), but its visitor is not told of it.
+      await upsertCar(a, w.a.dealershipId, 'a-mazda-early', carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, make: 'Mazda', model: 'CX-5', price: 30_990 })));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await saveSearch(a, people.noah.id, '/search/used-cars?make=Mazda');
+      await findAlerts();
+      expect(await db.select({ query: alertMatches.query }).from(alertMatches).where(eq(alertMatches.carId, await carId('a-mazda-early')))).toEqual([{ query: 'make=Mazda' }]);
+      expect(await queueDueAlerts(new Date(base.getTime() + 400 * HOUR))).toBe(0);
     });
   });
 });

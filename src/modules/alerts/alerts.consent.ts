@@ -90,9 +90,17 @@ export async function turnAlertsOn(tenant: Tenant, customerId: string, choice: A
     origin: choice.origin,
     unsubscribedAt: null,
   };
-  await db.insert(alertSubscriptions).values({ customerId, ...values }).onConflictDoUpdate({ target: alertSubscriptions.customerId, set: values });
   // The website's first subscriber: its changes are read from now on, not from its whole history.
   await startProgress(tenant.id);
+  // New stock is told from the sweep's progress now: alerts turned on (again) hear only of what comes after.
+  const progress = sql`(select generation from alert_progress where website_id = ${tenant.id})`;
+  await db
+    .insert(alertSubscriptions)
+    .values({ customerId, ...values, newStockThrough: progress })
+    .onConflictDoUpdate({
+      target: alertSubscriptions.customerId,
+      set: { ...values, newStockThrough: sql`case when ${alertSubscriptions.unsubscribedAt} is null then ${alertSubscriptions.newStockThrough} else ${progress} end` },
+    });
   return alertSettings(tenant, customerId);
 }
 

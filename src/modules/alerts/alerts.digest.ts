@@ -8,6 +8,7 @@ import { findTenantById } from '@/modules/tenancy/tenancy.queries';
 import { carPath, garagePath } from '@/modules/tenancy/tenancy.paths';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { unsubscribeUrls } from './alerts.consent';
+import { OVERLAP_MS } from './alerts.sweep';
 import type { AlertChannel, AlertKind } from './alerts.schema';
 
 /**
@@ -38,7 +39,8 @@ export type AlertLine = {
   model: string;
 };
 
-type Item = AlertLine & { id: number };
+/** A line of a message: an item (id) or a new car of a search (no id: alert_matches). */
+type Item = AlertLine & { id: number | null };
 
 /** Time between two digests: a day, or ALERTS_DIGEST_INTERVAL_MS (the browser tests send each sweep's finds at once). */
 function digestIntervalMs(): number {
@@ -56,37 +58,113 @@ const VISITORS_PER_BATCH = 500;
 
 export async function queueDueAlerts(now = new Date()): Promise<number> {
   const db = await getDb();
+  const owed = await newStockOwed(now);
   // In customer order, as the batches lock their rows (queueBatch).
   const due = rowsOf<Due>(
     await db.execute(sql`
       select s.customer_id as "customerId", s.website_id as "websiteId", s.channel, s.address, s.instant_price_drops as "instantPriceDrops",
         s.origin, s.last_digest_at as "lastDigestAt", s.consented_at as "consentedAt", c.first_name as "firstName"
       from alert_subscriptions s join customers c on c.id = s.customer_id
-      where s.unsubscribed_at is null and exists (select 1 from alert_items i where i.customer_id = s.customer_id and i.delivery_id is null)
+      where s.unsubscribed_at is null
+        and (exists (select 1 from alert_items i where i.customer_id = s.customer_id and i.delivery_id is null) or s.customer_id = any(${uuidArray([...owed.keys()])}))
       order by s.customer_id`),
   ).filter((visitor) => isDigestDue(visitor.lastDigestAt, now) || visitor.instantPriceDrops);
+  // Read once for all the batches: the websites, and the cars like each sold or reserved car.
   const tenants = new Map<number, Tenant | null>();
+  const similar = new Map<number, SimilarCar[]>();
   let queued = 0;
-  for (let i = 0; i < due.length; i += VISITORS_PER_BATCH) queued += await queueBatch(due.slice(i, i + VISITORS_PER_BATCH), tenants, now);
+  for (let i = 0; i < due.length; i += VISITORS_PER_BATCH) queued += await queueBatch(due.slice(i, i + VISITORS_PER_BATCH), tenants, owed, similar, now);
+  await dropToldMatches();
   return queued;
+}
+
+type NewStockLine = AlertLine & { generation: number };
+/** New stock a visitor is owed: the lines of generations after `after` (their new_stock_through when read) up to `through`. */
+type Owed = { after: number; through: number; lines: NewStockLine[] };
+
+/**
+ * The new stock owed to visitors due for a digest, in two statements for all of them: the matches
+ * of their searches (not paused) after their new_stock_through, up to their website's progress,
+ * for cars listed after they saved the search; then those cars. Matches and progress are written
+ * in one transaction (alerts.sweep.ts's advance), so in the first statement's snapshot every match
+ * up to the progress read is there. A batch takes what is still owed under its lock (queueBatch).
+ */
+async function newStockOwed(now: Date): Promise<Map<string, Owed>> {
+  const db = await getDb();
+  const visitors = rowsOf<{ customerId: string; after: string; through: string; lines: [generation: number, carId: number, searchName: string][] }>(
+    await db.execute(sql`
+      select s.customer_id as "customerId", s.new_stock_through as after, p.generation as through,
+        json_agg(json_build_array(m.generation, c.id, ss.name) order by m.generation, ss.created_at, c.id) as lines
+      from alert_matches m
+      join alert_progress p on p.website_id = m.website_id and m.generation <= p.generation
+      join cars c on c.id = m.car_id
+      join saved_searches ss on ss.website_id = m.website_id and ss.path = m.path and ss.query = m.query and not ss.paused and ss.created_at < c.created_at
+      join (select * from alert_subscriptions
+        where unsubscribed_at is null and (last_digest_at is null or last_digest_at <= ${new Date(now.getTime() - digestIntervalMs())}) offset 0) s
+        on s.customer_id = ss.customer_id and s.new_stock_through < m.generation
+      group by s.customer_id, s.new_stock_through, p.generation`),
+  );
+  const carIds = [...new Set(visitors.flatMap((visitor) => visitor.lines.map(([, carId]) => carId)))];
+  const cars = new Map(
+    carIds.length === 0
+      ? []
+      : rowsOf<Pick<AlertLine, 'carId' | 'name' | 'year' | 'slug' | 'price' | 'make' | 'model'>>(
+          await db.execute(sql`select id as "carId", name, year, slug, price, make, model from cars where id = any(${`{${carIds.join(',')}}`}::int[])`),
+        ).map((car) => [Number(car.carId), car]),
+  );
+  const owed = new Map<string, Owed>();
+  for (const visitor of visitors) {
+    const lines = visitor.lines.map(([generation, carId, searchName]): NewStockLine => ({ ...cars.get(carId)!, kind: 'new_stock', oldPrice: null, newPrice: null, searchName, generation }));
+    owed.set(visitor.customerId, { after: Number(visitor.after), through: Number(visitor.through), lines });
+  }
+  return owed;
+}
+
+/**
+ * A match is dropped once the sweep can no longer find its car new again (a car counts as new
+ * while it was listed less than the sweep's overlap before the website's last sweep,
+ * alerts.sweep.ts: until then the match is what keeps a second finding from telling anyone twice)
+ * and no visitor is still owed it: every saver of the search was told of it, or never will be
+ * (their search paused or deleted, their alerts off, the search saved after the car was listed).
+ */
+async function dropToldMatches(): Promise<void> {
+  const db = await getDb();
+  await db.execute(sql`delete from alert_matches m
+    using cars c, alert_progress p
+    where c.id = m.car_id and p.website_id = m.website_id and c.created_at < p.swept_at - ${`${OVERLAP_MS} milliseconds`}::interval
+      and not exists (
+        select 1 from saved_searches ss join alert_subscriptions s on s.customer_id = ss.customer_id and s.unsubscribed_at is null
+        where ss.website_id = m.website_id and ss.path = m.path and ss.query = m.query and not ss.paused
+          and s.new_stock_through < m.generation and ss.created_at < c.created_at)`);
 }
 
 const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
 
 /**
- * A batch of visitors' messages: for each, the unsent items (or, between digests, the price drops)
- * become one message, queued and marked sent in the batch's one transaction, with a few statements
- * for the whole batch (the row locks, the items, the similar cars, the outbox rows, the marks).
+ * A batch of visitors' messages: for each, the unsent items and the new stock of their searches (or,
+ * between digests, the price drops) become one message, queued and marked sent in the batch's one
+ * transaction, with a few statements for the whole batch (the row locks, the items, the new stock,
+ * the similar cars, the outbox rows, the marks, the counts).
  *
  * Nothing is sent twice, with sweeps in several processes at once: the batch first locks its
  * visitors' subscription rows (FOR UPDATE, in customer order, as every batch of every sweep takes
  * them, so two batches never wait on each other in a cycle). A sweep that has to wait reads, once
  * the other's transaction has committed, the subscription as it left it (FOR UPDATE returns the
- * latest row in READ COMMITTED: its last digest time) and, in its next statement, the items it left
- * unsent: none of those the other queued. An unsubscribed visitor's row is not locked, so nothing
- * is queued for them.
+ * latest row in READ COMMITTED: its last digest time and how far new stock was told) and, in its
+ * next statements, the items it left unsent and the matches after that point: none of those the
+ * other queued. An unsubscribed visitor's row is not locked, so nothing is queued for them.
+ *
+ * New stock comes with the digest: a visitor due for one is told what they are owed (read before
+ * the batches, newStockOwed) of generations after their new_stock_through as locked, which then
+ * moves on to the progress that was read with it.
  */
-async function queueBatch(batch: Due[], tenants: Map<number, Tenant | null>, now: Date): Promise<number> {
+async function queueBatch(
+  batch: Due[],
+  tenants: Map<number, Tenant | null>,
+  owed: Map<string, Owed>,
+  similarFound: Map<number, SimilarCar[]>,
+  now: Date,
+): Promise<number> {
   // Read before the transaction: the embedded database runs one connection, and the tenant or the secret may be read from it.
   for (const visitor of batch) if (!tenants.has(visitor.websiteId)) tenants.set(visitor.websiteId, await findTenantById(visitor.websiteId));
   const visitors = batch.filter((visitor) => tenants.get(visitor.websiteId));
@@ -94,15 +172,26 @@ async function queueBatch(batch: Due[], tenants: Map<number, Tenant | null>, now
   const links = new Map(await Promise.all(visitors.map(async (visitor) => [visitor.customerId, await unsubscribeUrls(visitor.origin, visitor.websiteId, visitor.customerId)] as const)));
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const live = rowsOf<{ customerId: string; lastDigestAt: Date | null }>(
-      await tx.execute(sql`select customer_id as "customerId", last_digest_at as "lastDigestAt" from alert_subscriptions
+    const live = rowsOf<{ customerId: string; lastDigestAt: Date | null; toldThrough: string }>(
+      await tx.execute(sql`select customer_id as "customerId", last_digest_at as "lastDigestAt", new_stock_through as "toldThrough" from alert_subscriptions
         where customer_id = any(${uuidArray(visitors.map((visitor) => visitor.customerId))}) and unsubscribed_at is null
         order by customer_id for update`),
     );
     const digestDue = new Map(live.map((row) => [row.customerId, isDigestDue(row.lastDigestAt, now)]));
     const sending = visitors.filter((visitor) => digestDue.has(visitor.customerId) && (digestDue.get(visitor.customerId) || visitor.instantPriceDrops));
     if (sending.length === 0) return 0;
+    // What is still owed under the lock: another sweep may have told some of it since it was read.
+    const toldThrough = new Map<string, number>();
+    for (const row of live) {
+      const visitor = owed.get(row.customerId);
+      if (digestDue.get(row.customerId) && visitor && visitor.through > Number(row.toldThrough)) toldThrough.set(row.customerId, Number(row.toldThrough));
+    }
     const itemsOf = new Map<string, Item[]>();
+    const add = (customerId: string, item: Item) => {
+      const items = itemsOf.get(customerId);
+      if (items) items.push(item);
+      else itemsOf.set(customerId, [item]);
+    };
     for (const row of rowsOf<Item & { customerId: string }>(
       await tx.execute(sql`
         select i.customer_id as "customerId", i.id, i.kind, i.car_id as "carId", c.name, c.year, c.slug, c.price, c.make, c.model, i.old_price as "oldPrice", i.new_price as "newPrice", ss.name as "searchName"
@@ -113,37 +202,72 @@ async function queueBatch(batch: Due[], tenants: Map<number, Tenant | null>, now
       const { customerId, ...item } = row;
       // Between digests, only the price drops of a visitor who takes them at once.
       if (!digestDue.get(customerId) && item.kind !== 'price_drop') continue;
-      itemsOf.set(customerId, [...(itemsOf.get(customerId) ?? []), { ...item, id: Number(item.id) }]);
+      add(customerId, { ...item, id: Number(item.id) });
+    }
+    for (const [customerId, after] of toldThrough) {
+      for (const { generation, ...line } of owed.get(customerId)!.lines) if (generation > after) add(customerId, { ...line, id: null });
     }
     const messages = sending.filter((visitor) => itemsOf.has(visitor.customerId));
-    if (messages.length === 0) return 0;
-    const similar = await similarCars(tx, messages.flatMap((visitor) => itemsOf.get(visitor.customerId)!.map((item) => ({ ...item, websiteId: visitor.websiteId }))));
-    const ids = rowsOf<{ id: string }>(await tx.execute(sql`select nextval(pg_get_serial_sequence('lead_deliveries', 'id')) as id from generate_series(1, ${messages.length})`));
-    const rows = messages.map((visitor, k) => {
-      const tenant = tenants.get(visitor.websiteId)!;
-      const items = itemsOf.get(visitor.customerId)!;
-      const unsubscribe = links.get(visitor.customerId)!;
-      const payload = visitor.channel === 'email' ? alertEmail(tenant, visitor, items, similar, unsubscribe) : alertSms(tenant, visitor, items, unsubscribe.page);
-      return { id: Number(ids[k].id), website_id: visitor.websiteId, channel: ALERT_OUTBOX_CHANNEL[visitor.channel], payload };
-    });
-    await tx.execute(sql`insert into lead_deliveries (id, website_id, lead_id, channel, payload)
-      select v.id, v.website_id, null, v.channel, v.payload from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id bigint, website_id int, channel text, payload jsonb)`);
-    const sent = messages.flatMap((visitor, k) => itemsOf.get(visitor.customerId)!.map((item) => [item.id, rows[k].id] as const));
-    await tx.execute(sql`update alert_items i set delivery_id = v.delivery from unnest(${`{${sent.map(([item]) => item).join(',')}}`}::int8[], ${`{${sent.map(([, delivery]) => delivery).join(',')}}`}::int8[]) as v(id, delivery) where i.id = v.id`);
-    const digests = messages.filter((visitor) => digestDue.get(visitor.customerId)).map((visitor) => visitor.customerId);
-    if (digests.length > 0) await tx.execute(sql`update alert_subscriptions set last_digest_at = ${now} where customer_id = any(${uuidArray(digests)})`);
+    if (messages.length > 0) {
+      const similar = await similarCars(tx, messages.flatMap((visitor) => itemsOf.get(visitor.customerId)!.map((item) => ({ ...item, websiteId: visitor.websiteId }))), similarFound);
+      const ids = rowsOf<{ id: string }>(await tx.execute(sql`select nextval(pg_get_serial_sequence('lead_deliveries', 'id')) as id from generate_series(1, ${messages.length})`));
+      const rows = messages.map((visitor, k) => {
+        const tenant = tenants.get(visitor.websiteId)!;
+        const items = itemsOf.get(visitor.customerId)!;
+        const unsubscribe = links.get(visitor.customerId)!;
+        const payload = visitor.channel === 'email' ? alertEmail(tenant, visitor, items, similar, unsubscribe) : alertSms(tenant, visitor, items, unsubscribe.page);
+        return { id: Number(ids[k].id), website_id: visitor.websiteId, channel: ALERT_OUTBOX_CHANNEL[visitor.channel], payload };
+      });
+      await tx.execute(sql`insert into lead_deliveries (id, website_id, lead_id, channel, payload)
+        select v.id, v.website_id, null, v.channel, v.payload from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id bigint, website_id int, channel text, payload jsonb)`);
+      const sent = messages.flatMap((visitor, k) => itemsOf.get(visitor.customerId)!.flatMap((item) => (item.id === null ? [] : [[item.id, rows[k].id] as const])));
+      if (sent.length > 0) {
+        await tx.execute(sql`update alert_items i set delivery_id = v.delivery from unnest(${`{${sent.map(([item]) => item).join(',')}}`}::int8[], ${`{${sent.map(([, delivery]) => delivery).join(',')}}`}::int8[]) as v(id, delivery) where i.id = v.id`);
+      }
+      await tx.execute(sql`insert into alert_counts (website_id, kind, items)
+        select v.website_id, v.kind, v.items from jsonb_to_recordset(${JSON.stringify(countsOf(messages, itemsOf))}::jsonb) as v(website_id int, kind text, items int)`);
+    }
+    // A digest sent: its time; new stock read for a visitor due for one: how far it was told.
+    const digests = new Set(messages.filter((visitor) => digestDue.get(visitor.customerId)).map((visitor) => visitor.customerId));
+    const told = new Map<string, { customer_id: string; through: number | null; digest: boolean }>();
+    for (const customerId of toldThrough.keys()) told.set(customerId, { customer_id: customerId, through: owed.get(customerId)!.through, digest: false });
+    for (const customerId of digests) told.set(customerId, { customer_id: customerId, through: told.get(customerId)?.through ?? null, digest: true });
+    if (told.size > 0) {
+      await tx.execute(sql`update alert_subscriptions s
+        set last_digest_at = case when v.digest then ${now} else s.last_digest_at end, new_stock_through = greatest(s.new_stock_through, v.through)
+        from jsonb_to_recordset(${JSON.stringify([...told.values()])}::jsonb) as v(customer_id uuid, through bigint, digest boolean) where s.customer_id = v.customer_id`);
+    }
     return messages.length;
   });
 }
 
+/** The lines of each kind the messages told of, per website: the dealer's figures (alert_counts). */
+function countsOf(messages: Due[], itemsOf: Map<string, Item[]>): { website_id: number; kind: AlertKind; items: number }[] {
+  const counts = new Map<string, { website_id: number; kind: AlertKind; items: number }>();
+  for (const visitor of messages) {
+    for (const item of itemsOf.get(visitor.customerId)!) {
+      const key = `${visitor.websiteId} ${item.kind}`;
+      const count = counts.get(key) ?? { website_id: visitor.websiteId, kind: item.kind, items: 0 };
+      count.items += 1;
+      counts.set(key, count);
+    }
+  }
+  return [...counts.values()];
+}
+
 type SimilarCar = { name: string; year: number; slug: string; price: number };
 
-/** For each sold or reserved car: up to three listed cars of the same website, same model first, then same make, nearest in price; one statement for them all. */
-async function similarCars(db: Pick<Db, 'execute'>, items: (Item & { websiteId: number })[]): Promise<Map<number, SimilarCar[]>> {
-  const found = new Map<number, SimilarCar[]>();
+/**
+ * For each sold or reserved car: up to three listed cars of the same website, same model first,
+ * then same make, nearest in price; one statement for those not already in `found` (what the
+ * sweep's earlier batches read), added to it.
+ */
+async function similarCars(db: Pick<Db, 'execute'>, items: (Item & { websiteId: number })[], found: Map<number, SimilarCar[]>): Promise<Map<number, SimilarCar[]>> {
   const wanted = new Map<number, { car_id: number; website_id: number; make: string; model: string; price: number }>();
   for (const item of items) {
-    if (item.kind === 'sold' || item.kind === 'reserved') wanted.set(item.carId, { car_id: item.carId, website_id: item.websiteId, make: item.make, model: item.model, price: item.price });
+    if ((item.kind === 'sold' || item.kind === 'reserved') && !found.has(item.carId)) {
+      wanted.set(item.carId, { car_id: item.carId, website_id: item.websiteId, make: item.make, model: item.model, price: item.price });
+    }
   }
   if (wanted.size === 0) return found;
   for (const id of wanted.keys()) found.set(id, []);

@@ -34,8 +34,8 @@ export async function alertFigures(tenant: Tenant, from: Day, to: Day): Promise<
     db.execute(sql`select channel, count(*)::int as n from lead_deliveries
       where website_id = ${tenant.id} and lead_id is null and channel in (${ALERT_OUTBOX_CHANNEL.email}, ${ALERT_OUTBOX_CHANNEL.sms})
         and created_at >= ${start} and created_at < ${end} group by channel`),
-    db.execute(sql`select i.kind, count(*)::int as n from alert_items i join lead_deliveries d on d.id = i.delivery_id
-      where i.website_id = ${tenant.id} and d.created_at >= ${start} and d.created_at < ${end} group by i.kind`),
+    db.execute(sql`select kind, sum(items)::int as n from alert_counts
+      where website_id = ${tenant.id} and sent_at >= ${start} and sent_at < ${end} group by kind`),
     db.execute(sql`select count(*) filter (where unsubscribed_at is null)::int as subscribers,
         count(*) filter (where unsubscribed_at >= ${start} and unsubscribed_at < ${end})::int as unsubscribed
       from alert_subscriptions where website_id = ${tenant.id}`),

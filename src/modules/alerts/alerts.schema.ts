@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { SearchFilters } from '@/modules/stock/server';
 import { websites } from '../tenancy/tenancy.schema';
 import { customers } from '../identity/identity.schema';
@@ -40,6 +40,8 @@ export const savedSearches = pgTable(
   (t) => [
     uniqueIndex('saved_searches_customer_search_key').on(t.customerId, t.path, t.query),
     index('saved_searches_website_customer_idx').on(t.websiteId, t.customerId, t.createdAt),
+    // A search's savers: the visitors a new-stock match is for (decision 070).
+    index('saved_searches_website_search_idx').on(t.websiteId, t.path, t.query),
   ],
 );
 
@@ -73,13 +75,21 @@ export const alertSubscriptions = pgTable(
     origin: text('origin').notNull(),
     unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true }),
     lastDigestAt: timestamp('last_digest_at', { withTimezone: true }),
+    /**
+     * The website's sweep generation (alert_progress) through which new stock was told: the
+     * visitor's searches' matches of later generations are still to come. Set to the generation
+     * of the moment alerts are turned on, so a visitor hears only of what comes after.
+     */
+    newStockThrough: bigint('new_stock_through', { mode: 'number' }).notNull().default(0),
   },
   (t) => [index('alert_subscriptions_website_idx').on(t.websiteId).where(sql`unsubscribed_at is null`)],
 );
 
 /**
- * What a visitor is to be told, each found once (unique customer and source) and sent once
- * (delivery_id set in the transaction that queues its message).
+ * What a visitor is to be told about their saved cars (price drops, sold, reserved, back in stock),
+ * each found once (unique customer and source) and sent once (delivery_id set in the transaction
+ * that queues its message). New stock is found per search, not per visitor (alert_matches); the
+ * new-stock items here were written before migration 0026 and are sent as the others.
  */
 export const alertItems = pgTable(
   'alert_items',
@@ -115,6 +125,44 @@ export const alertItems = pgTable(
     uniqueIndex('alert_items_customer_source_key').on(t.customerId, t.source),
     index('alert_items_unsent_idx').on(t.customerId).where(sql`delivery_id is null`),
   ],
+);
+
+/**
+ * New stock found for a search (decision 070): a website's search page (path and canonical query,
+ * as saved_searches keeps them) found this new car, in the sweep that moved the website's
+ * alert_progress to `generation`. Written once per search and car, however many visitors saved the
+ * search; each visitor's digest reads the matches of their searches after their new_stock_through.
+ */
+export const alertMatches = pgTable(
+  'alert_matches',
+  {
+    websiteId: integer('website_id')
+      .notNull()
+      .references(() => websites.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    query: text('query').notNull(),
+    carId: integer('car_id').notNull(),
+    generation: bigint('generation', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.websiteId, t.path, t.query, t.carId] })],
+);
+
+/**
+ * What the alerts sent told of, for the dealer's figures: the number of lines of each kind in the
+ * messages a website's visitors were sent at one moment (one row per queueing transaction, website
+ * and kind).
+ */
+export const alertCounts = pgTable(
+  'alert_counts',
+  {
+    websiteId: integer('website_id')
+      .notNull()
+      .references(() => websites.id, { onDelete: 'cascade' }),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+    kind: text('kind', { enum: ALERT_KINDS }).notNull(),
+    items: integer('items').notNull(),
+  },
+  (t) => [index('alert_counts_website_idx').on(t.websiteId, t.sentAt)],
 );
 
 /** How far the sweep has read each website's recorded stock changes. */

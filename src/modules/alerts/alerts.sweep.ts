@@ -12,14 +12,15 @@ import type { AlertKind, ResolvedFilters } from './alerts.schema';
  * Finds what visitors with alerts on are to be told (decision 066), from the stock changes the
  * database already records: `car_changes` (the cars each car generation touched, decision 020)
  * and `car_price_changes` (decision 064), read per website from the generation `alert_progress`
- * holds. Each fact is written once into alert_items (unique customer and source), so sweeps that
+ * holds. Each fact about a saved car is written once into alert_items (unique customer and source),
+ * and each new car a search finds once into alert_matches (unique search and car), so sweeps that
  * overlap, in one process or several, find nothing twice. Sending is alerts.digest.ts's.
  */
 
 /** `car_changes` keeps a website's last 20 generations (migration 0007). */
 const GENERATIONS_KEPT = 20;
 /** Reads reach this far before the last sweep, for changes committed late by a long transaction. */
-const OVERLAP_MS = 10 * 60_000;
+export const OVERLAP_MS = 10 * 60_000;
 
 /** `websiteGeneration`: the website's generation now (website_generations), which saved searches' resolutions are kept under. */
 type Progress = { websiteId: number; generation: number; sweptAt: Date; current: number; websiteGeneration: string };
@@ -44,13 +45,44 @@ export async function findAlerts(now = new Date()): Promise<SweepFigures> {
     const changed = await changedCars(progress);
     const found = changed.length ? [...(await priceDrops(progress, changed)), ...(await stateChanges(progress, changed))] : [];
     figures.found += await record(progress.websiteId, found);
-    if (changed.length) figures.found += await newStock(tenant, progress, changed, now);
+    figures.found += await advance(progress, changed.length ? await newStock(tenant, progress, changed, now) : []);
     figures.websites += 1;
     figures.changedCars += changed.length;
-    // The database's clock, as every time the windows compare with (changed_at, created_at).
-    await db.execute(sql`update alert_progress set generation = ${progress.current}, swept_at = now() where website_id = ${progress.websiteId} and generation = ${progress.generation}`);
   }
   return figures;
+}
+
+type Match = { path: string; query: string; car_id: number };
+
+/**
+ * Moves the website's progress on to the generation read, and records the new stock found with
+ * that generation, in one transaction: a digest that reads the progress at a generation finds
+ * every match of that generation and before already written (decision 070). A sweep that finds
+ * the progress moved by another (their reads overlap) records nothing; the matches recorded: the
+ * number of searches × cars.
+ */
+async function advance(progress: Progress, matches: Match[]): Promise<number> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    // The database's clock, as every time the windows compare with (changed_at, created_at).
+    const moved = rowsOf(
+      await tx.execute(sql`update alert_progress set generation = ${progress.current}, swept_at = now()
+        where website_id = ${progress.websiteId} and generation = ${progress.generation} returning 1`),
+    );
+    if (moved.length === 0 || matches.length === 0) return 0;
+    const [{ recorded }] = rowsOf<{ recorded: number }>(
+      await tx.execute(sql`
+        with inserted as (
+          insert into alert_matches (website_id, path, query, car_id, generation)
+          select ${progress.websiteId}, m.path, m.query, m.car_id, ${progress.current}
+          from jsonb_to_recordset(${JSON.stringify(matches)}::jsonb) as m(path text, query text, car_id int)
+          on conflict do nothing
+          returning 1
+        )
+        select count(*)::int as recorded from inserted`),
+    );
+    return recorded;
+  });
 }
 
 /** The cars the website's generations after the cursor touched; all cars touched since the last sweep when car_changes no longer reaches back that far. */
@@ -121,23 +153,23 @@ type StoredSearch = { path: string; query: string; current: boolean; resolved: R
 
 /**
  * Listed cars created since the last sweep, matched with the website's active saved searches of
- * visitors with alerts on; the number of items recorded. The same search saved by many visitors
- * is one search. Each keeps what its page resolves to (saved_searches.resolved, under the website
- * generation it was resolved at) and the makes it names: only the distinct searches of the new
- * cars' makes and those of any make are read (the index by make), and only those resolved under
- * another website generation are resolved again (and stored). Then one pass per website: the stock
- * index tests the new cars alone against each distinct search (matchCars, the search engine's own
- * conditions), and one statement records an item for each visitor who saved a search that found a
- * car, before the car was listed.
+ * visitors with alerts on. The same search saved by many visitors is one search, and its matches
+ * are recorded once (alert_matches; each visitor's digest reads those of their searches, for cars
+ * listed after they saved the search, decision 070). Each search keeps what its page resolves to
+ * (saved_searches.resolved, under the website generation it was resolved at) and the makes it
+ * names: only the distinct searches of the new cars' makes and those of any make are read (the
+ * index by make), and only those resolved under another website generation are resolved again (and
+ * stored). Then the stock index tests the new cars alone against each distinct search (matchCars,
+ * the search engine's own conditions).
  */
-async function newStock(tenant: Tenant, progress: Progress, changed: number[], now: Date): Promise<number> {
+async function newStock(tenant: Tenant, progress: Progress, changed: number[], now: Date): Promise<Match[]> {
   const db = await getDb();
   const fresh = rowsOf<{ id: number; make: string }>(
     await db.execute(sql`
       select id, make from cars
       where website_id = ${progress.websiteId} and id in ${idList(changed)} and created_at >= ${new Date(progress.sweptAt.getTime() - OVERLAP_MS)}`),
   ).map((row) => ({ id: Number(row.id), make: row.make.toLowerCase() }));
-  if (fresh.length === 0) return 0;
+  if (fresh.length === 0) return [];
   const freshMakes = [...new Set(fresh.map((car) => car.make))];
   const generation = progress.websiteGeneration;
   const stored = rowsOf<StoredSearch>(
@@ -149,7 +181,7 @@ async function newStock(tenant: Tenant, progress: Progress, changed: number[], n
         and (ss.resolved_generation is distinct from ${generation} or ss.makes = '{}' or ss.makes && ${`{${freshMakes.map((make) => JSON.stringify(make)).join(',')}}`}::text[])
       group by ss.path, ss.query`),
   );
-  if (stored.length === 0) return 0;
+  if (stored.length === 0) return [];
   const searches: { path: string; query: string; resolved: ResolvedFilters }[] = [];
   const listings: ListingCache = new Map();
   const again: { path: string; query: string; resolved: ResolvedFilters; makes: string[] }[] = [];
@@ -168,23 +200,7 @@ async function newStock(tenant: Tenant, progress: Progress, changed: number[], n
   }
   await storeResolutions(progress.websiteId, generation, again);
   const matched = await matchCars(tenant, searches.map((search) => search.resolved), fresh.map((car) => car.id), now);
-  const matches = searches.flatMap((search, k) => matched[k].map((carId) => ({ path: search.path, query: search.query, car_id: carId })));
-  if (matches.length === 0) return 0;
-  const [{ recorded }] = rowsOf<{ recorded: number }>(
-    await db.execute(sql`
-      with inserted as (
-        insert into alert_items (website_id, customer_id, kind, car_id, saved_search_id, source)
-        select ss.website_id, ss.customer_id, 'new_stock', c.id, ss.id, 'new:' || ss.id || ':' || c.id
-        from jsonb_to_recordset(${JSON.stringify(matches)}::jsonb) as m(path text, query text, car_id int)
-        join saved_searches ss on ss.website_id = ${progress.websiteId} and ss.path = m.path and ss.query = m.query and not ss.paused
-        join alert_subscriptions s on s.customer_id = ss.customer_id and s.website_id = ${progress.websiteId} and s.unsubscribed_at is null
-        join cars c on c.id = m.car_id and c.created_at > ss.created_at
-        on conflict (customer_id, source) do nothing
-        returning 1
-      )
-      select count(*)::int as recorded from inserted`),
-  );
-  return recorded;
+  return searches.flatMap((search, k) => matched[k].map((carId) => ({ path: search.path, query: search.query, car_id: carId })));
 }
 
 async function record(websiteId: number, found: Found[]): Promise<number> {
