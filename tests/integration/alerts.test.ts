@@ -351,7 +351,7 @@ describe('visitor alerts', () => {
       expect(await queueDueAlerts(later)).toBe(0);
     });
 
-    it('a deleted saved search or car takes its items with it, and nothing else (migration 0024, as the cascades did)', async () => {
+    it('a deleted saved search or car takes its items with it, and nothing else (migration 0024, as the cascades did); a deleted car or website its matches', async () => {
       const one = await saveSearch(a, people.ava.id, '/search/used-cars?make=Toyota&price_max=40000');
       const other = await saveSearch(a, people.ava.id, '/search/used-cars?make=Toyota&price_max=45000');
       await upsertCar(a, w.a.dealershipId, 'a-corolla-short-lived', carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, price: 22_990 })));
@@ -365,8 +365,13 @@ describe('visitor alerts', () => {
       await db.insert(alertMatches).values([gone, kept].map((car) => ({ websiteId: a.id, path: '/search/test', query: '', carId: car, generation: 1 })));
       await db.delete(cars).where(eq(cars.id, gone));
       expect(await sources()).toEqual(['test:2', 'test:4']);
-      // And a deleted car's matches (migration 0026).
+      // And a deleted car's matches, and a deleted website's (migration 0026).
       expect(await db.select({ carId: alertMatches.carId }).from(alertMatches).where(eq(alertMatches.path, '/search/test'))).toEqual([{ carId: kept }]);
+      await db.delete(alertMatches).where(eq(alertMatches.path, '/search/test'));
+      const [gone2] = await db.insert(websites).values({ slug: 'alerts-gone', name: 'Gone', config: a.config }).returning({ id: websites.id });
+      await db.insert(alertMatches).values([gone2.id, a.id].map((websiteId) => ({ websiteId, path: '/search/test', query: '', carId: kept, generation: 1 })));
+      await db.delete(websites).where(eq(websites.id, gone2.id));
+      expect(await db.select({ websiteId: alertMatches.websiteId }).from(alertMatches).where(eq(alertMatches.path, '/search/test'))).toEqual([{ websiteId: a.id }]);
       await db.delete(alertMatches).where(eq(alertMatches.path, '/search/test'));
     });
 

@@ -59,50 +59,61 @@ const VISITORS_PER_BATCH = 500;
 export async function queueDueAlerts(now = new Date()): Promise<number> {
   const db = await getDb();
   const owed = await newStockOwed(now);
-  // In customer order, as the batches lock their rows (queueBatch).
-  const due = rowsOf<Due>(
+  // Visitors owed new stock, and those with items not yet sent; in customer order, as the batches lock their rows (queueBatch).
+  const due = new Map([...owed.values()].map((o) => [o.visitor.customerId, o.visitor]));
+  for (const visitor of rowsOf<Due>(
     await db.execute(sql`
-      select s.customer_id as "customerId", s.website_id as "websiteId", s.channel, s.address, s.instant_price_drops as "instantPriceDrops",
-        s.origin, s.last_digest_at as "lastDigestAt", s.consented_at as "consentedAt", c.first_name as "firstName"
-      from alert_subscriptions s join customers c on c.id = s.customer_id
-      where s.unsubscribed_at is null
-        and (exists (select 1 from alert_items i where i.customer_id = s.customer_id and i.delivery_id is null) or s.customer_id = any(${uuidArray([...owed.keys()])}))
-      order by s.customer_id`),
-  ).filter((visitor) => isDigestDue(visitor.lastDigestAt, now) || visitor.instantPriceDrops);
+      select ${VISITOR_COLUMNS} from alert_subscriptions s join customers c on c.id = s.customer_id
+      where s.unsubscribed_at is null and s.customer_id in (select customer_id from alert_items where delivery_id is null)`),
+  )) {
+    due.set(visitor.customerId, visitor);
+  }
+  const visitors = [...due.values()]
+    .filter((visitor) => isDigestDue(visitor.lastDigestAt, now) || visitor.instantPriceDrops)
+    .sort((x, y) => (x.customerId < y.customerId ? -1 : 1));
   // Read once for all the batches: the websites, and the cars like each sold or reserved car.
   const tenants = new Map<number, Tenant | null>();
   const similar = new Map<number, SimilarCar[]>();
   let queued = 0;
-  for (let i = 0; i < due.length; i += VISITORS_PER_BATCH) queued += await queueBatch(due.slice(i, i + VISITORS_PER_BATCH), tenants, owed, similar, now);
+  for (let i = 0; i < visitors.length; i += VISITORS_PER_BATCH) queued += await queueBatch(visitors.slice(i, i + VISITORS_PER_BATCH), tenants, owed, similar, now);
   await dropToldMatches();
   return queued;
 }
 
+/** What a message needs of its visitor (alert_subscriptions s, customers c). */
+const VISITOR_COLUMNS = sql`s.customer_id as "customerId", s.website_id as "websiteId", s.channel, s.address, s.instant_price_drops as "instantPriceDrops",
+  s.origin, s.last_digest_at as "lastDigestAt", s.consented_at as "consentedAt", c.first_name as "firstName"`;
+
 type NewStockLine = AlertLine & { generation: number };
-/** New stock a visitor is owed: the lines of generations after `after` (their new_stock_through when read) up to `through`. */
-type Owed = { after: number; through: number; lines: NewStockLine[] };
+/** New stock a visitor is owed: the lines of generations after their new_stock_through (when read) up to `through`, their website's progress. */
+type Owed = { visitor: Due; through: number; lines: NewStockLine[] };
 
 /**
  * The new stock owed to visitors due for a digest, in two statements for all of them: the matches
  * of their searches (not paused) after their new_stock_through, up to their website's progress,
- * for cars listed after they saved the search; then those cars. Matches and progress are written
- * in one transaction (alerts.sweep.ts's advance), so in the first statement's snapshot every match
- * up to the progress read is there. A batch takes what is still owed under its lock (queueBatch).
+ * for cars listed after they saved the search, with the visitor; then those cars. Matches and
+ * progress are written in one statement (alerts.sweep.ts's advance), so in the first statement's
+ * snapshot every match up to the progress read is there. A batch takes what is still owed under
+ * its lock (queueBatch).
  */
 async function newStockOwed(now: Date): Promise<Map<string, Owed>> {
   const db = await getDb();
-  const visitors = rowsOf<{ customerId: string; after: string; through: string; lines: [generation: number, carId: number, searchName: string][] }>(
+  const visitors = rowsOf<Due & { through: string; lines: [generation: number, carId: number, searchName: string][] }>(
     await db.execute(sql`
-      select s.customer_id as "customerId", s.new_stock_through as after, p.generation as through,
-        json_agg(json_build_array(m.generation, c.id, ss.name) order by m.generation, ss.created_at, c.id) as lines
-      from alert_matches m
-      join alert_progress p on p.website_id = m.website_id and m.generation <= p.generation
-      join cars c on c.id = m.car_id
-      join saved_searches ss on ss.website_id = m.website_id and ss.path = m.path and ss.query = m.query and not ss.paused and ss.created_at < c.created_at
-      join (select * from alert_subscriptions
-        where unsubscribed_at is null and (last_digest_at is null or last_digest_at <= ${new Date(now.getTime() - digestIntervalMs())}) offset 0) s
-        on s.customer_id = ss.customer_id and s.new_stock_through < m.generation
-      group by s.customer_id, s.new_stock_through, p.generation`),
+      select ${VISITOR_COLUMNS}, o.through, o.lines
+      from (
+        select s.customer_id, p.generation as through,
+          json_agg(json_build_array(m.generation, c.id, ss.name) order by m.generation, ss.created_at, c.id) as lines
+        from alert_matches m
+        join alert_progress p on p.website_id = m.website_id and m.generation <= p.generation
+        join cars c on c.id = m.car_id
+        join saved_searches ss on ss.website_id = m.website_id and ss.path = m.path and ss.query = m.query and not ss.paused and ss.created_at < c.created_at
+        join (select * from alert_subscriptions
+          where unsubscribed_at is null and (last_digest_at is null or last_digest_at <= ${new Date(now.getTime() - digestIntervalMs())}) offset 0) s
+          on s.customer_id = ss.customer_id and s.new_stock_through < m.generation
+        group by s.customer_id, p.generation
+      ) o
+      join alert_subscriptions s on s.customer_id = o.customer_id join customers c on c.id = s.customer_id`),
   );
   const carIds = [...new Set(visitors.flatMap((visitor) => visitor.lines.map(([, carId]) => carId)))];
   const cars = new Map(
@@ -113,9 +124,12 @@ async function newStockOwed(now: Date): Promise<Map<string, Owed>> {
         ).map((car) => [Number(car.carId), car]),
   );
   const owed = new Map<string, Owed>();
-  for (const visitor of visitors) {
-    const lines = visitor.lines.map(([generation, carId, searchName]): NewStockLine => ({ ...cars.get(carId)!, kind: 'new_stock', oldPrice: null, newPrice: null, searchName, generation }));
-    owed.set(visitor.customerId, { after: Number(visitor.after), through: Number(visitor.through), lines });
+  for (const { through, lines, ...visitor } of visitors) {
+    owed.set(visitor.customerId, {
+      visitor,
+      through: Number(through),
+      lines: lines.map(([generation, carId, searchName]): NewStockLine => ({ ...cars.get(carId)!, kind: 'new_stock', oldPrice: null, newPrice: null, searchName, generation })),
+    });
   }
   return owed;
 }
@@ -287,13 +301,24 @@ async function similarCars(db: Pick<Db, 'execute'>, items: (Item & { websiteId: 
   return found;
 }
 
+/** Links already made: every visitor of a website told of a car gets the same one, and a sweep writes tens of thousands. */
+const madeLinks = new Map<string, string>();
+const MADE_LINKS_KEPT = 10_000;
+
 /** A link back to the website from an alert, tagged so that the visit (and a lead it brings) is known to come from one. */
 export function alertLink(origin: string, path: string, kind: AlertKind | 'digest', medium: AlertChannel): string {
-  const url = new URL(path, origin);
-  url.searchParams.set('utm_source', 'alerts');
-  url.searchParams.set('utm_medium', medium);
-  url.searchParams.set('utm_campaign', kind);
-  return url.toString();
+  const key = `${origin} ${path} ${kind} ${medium}`;
+  let link = madeLinks.get(key);
+  if (link === undefined) {
+    const url = new URL(path, origin);
+    url.searchParams.set('utm_source', 'alerts');
+    url.searchParams.set('utm_medium', medium);
+    url.searchParams.set('utm_campaign', kind);
+    link = url.toString();
+    if (madeLinks.size >= MADE_LINKS_KEPT) madeLinks.clear();
+    madeLinks.set(key, link);
+  }
+  return link;
 }
 
 const HEADINGS: Record<AlertKind, string> = {

@@ -136,9 +136,12 @@ export const alertItems = pgTable(
 export const alertMatches = pgTable(
   'alert_matches',
   {
-    websiteId: integer('website_id')
-      .notNull()
-      .references(() => websites.id, { onDelete: 'cascade' }),
+    /**
+     * No foreign key (migration 0026): a sweep writes thousands of matches, and the key's check is
+     * a lookup and a row lock for each; a statement trigger on websites deletes a deleted website's
+     * matches instead, as one on cars does a deleted car's.
+     */
+    websiteId: integer('website_id').notNull(),
     path: text('path').notNull(),
     query: text('query').notNull(),
     carId: integer('car_id').notNull(),

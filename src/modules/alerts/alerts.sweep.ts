@@ -56,33 +56,31 @@ type Match = { path: string; query: string; car_id: number };
 
 /**
  * Moves the website's progress on to the generation read, and records the new stock found with
- * that generation, in one transaction: a digest that reads the progress at a generation finds
- * every match of that generation and before already written (decision 070). A sweep that finds
- * the progress moved by another (their reads overlap) records nothing; the matches recorded: the
- * number of searches × cars.
+ * that generation, in one statement (so in one transaction): a digest that reads the progress at a
+ * generation finds every match of that generation and before already written (decision 070). A
+ * sweep that finds the progress moved by another (their reads overlap) records nothing; the matches
+ * recorded: the number of searches × cars.
  */
 async function advance(progress: Progress, matches: Match[]): Promise<number> {
   const db = await getDb();
-  return db.transaction(async (tx) => {
-    // The database's clock, as every time the windows compare with (changed_at, created_at).
-    const moved = rowsOf(
-      await tx.execute(sql`update alert_progress set generation = ${progress.current}, swept_at = now()
-        where website_id = ${progress.websiteId} and generation = ${progress.generation} returning 1`),
-    );
-    if (moved.length === 0 || matches.length === 0) return 0;
-    const [{ recorded }] = rowsOf<{ recorded: number }>(
-      await tx.execute(sql`
-        with inserted as (
-          insert into alert_matches (website_id, path, query, car_id, generation)
-          select ${progress.websiteId}, m.path, m.query, m.car_id, ${progress.current}
-          from jsonb_to_recordset(${JSON.stringify(matches)}::jsonb) as m(path text, query text, car_id int)
-          on conflict do nothing
-          returning 1
-        )
-        select count(*)::int as recorded from inserted`),
-    );
-    return recorded;
-  });
+  const [{ recorded }] = rowsOf<{ recorded: number }>(
+    await db.execute(sql`
+      with moved as (
+        -- The database's clock, as every time the windows compare with (changed_at, created_at).
+        update alert_progress set generation = ${progress.current}, swept_at = now()
+        where website_id = ${progress.websiteId} and generation = ${progress.generation}
+        returning 1
+      ), inserted as (
+        insert into alert_matches (website_id, path, query, car_id, generation)
+        select ${progress.websiteId}, m.path, m.query, m.car_id, ${progress.current}
+        from jsonb_to_recordset(${JSON.stringify(matches)}::jsonb) as m(path text, query text, car_id int)
+        where exists (select 1 from moved)
+        on conflict do nothing
+        returning 1
+      )
+      select count(*)::int as recorded from inserted`),
+  );
+  return recorded;
 }
 
 /** The cars the website's generations after the cursor touched; all cars touched since the last sweep when car_changes no longer reaches back that far. */
