@@ -416,5 +416,33 @@ describe('visitor alerts', () => {
       expect(await db.select({ query: alertMatches.query }).from(alertMatches).where(eq(alertMatches.carId, await carId('a-mazda-early')))).toEqual([{ query: 'make=Mazda' }]);
       expect(await queueDueAlerts(new Date(base.getTime() + 400 * HOUR))).toBe(0);
     });
+
+    it('two sweeps queueing new stock at once tell each visitor once; alerts turned off and on again hear only of what comes after', async () => {
+      const later = new Date(Date.now() + 2000 * HOUR);
+      await saveSearch(a, people.noah.id, '/search/used-cars?make=Toyota&price_max=29500');
+      await upsertCar(a, w.a.dealershipId, 'a-corolla-raced', carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, price: 21_490 })));
+      await findAlerts();
+      const told = async (address: string) =>
+        (await alertOutbox()).filter((row) => JSON.stringify(row.payload).includes(address) && JSON.stringify(row.payload).includes('/cars/a-corolla-raced?utm_source=alerts')).length;
+      // Every sweep's finds sent at once (as the browser tests run), so a digest just sent does not stop the other sweep: what it owed does.
+      process.env.ALERTS_DIGEST_INTERVAL_MS = '0';
+      try {
+        const [one, other] = await Promise.all([queueDueAlerts(later), queueDueAlerts(later)]);
+        expect(one + other).toBe(2);
+      } finally {
+        delete process.env.ALERTS_DIGEST_INTERVAL_MS;
+      }
+      expect([await told('noah@example.com'), await told('ava@example.com')]).toEqual([1, 1]);
+      expect(await queueDueAlerts(new Date(later.getTime() + 100 * HOUR))).toBe(0);
+      // Ava turns alerts off while a new car is found for her, then on again: she is not told of it.
+      await upsertCar(a, w.a.dealershipId, 'a-corolla-missed', carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, price: 21_990 })));
+      await findAlerts();
+      expect((await callLeadRoute(settings.DELETE, { host: HOST_A, method: 'DELETE', headers: { cookie: people.ava.cookie } })).status).toBe(200);
+      expect((await turnOn(people.ava.cookie, { channel: 'email', email: 'ava@example.com', consent: true })).status).toBe(200);
+      await queueDueAlerts(new Date(later.getTime() + 200 * HOUR));
+      const missed = async (address: string) =>
+        (await alertOutbox()).filter((row) => JSON.stringify(row.payload).includes(address) && JSON.stringify(row.payload).includes('/cars/a-corolla-missed?utm_source=alerts')).length;
+      expect([await missed('noah@example.com'), await missed('ava@example.com')]).toEqual([1, 0]);
+    });
   });
 });
