@@ -50,7 +50,12 @@ function digestIntervalMs(): number {
 
 /** A digest is due when none was sent in the last interval (a day by default). */
 export function isDigestDue(lastDigestAt: Date | string | null, now: Date): boolean {
-  return !lastDigestAt || now.getTime() - new Date(lastDigestAt).getTime() >= digestIntervalMs();
+  return !lastDigestAt || new Date(lastDigestAt).getTime() <= lastDigestDueBy(now).getTime();
+}
+
+/** A visitor whose last digest was sent at or before this instant is due another. */
+function lastDigestDueBy(now: Date): Date {
+  return new Date(now.getTime() - digestIntervalMs());
 }
 
 /** Visitors queued per transaction: a few statements for the lot instead of a transaction each. */
@@ -109,7 +114,7 @@ async function newStockOwed(now: Date): Promise<Map<string, Owed>> {
         join cars c on c.id = m.car_id
         join saved_searches ss on ss.website_id = m.website_id and ss.path = m.path and ss.query = m.query and not ss.paused and ss.created_at < c.created_at
         join (select * from alert_subscriptions
-          where unsubscribed_at is null and (last_digest_at is null or last_digest_at <= ${new Date(now.getTime() - digestIntervalMs())}) offset 0) s
+          where unsubscribed_at is null and (last_digest_at is null or last_digest_at <= ${lastDigestDueBy(now)}) offset 0) s
           on s.customer_id = ss.customer_id and s.new_stock_through < m.generation
         group by s.customer_id, p.generation
       ) o
@@ -243,13 +248,15 @@ async function queueBatch(
     }
     // A digest sent: its time; new stock read for a visitor due for one: how far it was told.
     const digests = new Set(messages.filter((visitor) => digestDue.get(visitor.customerId)).map((visitor) => visitor.customerId));
-    const told = new Map<string, { customer_id: string; through: number | null; digest: boolean }>();
-    for (const customerId of toldThrough.keys()) told.set(customerId, { customer_id: customerId, through: owed.get(customerId)!.through, digest: false });
-    for (const customerId of digests) told.set(customerId, { customer_id: customerId, through: told.get(customerId)?.through ?? null, digest: true });
-    if (told.size > 0) {
+    const told = [...new Set([...toldThrough.keys(), ...digests])].map((customerId) => ({
+      customer_id: customerId,
+      through: toldThrough.has(customerId) ? owed.get(customerId)!.through : null,
+      digest: digests.has(customerId),
+    }));
+    if (told.length > 0) {
       await tx.execute(sql`update alert_subscriptions s
         set last_digest_at = case when v.digest then ${now} else s.last_digest_at end, new_stock_through = greatest(s.new_stock_through, v.through)
-        from jsonb_to_recordset(${JSON.stringify([...told.values()])}::jsonb) as v(customer_id uuid, through bigint, digest boolean) where s.customer_id = v.customer_id`);
+        from jsonb_to_recordset(${JSON.stringify(told)}::jsonb) as v(customer_id uuid, through bigint, digest boolean) where s.customer_id = v.customer_id`);
     }
     return messages.length;
   });
