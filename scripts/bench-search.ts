@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../src/db/client';
 import { SqlSearchEngine } from '../src/modules/stock/search/sql-search-engine';
+import { heldGenerationsOf } from '../src/modules/tenancy/tenancy.generations';
 import { BENCH_NOW, CARS_PER_WEBSITE, GENERATOR_VERSION, WEBSITE_COUNT } from './bench/generate-stock';
 import { buildIfNeeded, get, loadTest, ROOT, startServer, waitForServer, type LoadMode, type LoadResult } from './bench/http';
 import { openBenchPglite, openBenchServer, RefusedDatabaseError, selectRows, writeBenchMedia } from './bench/load';
@@ -88,7 +89,8 @@ async function measure(handle: DatabaseHandle, label: string): Promise<DatabaseF
     });
   };
 
-  const engine = new SqlSearchEngine(db);
+  // As getSearchEngine() makes it: with the generations this process keeps for the database.
+  const engine = new SqlSearchEngine(db, { generations: heldGenerationsOf(handle) });
   const results: KindResult[] = [];
   for (const scope of ['one website', 'all websites'] as const) {
     for (const kind of queryKinds(stocknumFor, stockChange)) {

@@ -1,10 +1,12 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db';
+import type { DatabaseHandle } from '@/db/client';
+import { heldGenerationsOf } from '@/modules/tenancy/tenancy.generations';
 import { useTestDatabase } from '../support/database';
 import { dealerships, websites, carGenerations } from '@/modules/tenancy/tenancy.schema';
 import { locations } from '@/modules/locations/locations.schema';
-import { cars } from '@/modules/stock/stock.schema';
+import { carImages, cars } from '@/modules/stock/stock.schema';
 import { SqlSearchEngine } from '@/modules/stock/search/sql-search-engine';
 import { StockIndex } from '@/modules/stock/search/stock-index';
 import { websiteGeneration } from '@/modules/tenancy/tenancy.memo';
@@ -55,6 +57,7 @@ const STATUSES = ['in_stock', 'in_stock', 'in_stock', 'coming_soon', 'sold', 'so
 const LOCATION_NAMES = ['North Yard', 'South Yard', 'North Yard'];
 
 describe('stock index', () => {
+  let handle: DatabaseHandle;
   let db: Db;
   let indexed: SqlSearchEngine;
   let inSql: SqlSearchEngine;
@@ -62,7 +65,8 @@ describe('stock index', () => {
   const carIds: number[] = [];
 
   beforeAll(async () => {
-    ({ db } = await useTestDatabase());
+    handle = await useTestDatabase();
+    ({ db } = handle);
     indexed = new SqlSearchEngine(db);
     inSql = new SqlSearchEngine(db, { stockIndexCars: 0 });
     const r = random(20261121);
@@ -424,6 +428,59 @@ describe('stock index', () => {
     } finally {
       vi.restoreAllMocks();
     }
+  });
+
+  it('answers a stock number from the copies alone while they are at the generations the process holds, and a change once the process knows of it', async () => {
+    // Decision 071: every card column is held in the copy, and the copies are checked against the
+    // generations this process keeps for the database (decision 055), not read again.
+    const engine = new SqlSearchEngine(db, { generations: heldGenerationsOf(handle) });
+    const scope: SearchScope = { websiteIds, soldSince: new Date(NOW.getTime() - 3 * DAY), minPhotos: null, cities: [], makes: [], defaultSort: 'custom_rank:desc' };
+    // Cards showing every column: a series, a price before, reserved, on preorder, a primary image,
+    // a first photo (of two), sold yesterday; a yard and none.
+    const [yard] = await db.select().from(locations).where(eq(locations.websiteId, websiteIds[0]));
+    const [a, b, c, d] = (await db.select({ id: cars.id }).from(cars).where(eq(cars.websiteId, websiteIds[0])).orderBy(cars.id).limit(4)).map((car) => car.id);
+    const listed = { status: 'in_stock' as const, soldDate: null, showOnDealerWebsite: true };
+    await db.update(cars).set({ ...listed, stocknum: 'CARD701', series: 'XV70', beforePrice: 45_000, reserved: true, priceType: 'drive_away', primaryImageUrl: 'https://img.example/a.jpg', locationId: yard.id }).where(eq(cars.id, a));
+    await db.update(cars).set({ ...listed, preorder: true, locationId: null }).where(eq(cars.id, b));
+    const [carB] = await db.select({ websiteId: cars.websiteId }).from(cars).where(eq(cars.id, b));
+    await db.insert(carImages).values([
+      { websiteId: carB.websiteId, carId: b, position: 1, url: 'https://img.example/b-second.jpg' },
+      { websiteId: carB.websiteId, carId: b, position: 0, url: 'https://img.example/b-first.jpg' },
+    ]);
+    await db.update(cars).set({ status: 'sold', soldDate: new Date(NOW.getTime() - DAY), showOnDealerWebsite: true }).where(eq(cars.id, c));
+    await db.update(cars).set({ ...listed, simpleFuel: 'Diesel', certified: true }).where(eq(cars.id, d));
+    const stocknums = (
+      await db.select({ stocknum: cars.stocknum }).from(cars).where(and(inArray(cars.websiteId, websiteIds), eq(cars.showOnDealerWebsite, true)))
+    ).map((row) => row.stocknum!);
+    const stocknumA = 'card701';
+    await engine.search(scope, { q: stocknumA, limit: 24, offset: 0 });
+
+    const statements = vi.spyOn(engine as unknown as { one: () => Promise<unknown> }, 'one');
+    const sync = vi.spyOn(StockIndex.prototype, 'sync');
+    try {
+      let found = 0;
+      for (const q of stocknums) {
+        const request: SearchRequest = { q, facets: FACETS, limit: 24, offset: 0 };
+        const fromCopies = await engine.search(scope, request);
+        found += fromCopies.hits.length;
+        expect(comparable(fromCopies), q).toEqual(comparable(await inSql.search(scope, request)));
+      }
+      expect(found).toBeGreaterThan(stocknums.length / 2);
+      expect(statements).not.toHaveBeenCalled();
+      expect(sync).not.toHaveBeenCalled();
+    } finally {
+      vi.restoreAllMocks();
+    }
+
+    // A price change (car generation) and a yard renamed (website generation) show once the
+    // process knows of them: within decision 055's bound of 1 s.
+    await db.update(cars).set({ price: 12_345 }).where(eq(cars.id, a));
+    const carA = async () => (await engine.search(scope, { q: stocknumA, facets: FACETS, limit: 24, offset: 0 })).hits.find((hit) => hit.id === a);
+    await expect.poll(async () => (await carA())?.price, { timeout: 1_000, interval: 20 }).toBe(12_345);
+    await db.update(locations).set({ name: 'Renamed Yard' }).where(eq(locations.id, yard.id));
+    await expect.poll(async () => (await carA())?.location?.name, { timeout: 1_000, interval: 20 }).toBe('Renamed Yard');
+    const request: SearchRequest = { q: stocknumA, facets: FACETS, limit: 24, offset: 0 };
+    expect(comparable(await engine.search(scope, request))).toEqual(comparable(await inSql.search(scope, request)));
   });
 
   it('answers the same when it may hold fewer cars than the searches need', async () => {

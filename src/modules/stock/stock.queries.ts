@@ -91,6 +91,12 @@ export const summaryColumns = {
   locationCity: locations.city,
 };
 
+/**
+ * The card's columns the stock index holds as one JSON text per car (stock-index.ts, `cardOf`),
+ * in this order; it holds every other card column for searching already.
+ */
+export const CARD_TEXT_COLUMNS = ['slug', 'name', 'series', 'priceType', 'beforePrice', 'reserved', 'preorder', 'soldDateTimestamp', 'imageUrl'] as const satisfies readonly (keyof typeof summaryColumns)[];
+
 export const locationJoin = and(eq(locations.websiteId, cars.websiteId), eq(locations.id, cars.locationId))!;
 
 function selectSummaries(db: Db) {

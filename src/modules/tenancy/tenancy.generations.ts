@@ -82,6 +82,21 @@ export function knownGenerations(websiteId: number): Generations | undefined {
   return held && held.database === currentDatabase() && !held.watch.stopped ? held.watch.known.get(websiteId) : undefined;
 }
 
+/** The generations this process keeps for one database: what it knows now, and what a read of the database said. */
+export type HeldGenerations = {
+  known: (websiteId: number) => Generations | undefined;
+  learn: (websiteId: number, generations: Generations) => void;
+};
+
+/** The generations this process keeps for `handle`'s database (its search engine's, decision 071), kept current as above. */
+export function heldGenerationsOf(handle: DatabaseHandle): HeldGenerations {
+  const watch = watchOf(handle);
+  return {
+    known: (websiteId) => (watch.stopped ? undefined : watch.known.get(websiteId)),
+    learn: (websiteId, generations) => learnGenerations(handle, websiteId, generations),
+  };
+}
+
 function start(handle: DatabaseHandle, watch: Watch): void {
   const schedulePoll = () => {
     clearTimeout(watch.poll);

@@ -1,5 +1,6 @@
 import 'server-only';
-import { getDb } from '@/db';
+import { getDatabase } from '@/db';
+import { heldGenerationsOf } from '@/modules/tenancy/tenancy.generations';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { scopeForTenant } from './search.scope';
 import { SqlSearchEngine } from './sql-search-engine';
@@ -13,10 +14,10 @@ const globalEngines = globalThis as unknown as { __searchEngines?: WeakMap<objec
 
 /** The platform's search engine: SQL on the application database. */
 export async function getSearchEngine(): Promise<SearchEngine> {
-  const db = await getDb();
+  const handle = await getDatabase();
   const engines = (globalEngines.__searchEngines ??= new WeakMap());
-  let engine = engines.get(db);
-  if (!engine) engines.set(db, (engine = new SqlSearchEngine(db)));
+  let engine = engines.get(handle.db);
+  if (!engine) engines.set(handle.db, (engine = new SqlSearchEngine(handle.db, { generations: heldGenerationsOf(handle) })));
   return engine;
 }
 

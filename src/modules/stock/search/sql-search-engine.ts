@@ -14,7 +14,8 @@ import { TERM_COLUMN, type BaseColumn } from './search.columns';
 import { filterGroups, groupOf, namedIn, type FilterGroup, type Predicate } from './search.definition';
 import { idsNamed, list, orderBy, textCondition, textScore, toSql } from './search.sql';
 import { addCount, addStats, newTally, type Tally } from './search.tally';
-import { countStock, keepShown, matchStock, shownPage, StockIndex, wordsOfCars, type CompiledSearch, type NamedIds, type TextMatch } from './stock-index';
+import type { HeldGenerations } from '@/modules/tenancy/tenancy.generations';
+import { cardOf, countStock, keepShown, matchStock, shownPage, StockIndex, wordsOfCars, type CompiledSearch, type NamedIds, type TextMatch, type WebsiteStock } from './stock-index';
 import {
   MAKE_MODEL_SEPARATOR,
   RANGE_FACETS,
@@ -212,7 +213,7 @@ function namesSql(table: typeof locations | typeof dealerships, websiteIds: read
 
 type Found = { hits: CarSummary[]; tally: Tally; names: Names };
 
-/** About 200 bytes a car: 250,000 cars (50 MB) by default. */
+/** About 350 bytes a car with its card (decision 071: 29.5 MiB of heap for the 87,070 listed bench cars): 250,000 cars (85 MiB) by default. */
 const DEFAULT_STOCK_INDEX_CARS = 250_000;
 
 export class SqlSearchEngine implements SearchEngine {
@@ -222,14 +223,16 @@ export class SqlSearchEngine implements SearchEngine {
   /**
    * `prepared: false` sends each statement through db.execute (unprepared), for tools that record
    * the statements, such as scripts/bench/explain.ts. `stockIndexCars`: the most cars the stock
-   * index holds in this process; 0 counts every search in SQL.
+   * index holds in this process; 0 counts every search in SQL. `generations`: the generations the
+   * process keeps for this database (decision 055); with them, a stock-number search whose copies
+   * are at those generations is answered from the copies alone (decision 071).
    */
   constructor(
     private readonly db: Db,
-    private readonly options: { prepared?: boolean; stockIndexCars?: number } = {},
+    private readonly options: { prepared?: boolean; stockIndexCars?: number; generations?: HeldGenerations } = {},
   ) {
     const cars = options.stockIndexCars ?? DEFAULT_STOCK_INDEX_CARS;
-    this.index = cars > 0 ? new StockIndex(db, cars) : null;
+    this.index = cars > 0 ? new StockIndex(db, cars, options.generations?.learn) : null;
   }
 
   async search(scope: SearchScope, request: SearchRequest): Promise<SearchResponse> {
@@ -425,8 +428,19 @@ export class SqlSearchEngine implements SearchEngine {
     for (let attempt = 0; attempt < 3; attempt++) {
       const unchecked = lookup && attempt === 0 ? index.heldCopies(scope.websiteIds, soldSinceMs) : null;
       const stocks = unchecked ?? (await index.sync(scope.websiteIds, soldSinceMs));
-      const { tally, pageIds } = countStock(stocks, scope, groups, named, text, request, termFacets, rangeFacets);
+      const { tally, page } = countStock(stocks, scope, groups, named, text, request, termFacets, rangeFacets);
+      const pageIds = page.map((car) => car.id);
       const countedIds = (facet: 'location_name' | 'dealership_name') => (termFacets.includes(facet) ? [...(tally.counts.get(facet)?.keys() ?? [])].map(Number) : []);
+      // Copies at the generations the process holds as current: the page from the copies alone.
+      if (unchecked && this.heldAsCurrent(unchecked)) {
+        const names: Names = { locations: new Map(), dealerships: new Map() };
+        const [locationIds, dealershipIds] = [countedIds('location_name'), countedIds('dealership_name')];
+        for (const { places } of unchecked) {
+          for (const id of locationIds) if (places.locations.has(id)) names.locations.set(id, places.locations.get(id)!.name);
+          for (const id of dealershipIds) if (places.dealerships.has(id)) names.dealerships.set(id, places.dealerships.get(id)!);
+        }
+        return { hits: page.map((car) => cardOf(car.stock, car.i)), tally, names };
+      }
       // Cards shown before answer only from copies known to be current.
       const shown = websiteGeneration === undefined || unchecked ? null : shownPage(stocks[0], websiteGeneration, pageIds, { locations: countedIds('location_name'), dealerships: countedIds('dealership_name') });
       if (shown) return { hits: shown.hits, tally, names: shown.names };
@@ -463,6 +477,20 @@ export class SqlSearchEngine implements SearchEngine {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether every copy is at the car generation this process holds as its website's current one,
+   * with its places read at the website generation held: within decision 055's bound (1 s), what
+   * the database holds.
+   */
+  private heldAsCurrent(stocks: readonly WebsiteStock[]): boolean {
+    const held = this.options.generations;
+    if (!held) return false;
+    return stocks.every((stock) => {
+      const known = held.known(stock.websiteId);
+      return known !== undefined && known.cars === String(stock.generation) && known.website === stock.places.websiteGeneration;
+    });
   }
 
   /**

@@ -4,7 +4,10 @@ import type { Db } from '@/db';
 import { queryPrepared } from '@/db/prepared';
 import { generationsReadWith } from '@/modules/tenancy/tenancy.memo';
 import { carChanges, cars } from '../stock.schema';
-import { carGenerations } from '@/modules/tenancy/tenancy.schema';
+import { carGenerations, dealerships, websiteGenerations } from '@/modules/tenancy/tenancy.schema';
+import type { Generations } from '@/modules/tenancy/tenancy.memo';
+import { locations } from '@/modules/locations/locations.schema';
+import { CARD_TEXT_COLUMNS, summaryColumns, toSummary, type SummaryRow } from '../stock.queries';
 import { TERM_COLUMN, type BaseColumn } from './search.columns';
 import {
   AVAILABLE_STATUSES,
@@ -88,6 +91,20 @@ export type WebsiteStock = {
   orders: Map<SortOption, Int32Array>;
   /** The cards of cars this copy has shown, and the names its facets showed (`shownPage`). */
   shown: Shown | null;
+  /** Each car's card columns not held above, as JSON (CARD_TEXT_COLUMNS; `cardOf`). */
+  cards: string[];
+  /** The website's locations and dealerships, read with the cars (`cardOf`, and the facets' names). */
+  places: Places;
+};
+
+/**
+ * A website's locations (as a card shows them) and dealerships' names, read at its website
+ * generation, which every change of them moves.
+ */
+type Places = {
+  websiteGeneration: string;
+  locations: Map<number, { name: string; slug: string; city: string }>;
+  dealerships: Map<number, string>;
 };
 
 /**
@@ -138,10 +155,15 @@ function numberColumn(added: readonly (number | string | null)[], kept: Kept | n
   return values;
 }
 
-/** Column values as loaded: numbers first, in NUMBER_NAMES order, then DICTIONARY_NAMES, then search_text. */
+/** Column values as loaded: numbers first, in NUMBER_NAMES order, then DICTIONARY_NAMES, then search_text, then the card's text. */
 type Columns = (number | string | null)[][];
 
 const SEARCH_TEXT_COLUMN = NUMBER_NAMES.length + DICTIONARY_NAMES.length;
+const CARD_COLUMN = SEARCH_TEXT_COLUMN + 1;
+const CARD_TEXT = sql`json_build_array(${sql.join(
+  CARD_TEXT_COLUMNS.map((key) => summaryColumns[key]),
+  sql`, `,
+)})::text`;
 
 type SyncRow = {
   website_id: number;
@@ -150,6 +172,10 @@ type SyncRow = {
   mode: 'patch' | 'full';
   changed: number[] | null;
   columns: Columns | null;
+  website_generation: string;
+  /** [id, name, slug, city] of each location, [id, name] of each dealership. */
+  locations: [number, string, string, string][] | null;
+  dealerships: [number, string][] | null;
 };
 
 /**
@@ -159,7 +185,7 @@ type SyncRow = {
 const listedCondition = sql`${cars.showOnDealerWebsite} and (${cars.status} in (${sql.raw(AVAILABLE_STATUSES.map((status) => `'${status}'`).join(', '))}) or (${cars.status} = 'sold' and ${cars.soldDate} >= w.sold_since))`;
 // One aggregation pass fills every array in the same row order.
 const aggregates = sql.join(
-  [...NUMBER_NAMES.map((n) => NUMBER_COLUMNS[n]), ...DICTIONARY_NAMES.map((n) => DICTIONARY_COLUMNS[n]), sql`${cars.searchText}`].map(
+  [...NUMBER_NAMES.map((n) => NUMBER_COLUMNS[n]), ...DICTIONARY_NAMES.map((n) => DICTIONARY_COLUMNS[n]), sql`${cars.searchText}`, CARD_TEXT].map(
     (column) => sql`array_agg(${column})`,
   ),
   sql`, `,
@@ -173,7 +199,10 @@ const aggregates = sql.join(
 function syncSql(websiteIds: readonly number[], held: readonly number[], soldSince: readonly string[]): SQL {
   const array = (values: readonly (number | string)[], type: string) => sql`${`{${values.join(',')}}`}::${sql.raw(type)}`;
   return sql`
-    select w.id as website_id, current.generation, m.mode, ch.changed, case m.mode when 'full' then whole.columns when 'patch' then changed.columns end as columns
+    select w.id as website_id, current.generation, m.mode, ch.changed, case m.mode when 'full' then whole.columns when 'patch' then changed.columns end as columns,
+      coalesce((select ${websiteGenerations.generation} from ${websiteGenerations} where ${websiteGenerations.websiteId} = w.id), 0)::text as website_generation,
+      (select json_agg(json_build_array(${locations.id}, ${locations.name}, ${locations.slug}, ${locations.city})) from ${locations} where ${locations.websiteId} = w.id) as locations,
+      (select json_agg(json_build_array(${dealerships.id}, ${dealerships.name})) from ${dealerships} where ${dealerships.websiteId} = w.id) as dealerships
     from unnest(${array(websiteIds, 'int[]')}, ${array(held, 'int8[]')}, ${array(soldSince, 'timestamptz[]')}) as w(id, held, sold_since)
     cross join lateral (select coalesce((select ${carGenerations.generation} from ${carGenerations} where ${carGenerations.websiteId} = w.id), 0) as generation) current
     cross join lateral (
@@ -219,7 +248,7 @@ function generationsSql(websiteIds: readonly number[]): SQL {
  * A website's copy from loaded columns: all its cars, or (`kept`) a held copy's unchanged cars
  * followed by the changed cars read again.
  */
-function toStock(websiteId: number, generation: number, soldSinceMs: number | null, columns: Columns, kept: Kept | null = null): WebsiteStock {
+function toStock(websiteId: number, generation: number, soldSinceMs: number | null, places: Places, columns: Columns, kept: Kept | null = null): WebsiteStock {
   const added = (columns[0] ?? []).length;
   const column = (c: number) => columns[c] ?? new Array<null>(added).fill(null);
   const numbers = Object.fromEntries(NUMBER_NAMES.map((name, c) => [name, numberColumn(column(c), kept, (s) => s.numbers[name])])) as Record<NumberColumn, Float64Array>;
@@ -251,7 +280,69 @@ function toStock(websiteId: number, generation: number, soldSinceMs: number | nu
     stockNumbers: stockNumberMap(searchText, kept),
     orders: new Map(),
     shown: kept?.stock.shown ? keptShown(kept.stock.shown, new Set(Array.from(kept.cars, (i) => kept.stock.numbers.id[i]))) : null,
+    cards: [...(kept ? Array.from(kept.cars, (i) => kept.stock.cards[i]) : []), ...(column(CARD_COLUMN) as string[])],
+    places,
   };
+}
+
+/** A website's places as the sync statement read them. */
+function placesOf(row: SyncRow): Places {
+  return {
+    websiteGeneration: row.website_generation,
+    locations: new Map((row.locations ?? []).map(([id, name, slug, city]) => [Number(id), { name, slug, city }])),
+    dealerships: new Map((row.dealerships ?? []).map(([id, name]) => [Number(id), name])),
+  };
+}
+
+/** The card columns held as text, in CARD_TEXT_COLUMNS order. */
+type CardText = [string, string, string | null, string, number | null, boolean, boolean, number | null, string | null];
+
+/**
+ * Car i's card, as the page statement's row would give it (toSummary): the searched columns from
+ * the copy's arrays, the rest from its text, its location from the website's places.
+ */
+export function cardOf(stock: WebsiteStock, i: number): CarSummary {
+  const [slug, name, series, priceType, beforePrice, reserved, preorder, soldDateTimestamp, imageUrl] = JSON.parse(stock.cards[i]) as CardText;
+  const text = (column: DictionaryColumn) => stock.text[column].values[stock.text[column].codes[i]];
+  const number = (column: NumberColumn) => (Number.isNaN(stock.numbers[column][i]) ? null : stock.numbers[column][i]);
+  const locationId = text('location_name');
+  const place = locationId == null ? undefined : stock.places.locations.get(Number(locationId));
+  return toSummary({
+    id: stock.numbers.id[i],
+    slug,
+    name,
+    make: text('make'),
+    model: text('model'),
+    badge: text('badge'),
+    series,
+    year: number('year'),
+    km: number('km'),
+    price: number('price'),
+    priceType,
+    beforePrice,
+    subscriptionPrice: number('subscriptionPrice'),
+    carType: text('car_type'),
+    status: text('status'),
+    itemType: text('item_type'),
+    certified: text('certified') === 'true',
+    reserved,
+    preorder,
+    // A copy holds only cars shown on the dealer website (listedCondition).
+    showOnDealerWebsite: true,
+    photosCount: number('photos'),
+    tag: text('tag'),
+    simpleFuel: text('simple_fuel'),
+    simpleBody: text('simple_body'),
+    simpleTransmission: text('simple_transmission'),
+    city: text('city'),
+    state: text('state'),
+    createdAtTimestamp: stock.createdMs[i],
+    soldDateTimestamp,
+    imageUrl,
+    locationName: place?.name ?? null,
+    locationSlug: place?.slug ?? null,
+    locationCity: place?.city ?? null,
+  } as SummaryRow);
 }
 
 /** The shown cards of the kept cars (a changed car is read again), and the names, which cars do not change. */
@@ -306,12 +397,12 @@ export function keepShown(stock: WebsiteStock, websiteGeneration: string | undef
 }
 
 /** The held copy without the changed cars, plus the changed cars that are still listed. */
-function patched(stock: WebsiteStock, generation: number, changed: readonly number[], columns: Columns | null): WebsiteStock {
+function patched(stock: WebsiteStock, generation: number, places: Places, changed: readonly number[], columns: Columns | null): WebsiteStock {
   const gone = new Set(changed);
   const cars: number[] = [];
   for (let i = 0; i < stock.size; i++) if (!gone.has(stock.numbers.id[i])) cars.push(i);
   const kept = { stock, cars: Int32Array.from(cars) };
-  const copy = toStock(stock.websiteId, generation, stock.soldSinceMs, columns ?? [], kept);
+  const copy = toStock(stock.websiteId, generation, stock.soldSinceMs, places, columns ?? [], kept);
   inheritOrders(copy, kept);
   return copy;
 }
@@ -453,6 +544,8 @@ export class StockIndex {
   constructor(
     private readonly db: Db,
     private readonly maxCars: number,
+    /** Told the generations each copy was read at (the process's held generations, decision 055). */
+    private readonly learn?: (websiteId: number, generations: Generations) => void,
   ) {}
 
   /**
@@ -515,8 +608,12 @@ export class StockIndex {
       if (!row) {
         if (!usable(copy)) throw new Error(`stock index: no copy and no cars read for website ${id}`);
         stock = copy;
-      } else if (row.mode === 'patch' && usable(copy)) stock = patched(copy, Number(row.generation), row.changed ?? [], row.columns);
-      else stock = toStock(id, Number(row.generation), windows[k], row.columns ?? []);
+      } else {
+        const places = placesOf(row);
+        if (row.mode === 'patch' && usable(copy)) stock = patched(copy, Number(row.generation), places, row.changed ?? [], row.columns);
+        else stock = toStock(id, Number(row.generation), windows[k], places, row.columns ?? []);
+        this.learn?.(id, { website: places.websiteGeneration, cars: String(stock.generation) });
+      }
       this.hold(stock);
       return stock;
     });
@@ -542,7 +639,10 @@ export class StockIndex {
 /** Ids of the scope's locations and dealerships named in `named` filter groups. */
 export type NamedIds = { location_name: ReadonlySet<number>; dealership_name: ReadonlySet<number> };
 
-type Counted = { tally: Tally; pageIds: number[] };
+/** A car of a page of hits: its id, and where its copy holds it. */
+export type PageCar = { id: number; stock: WebsiteStock; i: number };
+
+type Counted = { tally: Tally; page: PageCar[] };
 
 const RANGE_VALUES: Record<RangeFacet, (stock: WebsiteStock) => Float64Array> = {
   price: (s) => s.numbers.price,
@@ -773,7 +873,8 @@ function sortKeysOf(stock: WebsiteStock, sort: SortOption): KeyOf[] {
 }
 
 /** A car's place in the order: its keys (the score's first with relevance first), compared in turn. */
-type Place = { keys: Float64Array; id: number };
+/** A cursor's car: its sort keys, id, and index `i` in `stock`. */
+type Place = { keys: Float64Array; id: number; stock: WebsiteStock; i: number };
 
 function before(a: Place, b: Place): boolean {
   for (let k = 0; k < a.keys.length; k++) if (a.keys[k] !== b.keys[k]) return a.keys[k] < b.keys[k];
@@ -846,7 +947,7 @@ class Cursor {
     /** With relevance first: this cursor's cars hold this score, and it comes before the sort's keys. */
     private readonly score: { of: Int32Array; value: number } | null,
   ) {
-    this.place = { keys: new Float64Array(keys.length + (score ? 1 : 0)), id: 0 };
+    this.place = { keys: new Float64Array(keys.length + (score ? 1 : 0)), id: 0, stock, i: -1 };
   }
 
   /** Moves to the next car that passes; false when there is none. */
@@ -860,6 +961,7 @@ class Cursor {
       if (score !== null) place.keys[k++] = -score.value;
       for (const key of keys) place.keys[k++] = key(i);
       place.id = this.stock.numbers.id[i];
+      place.i = i;
       return true;
     }
     return false;
@@ -870,7 +972,7 @@ class Cursor {
  * The ids of the first `count` cars across the cursors, in order: a k-way merge (a binary heap of
  * cursors by their current car), so a page costs about `count` steps however many cars pass.
  */
-function firstInOrder(cursors: Cursor[], count: number): number[] {
+function firstInOrder(cursors: Cursor[], count: number): PageCar[] {
   const heap = cursors.filter((cursor) => cursor.advance());
   const swap = (a: number, b: number) => ([heap[a], heap[b]] = [heap[b], heap[a]]);
   const down = (from: number) => {
@@ -886,16 +988,17 @@ function firstInOrder(cursors: Cursor[], count: number): number[] {
     }
   };
   for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
-  const ids: number[] = [];
-  while (ids.length < count && heap.length > 0) {
-    ids.push(heap[0].place.id);
+  const cars: PageCar[] = [];
+  while (cars.length < count && heap.length > 0) {
+    const { id, stock, i } = heap[0].place;
+    cars.push({ id, stock, i });
     if (!heap[0].advance()) {
       swap(0, heap.length - 1);
       heap.pop();
     }
     down(0);
   }
-  return ids;
+  return cars;
 }
 
 /** Adds one to each car's code. Hot: a plain loop in a function of its own, which V8 optimises alone. */
@@ -1023,7 +1126,7 @@ export function countStock(
       if (min <= max) addStats(tally, facet, { min, max });
     }
   }
-  return { tally, pageIds: firstInOrder(cursors, request.offset + request.limit).slice(request.offset) };
+  return { tally, page: firstInOrder(cursors, request.offset + request.limit).slice(request.offset) };
 }
 
 /** The distinct words of these cars' search text, in the copies that hold them. */
