@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
 
@@ -39,6 +39,16 @@ const dialect = new PgDialect();
  */
 const globalState = globalThis as unknown as { __preparedStatements?: WeakMap<object, Map<string, Promise<string>>> };
 const prepared = (globalState.__preparedStatements ??= new WeakMap());
+
+/**
+ * A fragment without parameters rendered to SQL text once, so each search does not walk its
+ * column objects again (building the statement was a measurable part of a one-website search).
+ */
+export function precompiled(fragment: SQL): SQL {
+  const { sql: text, params } = dialect.sqlToQuery(fragment);
+  if (params.length > 0) throw new Error('a precompiled SQL fragment cannot hold parameters');
+  return sql.raw(text);
+}
 
 export async function queryPrepared<T extends Row>(db: Db, query: SQL): Promise<T[]> {
   const { sql: text, params } = dialect.sqlToQuery(query);

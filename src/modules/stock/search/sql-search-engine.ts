@@ -1,8 +1,7 @@
 import 'server-only';
 import { sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db';
-import { queryPrepared } from '@/db/prepared';
+import { precompiled, queryPrepared } from '@/db/prepared';
 import { locations } from '@/modules/locations/locations.schema';
 import { dealerships, carGenerations } from '@/modules/tenancy/tenancy.schema';
 import { cars, searchWords } from '../stock.schema';
@@ -43,16 +42,6 @@ import {
 
 /** A filter group's SQL predicate, one boolean column of `marked`. */
 type Group = { key: string; predicate: SQL };
-
-/**
- * A fragment without parameters rendered to SQL text once, so each search does not walk its
- * column objects again (building the statement was a measurable part of a one-website search).
- */
-function precompiled(fragment: SQL): SQL {
-  const { sql: text, params } = new PgDialect().sqlToQuery(fragment);
-  if (params.length > 0) throw new Error('a precompiled SQL fragment cannot hold parameters');
-  return sql.raw(text);
-}
 
 /** One hit: the stock queries' summary columns as JSON, shaped by their toSummary. */
 const hitJson = sql`json_build_object(${sql.join(

@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db';
-import { queryPrepared } from '@/db/prepared';
+import { precompiled, queryPrepared } from '@/db/prepared';
 import { generationsReadWith } from '@/modules/tenancy/tenancy.memo';
 import { carChanges, cars } from '../stock.schema';
 import { carGenerations, dealerships, websiteGenerations } from '@/modules/tenancy/tenancy.schema';
@@ -182,14 +182,21 @@ type SyncRow = {
  * The cars a copy holds: shown on the dealer website, and listed for the copy's sold window (the
  * widest a search may ask for; each search then applies its own scope, scopePredicate).
  */
-const listedCondition = sql`${cars.showOnDealerWebsite} and (${cars.status} in (${sql.raw(AVAILABLE_STATUSES.map((status) => `'${status}'`).join(', '))}) or (${cars.status} = 'sold' and ${cars.soldDate} >= w.sold_since))`;
+const listedCondition = precompiled(sql`${cars.showOnDealerWebsite} and (${cars.status} in (${sql.raw(AVAILABLE_STATUSES.map((status) => `'${status}'`).join(', '))}) or (${cars.status} = 'sold' and ${cars.soldDate} >= w.sold_since))`);
 // One aggregation pass fills every array in the same row order.
-const aggregates = sql.join(
-  [...NUMBER_NAMES.map((n) => NUMBER_COLUMNS[n]), ...DICTIONARY_NAMES.map((n) => DICTIONARY_COLUMNS[n]), sql`${cars.searchText}`, CARD_TEXT].map(
-    (column) => sql`array_agg(${column})`,
+const aggregates = precompiled(
+  sql.join(
+    [...NUMBER_NAMES.map((n) => NUMBER_COLUMNS[n]), ...DICTIONARY_NAMES.map((n) => DICTIONARY_COLUMNS[n]), sql`${cars.searchText}`, CARD_TEXT].map(
+      (column) => sql`array_agg(${column})`,
+    ),
+    sql`, `,
   ),
-  sql`, `,
 );
+/** Website w's generation and places (`placesOf`). */
+const placesColumns = precompiled(sql`
+  coalesce((select ${websiteGenerations.generation} from ${websiteGenerations} where ${websiteGenerations.websiteId} = w.id), 0)::text as website_generation,
+  (select json_agg(json_build_array(${locations.id}, ${locations.name}, ${locations.slug}, ${locations.city})) from ${locations} where ${locations.websiteId} = w.id) as locations,
+  (select json_agg(json_build_array(${dealerships.id}, ${dealerships.name})) from ${dealerships} where ${dealerships.websiteId} = w.id) as dealerships`);
 
 /**
  * One statement, one snapshot: for each website whose car generation is not the one held (-1:
@@ -200,9 +207,7 @@ function syncSql(websiteIds: readonly number[], held: readonly number[], soldSin
   const array = (values: readonly (number | string)[], type: string) => sql`${`{${values.join(',')}}`}::${sql.raw(type)}`;
   return sql`
     select w.id as website_id, current.generation, m.mode, ch.changed, case m.mode when 'full' then whole.columns when 'patch' then changed.columns end as columns,
-      coalesce((select ${websiteGenerations.generation} from ${websiteGenerations} where ${websiteGenerations.websiteId} = w.id), 0)::text as website_generation,
-      (select json_agg(json_build_array(${locations.id}, ${locations.name}, ${locations.slug}, ${locations.city})) from ${locations} where ${locations.websiteId} = w.id) as locations,
-      (select json_agg(json_build_array(${dealerships.id}, ${dealerships.name})) from ${dealerships} where ${dealerships.websiteId} = w.id) as dealerships
+      ${placesColumns}
     from unnest(${array(websiteIds, 'int[]')}, ${array(held, 'int8[]')}, ${array(soldSince, 'timestamptz[]')}) as w(id, held, sold_since)
     cross join lateral (select coalesce((select ${carGenerations.generation} from ${carGenerations} where ${carGenerations.websiteId} = w.id), 0) as generation) current
     cross join lateral (
@@ -914,7 +919,16 @@ function inheritOrders(stock: WebsiteStock, kept: Kept): void {
   kept.cars.forEach((old, i) => (keptIndex[old] = i));
   const added = Int32Array.from({ length: stock.size - kept.cars.length }, (_, k) => kept.cars.length + k);
   for (const [sort, heldOrder] of kept.stock.orders) {
-    const compare = carComparator(stock, sort);
+    // Keys read as compared: the merge compares a few cars, so no key array of every car is made.
+    const keys = sortKeysOf(stock, sort);
+    const compare = (a: number, b: number) => {
+      for (const key of keys) {
+        const d = key(a) - key(b);
+        // NaN (no value) orders as equal, as carComparator's.
+        if (d) return d;
+      }
+      return 0;
+    };
     const fresh = added.slice().sort(compare);
     const order = new Int32Array(stock.size);
     let n = 0;
