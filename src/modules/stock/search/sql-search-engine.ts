@@ -3,7 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db';
 import { precompiled, queryPrepared } from '@/db/prepared';
 import { locations } from '@/modules/locations/locations.schema';
-import { dealerships, carGenerations } from '@/modules/tenancy/tenancy.schema';
+import { dealerships } from '@/modules/tenancy/tenancy.schema';
 import { cars, searchWords } from '../stock.schema';
 import type { CarSummary } from '../stock.types';
 import { locationJoin, summaryColumns, toSummary, type SummaryRow } from '../stock.queries';
@@ -14,7 +14,7 @@ import { filterGroups, groupOf, namedIn, type FilterGroup, type Predicate } from
 import { idsNamed, list, orderBy, textCondition, textScore, toSql } from './search.sql';
 import { addCount, addStats, newTally, type Tally } from './search.tally';
 import type { HeldGenerations } from '@/modules/tenancy/tenancy.generations';
-import { cardOf, countStock, keepShown, matchStock, shownPage, StockIndex, wordsOfCars, type CompiledSearch, type NamedIds, type TextMatch, type WebsiteStock } from './stock-index';
+import { cardOf, countStock, facetNames, matchStock, StockIndex, wordsOfCars, type CompiledSearch, type NamedIds, type FacetNames, type TextMatch } from './stock-index';
 import {
   MAKE_MODEL_SEPARATOR,
   RANGE_FACETS,
@@ -85,7 +85,6 @@ const RANGE_STAT: Record<RangeFacet, string> = {
 
 type FacetRow = [mask: number, failed: number | null, ...rest: (string | number | boolean | null)[]];
 type StatsRow = { failed?: number | null; n: number } & Record<string, number | string | null>;
-type Names = { locations: Map<number, string>; dealerships: Map<number, string> };
 
 const toMs = (value: number | string) => (typeof value === 'number' ? value : new Date(value).getTime());
 const column = (name: string) => sql.identifier(`f_${name}`);
@@ -200,7 +199,7 @@ function namesSql(table: typeof locations | typeof dealerships, websiteIds: read
   return sql`(select json_agg(json_build_array(${table.id}, ${table.name})) from ${table} where ${table.websiteId} in (${list(websiteIds)}))`;
 }
 
-type Found = { hits: CarSummary[]; tally: Tally; names: Names };
+type Found = { hits: CarSummary[]; tally: Tally; names: FacetNames };
 
 /** About 350 bytes a car with its card (decision 071: 29.5 MiB of heap for the 87,070 listed bench cars): 250,000 cars (85 MiB) by default. */
 const DEFAULT_STOCK_INDEX_CARS = 250_000;
@@ -253,7 +252,7 @@ export class SqlSearchEngine implements SearchEngine {
         );
       // The stock index counts every search (decision 020); the SQL statement when the index is off
       // or gives up, and as the oracle the index is tested against (decision 032).
-      const found = (this.index && (await this.indexed(scope, request, terms, groups, termFacets, rangeFacets))) || (await counted());
+      const found = this.index ? await this.indexed(scope, request, terms, groups, termFacets, rangeFacets) : await counted();
       response.hits = found.hits;
       response.estimatedTotalHits = found.tally.total;
       for (const [facet, counts] of found.tally.counts) {
@@ -389,12 +388,11 @@ export class SqlSearchEngine implements SearchEngine {
   }
 
   /**
-   * A search counted over the stock index's copy of the scope's cars (decision 020), brought up
-   * to date first. The statement that reads the page of hits also reads the websites' car
-   * generations: when one has moved since (a change committed in between), the search is counted
-   * again. Null after three such attempts (stock changing under a busy search): count it in SQL.
-   * No statement when the copy has already shown every car of the page under the scope's website
-   * generation (`shownPage`).
+   * A search counted over the stock index's copies of the scope's websites (decision 020), brought
+   * up to date first (`sync`), the page of hits made from the same copies: counts and cards are of
+   * one snapshot, the one whose generations the copies were checked against (decision 072). A
+   * search for stock numbers alone checks them against the generations this process holds
+   * (decision 071), when it was given them.
    */
   private async indexed(
     scope: SearchScope,
@@ -403,83 +401,12 @@ export class SqlSearchEngine implements SearchEngine {
     groups: FilterGroup[],
     termFacets: readonly TermFacet[],
     rangeFacets: readonly RangeFacet[],
-  ): Promise<Found | null> {
-    const index = this.index!;
+  ): Promise<Found> {
     const { named, text } = await this.prefetch(scope, terms, groups);
-    const soldSinceMs = scope.soldSince?.getTime() ?? null;
-    const intArray = (values: readonly number[]) => sql`${`{${values.join(',')}}`}::int[]`;
-    // A page of one website's stock can come from the cards its copy has shown, with no statement.
-    const websiteGeneration = scope.websiteIds.length === 1 ? scope.websiteGeneration : undefined;
-    // A search for stock numbers alone counts a few cars: it counts the copies held without first
-    // reading the generations, and the page statement's check below catches a copy behind (the
-    // next attempt brings it up to date). Any other search would count everything twice then.
     const lookup = terms.length > 0 && terms.every((term) => term.exact);
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const unchecked = lookup && attempt === 0 ? index.heldCopies(scope.websiteIds, soldSinceMs) : null;
-      const stocks = unchecked ?? (await index.sync(scope.websiteIds, soldSinceMs));
-      const { tally, page } = countStock(stocks, scope, groups, named, text, request, termFacets, rangeFacets);
-      const pageIds = page.map((car) => car.id);
-      const countedIds = (facet: 'location_name' | 'dealership_name') => (termFacets.includes(facet) ? [...(tally.counts.get(facet)?.keys() ?? [])].map(Number) : []);
-      // Copies at the generations the process holds as current: the page from the copies alone.
-      if (unchecked && this.heldAsCurrent(unchecked)) {
-        const names: Names = { locations: new Map(), dealerships: new Map() };
-        const [locationIds, dealershipIds] = [countedIds('location_name'), countedIds('dealership_name')];
-        for (const { places } of unchecked) {
-          for (const id of locationIds) if (places.locations.has(id)) names.locations.set(id, places.locations.get(id)!.name);
-          for (const id of dealershipIds) if (places.dealerships.has(id)) names.dealerships.set(id, places.dealerships.get(id)!);
-        }
-        return { hits: page.map((car) => cardOf(car.stock, car.i)), tally, names };
-      }
-      // Cards shown before answer only from copies known to be current.
-      const shown = websiteGeneration === undefined || unchecked ? null : shownPage(stocks[0], websiteGeneration, pageIds, { locations: countedIds('location_name'), dealerships: countedIds('dealership_name') });
-      if (shown) return { hits: shown.hits, tally, names: shown.names };
-      // Names only for the locations and dealerships the facets counted (a car's location and
-      // dealership belong to its website, so these ids are of the scope's websites).
-      const namesOf = (table: typeof locations | typeof dealerships, facet: 'location_name' | 'dealership_name') =>
-        termFacets.includes(facet)
-          ? sql`(select json_agg(json_build_array(${table.id}, ${table.name})) from ${table} where ${table.id} = any(${intArray(countedIds(facet))}))`
-          : sql`null`;
-      const row = await this.one<{
-        hits: SummaryRow[] | null;
-        generations: [number, number | string][] | null;
-        location_names: [number, string][] | null;
-        dealership_names: [number, string][] | null;
-      }>(sql`
-        with page as (select id, position from unnest(${intArray(pageIds)}) with ordinality as p(id, position))
-        select
-          ${hitsSql} as hits,
-          (select json_agg(json_build_array(${carGenerations.websiteId}, ${carGenerations.generation})) from ${carGenerations}
-            where ${carGenerations.websiteId} = any(${intArray(scope.websiteIds)})) as generations,
-          ${namesOf(locations, 'location_name')} as location_names,
-          ${namesOf(dealerships, 'dealership_name')} as dealership_names
-      `);
-      // A website without a row has generation 0, as the stock index reads it.
-      const current = new Map((row.generations ?? []).map(([id, generation]) => [Number(id), Number(generation)]));
-      if (stocks.every((stock) => stock.generation === (current.get(stock.websiteId) ?? 0))) {
-        const found = {
-          hits: (row.hits ?? []).map(toSummary),
-          tally,
-          names: { locations: new Map(row.location_names ?? []), dealerships: new Map(row.dealership_names ?? []) },
-        };
-        if (websiteGeneration !== undefined) keepShown(stocks[0], websiteGeneration, found.hits, found.names);
-        return found;
-      }
-    }
-    return null;
-  }
-
-  /**
-   * Whether every copy is at the car generation this process holds as its website's current one,
-   * with its places read at the website generation held: within decision 055's bound (1 s), what
-   * the database holds.
-   */
-  private heldAsCurrent(stocks: readonly WebsiteStock[]): boolean {
-    const held = this.options.generations;
-    if (!held) return false;
-    return stocks.every((stock) => {
-      const known = held.known(stock.websiteId);
-      return known !== undefined && known.cars === String(stock.generation) && known.website === stock.places.websiteGeneration;
-    });
+    const stocks = await this.index!.sync(scope.websiteIds, scope.soldSince?.getTime() ?? null, lookup ? this.options.generations?.known : undefined);
+    const { tally, page } = countStock(stocks, scope, groups, named, text, request, termFacets, rangeFacets);
+    return { hits: page.map((car) => cardOf(car.stock, car.i)), tally, names: facetNames(stocks, tally) };
   }
 
   /**

@@ -89,10 +89,10 @@ export type WebsiteStock = {
   stockNumbers: Map<string, number | number[]>;
   /** The cars (indexes) in each sort's order, sorted on the copy's first search with that sort (`carsInOrder`). */
   orders: Map<SortOption, Int32Array>;
-  /** The cards of cars this copy has shown, and the names its facets showed (`shownPage`). */
-  shown: Shown | null;
   /** Each car's card columns not held above, as JSON (CARD_TEXT_COLUMNS; `cardOf`). */
   cards: string[];
+  /** Cards made from this copy (`cardOf`), by car index: the pages most visitors see are made once. */
+  cardsMade: Map<number, CarSummary>;
   /** The website's locations and dealerships, read with the cars (`cardOf`, and the facets' names). */
   places: Places;
 };
@@ -107,18 +107,11 @@ type Places = {
   dealerships: Map<number, string>;
 };
 
-/**
- * What pages of hits have shown of a copy's cars: each car's card (as the page statement read it,
- * at the copy's car generation) and the names of the locations and dealerships its facets counted,
- * under the website generation they were read at (a card names its location, which that
- * generation covers). A page whose cars are all here needs no statement.
- */
-type Shown = { websiteGeneration: string; cards: Map<number, CarSummary>; locations: Map<number, string>; dealerships: Map<number, string> };
-
-/** Cards kept per copy: enough for the pages most visitors see, not a crawler's walk through every page. */
-export const SHOWN_CARDS_PER_COPY = 1_000;
 
 export type FacetNames = { locations: Map<number, string>; dealerships: Map<number, string> };
+
+/** Cards kept made per copy: enough for the pages most visitors see, not a crawler's walk through every page. */
+export const CARDS_MADE_PER_COPY = 1_000;
 
 /** The cars of a copy kept when it is patched, by index. */
 type Kept = { stock: WebsiteStock; cars: Int32Array };
@@ -168,8 +161,8 @@ const CARD_TEXT = sql`json_build_array(${sql.join(
 type SyncRow = {
   website_id: number;
   generation: number | string;
-  /** 'patch': `columns` holds the changed cars; 'full': every car. */
-  mode: 'patch' | 'full';
+  /** 'patch': `columns` holds the changed cars; 'full': every car; 'places': no car, only the places. */
+  mode: 'patch' | 'full' | 'places';
   changed: number[] | null;
   columns: Columns | null;
   website_generation: string;
@@ -192,26 +185,29 @@ const aggregates = precompiled(
     sql`, `,
   ),
 );
-/** Website w's generation and places (`placesOf`). */
+/** Website w's places (`placesOf`). */
 const placesColumns = precompiled(sql`
-  coalesce((select ${websiteGenerations.generation} from ${websiteGenerations} where ${websiteGenerations.websiteId} = w.id), 0)::text as website_generation,
   (select json_agg(json_build_array(${locations.id}, ${locations.name}, ${locations.slug}, ${locations.city})) from ${locations} where ${locations.websiteId} = w.id) as locations,
   (select json_agg(json_build_array(${dealerships.id}, ${dealerships.name})) from ${dealerships} where ${dealerships.websiteId} = w.id) as dealerships`);
 
 /**
  * One statement, one snapshot: for each website whose car generation is not the one held (-1:
  * nothing held), the generation and the cars to read: those the change log (car_changes) lists
- * since the held generation, or every listed car when the log no longer reaches back that far.
+ * since the held generation, or every listed car when the log no longer reaches back that far;
+ * for a website whose cars are held but whose website generation is not, only its places
+ * ('places'). Each row has the website's generation and places.
  */
-function syncSql(websiteIds: readonly number[], held: readonly number[], soldSince: readonly string[]): SQL {
+function syncSql(websiteIds: readonly number[], held: readonly number[], heldPlaces: readonly string[], soldSince: readonly string[]): SQL {
   const array = (values: readonly (number | string)[], type: string) => sql`${`{${values.join(',')}}`}::${sql.raw(type)}`;
   return sql`
     select w.id as website_id, current.generation, m.mode, ch.changed, case m.mode when 'full' then whole.columns when 'patch' then changed.columns end as columns,
-      ${placesColumns}
-    from unnest(${array(websiteIds, 'int[]')}, ${array(held, 'int8[]')}, ${array(soldSince, 'timestamptz[]')}) as w(id, held, sold_since)
+      site.generation::text as website_generation, ${placesColumns}
+    from unnest(${array(websiteIds, 'int[]')}, ${array(held, 'int8[]')}, ${array(heldPlaces, 'int8[]')}, ${array(soldSince, 'timestamptz[]')}) as w(id, held, held_places, sold_since)
     cross join lateral (select coalesce((select ${carGenerations.generation} from ${carGenerations} where ${carGenerations.websiteId} = w.id), 0) as generation) current
+    cross join lateral (select coalesce((select ${websiteGenerations.generation} from ${websiteGenerations} where ${websiteGenerations.websiteId} = w.id), 0) as generation) site
     cross join lateral (
       select case
+        when current.generation = w.held then 'places'
         when w.held >= 0 and w.held < current.generation and exists (
           select 1 from ${carChanges} where ${carChanges.websiteId} = w.id and ${carChanges.generation} = w.held + 1) then 'patch'
         else 'full' end as mode
@@ -229,24 +225,25 @@ function syncSql(websiteIds: readonly number[], held: readonly number[], soldSin
       where m.mode = 'patch' and ${cars.id} = any(ch.changed) and ${cars.websiteId} = w.id and ${listedCondition}
     ) changed
     -- A copy that is current needs nothing: no row.
-    where current.generation <> w.held`;
+    where current.generation <> w.held or site.generation <> w.held_places`;
 }
 
-/** The car generations this request's tenant lookup read (generationsReadWith), when it read them for every website of the scope. */
-function knownCarGenerations(websiteIds: readonly number[]): Map<number, number> | null {
-  const known = new Map<number, number>();
+/** Generations for every website of a scope, or null when one is not known. */
+function generationsOf(websiteIds: readonly number[], known: (websiteId: number) => Generations | undefined): Map<number, Generations> | null {
+  const found = new Map<number, Generations>();
   for (const id of websiteIds) {
-    const generations = generationsReadWith(id);
+    const generations = known(id);
     if (!generations) return null;
-    known.set(id, Number(generations.cars));
+    found.set(id, generations);
   }
-  return known;
+  return found;
 }
 
-/** The websites' car generations (a website with none has generation 0, as in syncSql). */
+/** The websites' generations (a website with none has generation 0, as in syncSql). */
 function generationsSql(websiteIds: readonly number[]): SQL {
-  return sql`select ${carGenerations.websiteId} as website_id, ${carGenerations.generation} as generation from ${carGenerations}
-    where ${carGenerations.websiteId} = any(${`{${websiteIds.join(',')}}`}::int[])`;
+  return sql`select w.id as website_id, coalesce(${carGenerations.generation}, 0)::text as cars, coalesce(${websiteGenerations.generation}, 0)::text as website
+    from unnest(${`{${websiteIds.join(',')}}`}::int[]) as w(id)
+    left join ${carGenerations} on ${carGenerations.websiteId} = w.id left join ${websiteGenerations} on ${websiteGenerations.websiteId} = w.id`;
 }
 
 /**
@@ -284,9 +281,9 @@ function toStock(websiteId: number, generation: number, soldSinceMs: number | nu
     words: null,
     stockNumbers: stockNumberMap(searchText, kept),
     orders: new Map(),
-    shown: kept?.stock.shown ? keptShown(kept.stock.shown, new Set(Array.from(kept.cars, (i) => kept.stock.numbers.id[i]))) : null,
     cards: [...(kept ? Array.from(kept.cars, (i) => kept.stock.cards[i]) : []), ...(column(CARD_COLUMN) as string[])],
     places,
+    cardsMade: new Map(),
   };
 }
 
@@ -303,10 +300,21 @@ function placesOf(row: SyncRow): Places {
 type CardText = [string, string, string | null, string, number | null, boolean, boolean, number | null, string | null];
 
 /**
- * Car i's card, as the page statement's row would give it (toSummary): the searched columns from
- * the copy's arrays, the rest from its text, its location from the website's places.
+ * Car i's card, as the stock queries' row would give it (toSummary): the searched columns from the
+ * copy's arrays, the rest from its text, its location from the website's places. Frozen: the
+ * pages that show it share it.
  */
 export function cardOf(stock: WebsiteStock, i: number): CarSummary {
+  const made = stock.cardsMade.get(i);
+  if (made) return made;
+  const card = makeCard(stock, i);
+  if (card.image) Object.freeze(card.image);
+  if (card.location) Object.freeze(card.location);
+  if (stock.cardsMade.size < CARDS_MADE_PER_COPY) stock.cardsMade.set(i, Object.freeze(card));
+  return card;
+}
+
+function makeCard(stock: WebsiteStock, i: number): CarSummary {
   const [slug, name, series, priceType, beforePrice, reserved, preorder, soldDateTimestamp, imageUrl] = JSON.parse(stock.cards[i]) as CardText;
   const text = (column: DictionaryColumn) => stock.text[column].values[stock.text[column].codes[i]];
   const number = (column: NumberColumn) => (Number.isNaN(stock.numbers[column][i]) ? null : stock.numbers[column][i]);
@@ -350,55 +358,17 @@ export function cardOf(stock: WebsiteStock, i: number): CarSummary {
   } as SummaryRow);
 }
 
-/** The shown cards of the kept cars (a changed car is read again), and the names, which cars do not change. */
-function keptShown(shown: Shown, keptIds: ReadonlySet<number>): Shown {
-  const cards = new Map([...shown.cards].filter(([id]) => keptIds.has(id)));
-  return { ...shown, cards };
-}
 
-/**
- * The page of hits and the facets' names from what the copy has shown, when every car of the page
- * and every location and dealership counted is there under `websiteGeneration` (the one this
- * request read); null otherwise (the page statement reads them).
- */
-export function shownPage(
-  stock: WebsiteStock,
-  websiteGeneration: string | undefined,
-  pageIds: readonly number[],
-  counted: { locations: readonly number[]; dealerships: readonly number[] },
-): { hits: CarSummary[]; names: FacetNames } | null {
-  const shown = stock.shown;
-  if (!shown || websiteGeneration === undefined || shown.websiteGeneration !== websiteGeneration) return null;
-  const hits: CarSummary[] = [];
-  for (const id of pageIds) {
-    const card = shown.cards.get(id);
-    if (!card) return null;
-    hits.push(card);
+/** The names of the locations and dealerships a tally counted, from the copies' places. */
+export function facetNames(stocks: readonly WebsiteStock[], tally: Tally): FacetNames {
+  const names: FacetNames = { locations: new Map(), dealerships: new Map() };
+  const counted = (facet: TermFacet) => [...(tally.counts.get(facet)?.keys() ?? [])].map(Number);
+  const [locationIds, dealershipIds] = [counted('location_name'), counted('dealership_name')];
+  for (const { places } of stocks) {
+    for (const id of locationIds) if (places.locations.has(id)) names.locations.set(id, places.locations.get(id)!.name);
+    for (const id of dealershipIds) if (places.dealerships.has(id)) names.dealerships.set(id, places.dealerships.get(id)!);
   }
-  if (!counted.locations.every((id) => shown.locations.has(id)) || !counted.dealerships.every((id) => shown.dealerships.has(id))) return null;
-  return { hits, names: { locations: shown.locations, dealerships: shown.dealerships } };
-}
-
-/**
- * Keeps what the page statement read for the copy (at its car generation, checked by the caller)
- * as shown, under the website generation the request read before that statement: what is kept is
- * never older than the generation it is kept under. The cards are frozen, as every later page
- * shares them.
- */
-export function keepShown(stock: WebsiteStock, websiteGeneration: string | undefined, hits: readonly CarSummary[], names: FacetNames): void {
-  if (websiteGeneration === undefined) return;
-  if (stock.shown?.websiteGeneration !== websiteGeneration) {
-    stock.shown = { websiteGeneration, cards: new Map(), locations: new Map(), dealerships: new Map() };
-  }
-  const shown = stock.shown;
-  for (const hit of hits) {
-    if (shown.cards.size >= SHOWN_CARDS_PER_COPY) break;
-    if (hit.image) Object.freeze(hit.image);
-    if (hit.location) Object.freeze(hit.location);
-    shown.cards.set(hit.id, Object.freeze(hit));
-  }
-  for (const [id, name] of names.locations) shown.locations.set(id, name);
-  for (const [id, name] of names.dealerships) shown.dealerships.set(id, name);
+  return names;
 }
 
 /** The held copy without the changed cars, plus the changed cars that are still listed. */
@@ -554,44 +524,31 @@ export class StockIndex {
   ) {}
 
   /**
-   * The copies held for the scope's websites, as they are, with no statement; null unless every
-   * website has one usable for this sold window, and null when this request's tenant lookup has
-   * read the generations (`sync` then checks the copies with no statement either). A caller must
-   * check their generations afterwards (the page-of-hits statement does).
+   * The scope's websites' stock as the database holds it: each copy checked against the websites'
+   * generations, those this request's tenant lookup read (generationsReadWith), else those
+   * `trusted` gives for every website (the process's, for a stock-number search: decision 071),
+   * else one primary-key read of them. Only the copies behind (or missing) are then brought up to
+   * date, by one statement reading each one's generations again and the cars changed since (or all
+   * of them), or only its places when only its website generation moved. A copy holding too few
+   * sold cars for this search's sold window is loaded whole.
    */
-  heldCopies(websiteIds: readonly number[], soldSinceMs: number | null): WebsiteStock[] | null {
-    if (knownCarGenerations(websiteIds)) return null;
-    const copies: WebsiteStock[] = [];
-    for (const id of websiteIds) {
-      const stock = this.held.get(id);
-      if (!stock || !(soldSinceMs == null || (stock.soldSinceMs != null && stock.soldSinceMs <= soldSinceMs))) return null;
-      copies.push(stock);
-    }
-    for (const copy of copies) this.hold(copy);
-    return copies;
-  }
-
-  /**
-   * The scope's websites' stock as the database holds it now. When every website has a usable
-   * copy, one primary-key read of their generations tells whether any is behind; only the copies
-   * behind (or missing) are then brought up to date, by one statement reading each one's
-   * generation again and the cars changed since (or all of them). A copy holding too few sold cars
-   * for this search's sold window is loaded whole.
-   */
-  async sync(websiteIds: readonly number[], soldSinceMs: number | null): Promise<WebsiteStock[]> {
+  async sync(websiteIds: readonly number[], soldSinceMs: number | null, trusted?: (websiteId: number) => Generations | undefined): Promise<WebsiteStock[]> {
     const usable = (stock: WebsiteStock | undefined): stock is WebsiteStock =>
       stock != null && (soldSinceMs == null || (stock.soldSinceMs != null && stock.soldSinceMs <= soldSinceMs));
     const copies = websiteIds.map((id) => this.held.get(id));
     // With a copy missing, every website goes through the one statement (as it reads each generation anyway).
     let stale = copies.every(usable) ? [] : websiteIds;
     if (stale.length === 0) {
-      const generations = knownCarGenerations(websiteIds) ?? new Map(
-        (await queryPrepared<{ website_id: number; generation: number | string }>(this.db, generationsSql(websiteIds))).map((row) => [
-          Number(row.website_id),
-          Number(row.generation),
-        ]),
-      );
-      stale = websiteIds.filter((id, k) => (generations.get(id) ?? 0) !== copies[k]!.generation);
+      let generations = generationsOf(websiteIds, generationsReadWith) ?? (trusted ? generationsOf(websiteIds, trusted) : null);
+      if (!generations) {
+        const rows = await queryPrepared<{ website_id: number; cars: string; website: string }>(this.db, generationsSql(websiteIds));
+        generations = new Map(rows.map((row) => [Number(row.website_id), { website: row.website, cars: row.cars }]));
+        for (const [id, read] of generations) this.learn?.(id, read);
+      }
+      stale = websiteIds.filter((id, k) => {
+        const read = generations.get(id);
+        return read?.cars !== String(copies[k]!.generation) || read.website !== copies[k]!.places.websiteGeneration;
+      });
       if (stale.length === 0) {
         const current = copies as WebsiteStock[];
         for (const copy of current) this.hold(copy);
@@ -601,10 +558,11 @@ export class StockIndex {
     const behindIds = new Set(stale);
     const ks = websiteIds.flatMap((id, k) => (behindIds.has(id) ? [k] : []));
     const held = ks.map((k) => (usable(copies[k]) ? copies[k]!.generation : -1));
+    const heldPlaces = ks.map((k) => (usable(copies[k]) ? copies[k]!.places.websiteGeneration : '-1'));
     // A patched copy keeps its own sold window; a copy loaded whole takes this search's.
     const windows = websiteIds.map((_, k) => (usable(copies[k]) ? copies[k]!.soldSinceMs : soldSinceMs));
     const sinces = ks.map((k) => windows[k]).map((ms) => (ms == null ? 'infinity' : new Date(ms).toISOString()));
-    const rows = await queryPrepared<SyncRow>(this.db, syncSql(stale, held, sinces));
+    const rows = await queryPrepared<SyncRow>(this.db, syncSql(stale, held, heldPlaces, sinces));
     const behind = new Map(rows.map((row) => [Number(row.website_id), row]));
     return websiteIds.map((id, k) => {
       const copy = copies[k];
@@ -615,7 +573,9 @@ export class StockIndex {
         stock = copy;
       } else {
         const places = placesOf(row);
-        if (row.mode === 'patch' && usable(copy)) stock = patched(copy, Number(row.generation), places, row.changed ?? [], row.columns);
+        // Only the places moved: the same cars, their cards made again with the new places.
+        if (row.mode === 'places' && usable(copy)) stock = { ...copy, places, cardsMade: new Map() };
+        else if (row.mode === 'patch' && usable(copy)) stock = patched(copy, Number(row.generation), places, row.changed ?? [], row.columns);
         else stock = toStock(id, Number(row.generation), windows[k], places, row.columns ?? []);
         this.learn?.(id, { website: places.websiteGeneration, cars: String(stock.generation) });
       }
