@@ -368,7 +368,7 @@ describe('stock index', () => {
       );
     };
     await firstPage();
-    // Shown before: the test's generation read and the copy's check of the car generation, no page statement.
+    // The test's generation read and the copy's check of the generations; the page from the copy, no statement.
     expect(await statementsDuring(firstPage)).toBe(generationReads + 1);
 
     // A car's price changes (its car generation moves, the website generation does not), then a

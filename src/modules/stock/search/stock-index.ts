@@ -28,12 +28,14 @@ import type { CarSummary } from '../stock.types';
 import { MAKE_MODEL_SEPARATOR, type RangeFacet, type SearchRequest, type SearchScope, type SortOption, type TermFacet } from './search.types';
 
 /**
- * The stock index (decision 020): each website's listed cars, the columns a search evaluates, held
- * column by column in this process so a search counts tens of thousands of cars in a few
- * milliseconds. Every search first brings the copies up to date (`sync`: each website's car
- * generation and the cars changed since, from the change log), and its statement for the page of
- * hits reads the generations again: a search that finds one moved is counted again. So every
- * answer is what the database holds, on every replica, as with the page cache (decision 016).
+ * The stock index (decision 020): each website's listed cars, the columns a search evaluates and
+ * the rest of each car's card, held column by column in this process so a search counts tens of
+ * thousands of cars in a few milliseconds and makes its page of hits from the same copy (decision
+ * 072). Every search first brings the copies up to date (`sync`: each website's generations, and
+ * the cars changed since, from the change log), so every answer is what the database held when the
+ * generations were read, on every replica, as with the page cache (decision 016); a stock number
+ * outside a render, what the process holds as current (decision 071).
+ */
 
 /**
  * Columns held as per-website dictionaries (each car a code into the column's distinct values),
