@@ -1,6 +1,5 @@
 import 'server-only';
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
-import { generationsReadWith } from '@/modules/tenancy/tenancy.memo';
 import type { Tenant } from '@/modules/tenancy/tenancy.types';
 import { cars } from '../stock.schema';
 import { soldWindowMs } from '../stock.rules';
@@ -19,7 +18,6 @@ export function scopeForTenant(tenant: Tenant, now: Date): SearchScope {
     cities,
     makes,
     defaultSort: tenant.config.search.defaultSort,
-    websiteGeneration: generationsReadWith(tenant.id)?.website,
   };
 }
 

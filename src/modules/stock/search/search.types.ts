@@ -85,12 +85,6 @@ export type SearchScope = {
   cities: readonly string[];
   makes: readonly string[];
   defaultSort: SortOption;
-  /**
-   * The website generation read with the tenant for this request, before the search (one website's
-   * pages): its cards already shown may be shown again while it holds. Unset, every page of hits
-   * is read from the database.
-   */
-  websiteGeneration?: string;
 };
 
 export interface SearchEngine {

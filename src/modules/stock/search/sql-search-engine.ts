@@ -250,8 +250,8 @@ export class SqlSearchEngine implements SearchEngine {
           termFacets,
           rangeFacets,
         );
-      // The stock index counts every search (decision 020); the SQL statement when the index is off
-      // or gives up, and as the oracle the index is tested against (decision 032).
+      // The stock index counts every search (decision 020); the SQL statement when the index is off,
+      // and as the oracle the index is tested against (decision 032).
       const found = this.index ? await this.indexed(scope, request, terms, groups, termFacets, rangeFacets) : await counted();
       response.hits = found.hits;
       response.estimatedTotalHits = found.tally.total;
