@@ -312,7 +312,8 @@ export function cardOf(stock: WebsiteStock, i: number): CarSummary {
   const card = makeCard(stock, i);
   if (card.image) Object.freeze(card.image);
   if (card.location) Object.freeze(card.location);
-  if (stock.cardsMade.size < CARDS_MADE_PER_COPY) stock.cardsMade.set(i, Object.freeze(card));
+  Object.freeze(card);
+  if (stock.cardsMade.size < CARDS_MADE_PER_COPY) stock.cardsMade.set(i, card);
   return card;
 }
 
@@ -359,7 +360,6 @@ function makeCard(stock: WebsiteStock, i: number): CarSummary {
     locationCity: place?.city ?? null,
   } as SummaryRow);
 }
-
 
 /** The names of the locations and dealerships a tally counted, from the copies' places. */
 export function facetNames(stocks: readonly WebsiteStock[], tally: Tally): FacetNames {
@@ -606,8 +606,8 @@ export class StockIndex {
 /** Ids of the scope's locations and dealerships named in `named` filter groups. */
 export type NamedIds = { location_name: ReadonlySet<number>; dealership_name: ReadonlySet<number> };
 
-/** A car of a page of hits: its id, and where its copy holds it. */
-export type PageCar = { id: number; stock: WebsiteStock; i: number };
+/** A car of a page of hits: where its copy holds it. */
+export type PageCar = { stock: WebsiteStock; i: number };
 
 type Counted = { tally: Tally; page: PageCar[] };
 
@@ -840,8 +840,8 @@ function sortKeysOf(stock: WebsiteStock, sort: SortOption): KeyOf[] {
 }
 
 /** A car's place in the order: its keys (the score's first with relevance first), compared in turn. */
-/** A cursor's car: its sort keys, id, and index `i` in `stock`. */
-type Place = { keys: Float64Array; id: number; stock: WebsiteStock; i: number };
+/** A cursor's car: its sort keys, and its index `i` in `stock`. */
+type Place = { keys: Float64Array; stock: WebsiteStock; i: number };
 
 function before(a: Place, b: Place): boolean {
   for (let k = 0; k < a.keys.length; k++) if (a.keys[k] !== b.keys[k]) return a.keys[k] < b.keys[k];
@@ -923,7 +923,7 @@ class Cursor {
     /** With relevance first: this cursor's cars hold this score, and it comes before the sort's keys. */
     private readonly score: { of: Int32Array; value: number } | null,
   ) {
-    this.place = { keys: new Float64Array(keys.length + (score ? 1 : 0)), id: 0, stock, i: -1 };
+    this.place = { keys: new Float64Array(keys.length + (score ? 1 : 0)), stock, i: -1 };
   }
 
   /** Moves to the next car that passes; false when there is none. */
@@ -936,7 +936,6 @@ class Cursor {
       let k = 0;
       if (score !== null) place.keys[k++] = -score.value;
       for (const key of keys) place.keys[k++] = key(i);
-      place.id = this.stock.numbers.id[i];
       place.i = i;
       return true;
     }
@@ -966,8 +965,8 @@ function firstInOrder(cursors: Cursor[], count: number): PageCar[] {
   for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
   const cars: PageCar[] = [];
   while (cars.length < count && heap.length > 0) {
-    const { id, stock, i } = heap[0].place;
-    cars.push({ id, stock, i });
+    const { stock, i } = heap[0].place;
+    cars.push({ stock, i });
     if (!heap[0].advance()) {
       swap(0, heap.length - 1);
       heap.pop();
