@@ -1,5 +1,6 @@
 'use client';
 /* eslint-disable @next/next/no-img-element -- the photo's srcset is the optimiser's URLs for 1x and 2x (car-image.ts, held to next/image by its test); a plain element keeps next/image's client code out. */
+import { StaticMarkup } from '@/components/ui/static-markup';
 import { SaveCarButton } from '@/modules/identity/components/save-car-button';
 import type { CarCardView } from '@/screens/car-card-view';
 import { cardPhotoSources } from '@/modules/stock/components/car-image';
@@ -8,15 +9,16 @@ import { TagBanner } from '@/modules/stock/components/tag-banner';
 
 /**
  * One car in a grid: photo or placeholder, tag banner, location, name, year/odometer, price. One
- * link, a plain <a>: the car page is a full page load, usually from the page cache. Styles are the
- * car-card classes of globals.css; the content is carCardView's.
+ * link, a plain <a>: the car page is a full page load, usually from the page cache. What the link
+ * holds is not hydrated (StaticMarkup). Styles are the car-card classes of globals.css; the content is
+ * carCardView's.
  */
 export function CarCard({ view }: { view: CarCardView }) {
   const Heading = view.headingLevel === 2 ? 'h2' : 'h3';
   const photo = view.photo ? cardPhotoSources(view.photo) : null;
   return (
     <article className="car-card">
-      <a href={view.href} className="car-card-link">
+      <StaticMarkup as="a" href={view.href} className="car-card-link">
         <div className="car-card-photo">
           {photo ? (
             <img
@@ -50,7 +52,7 @@ export function CarCard({ view }: { view: CarCardView }) {
           <p>{view.facts}</p>
           <PriceBlock view={view.price} className="mt-auto pt-3" />
         </div>
-      </a>
+      </StaticMarkup>
       {/* Outside the link: a button may not sit inside one. */}
       {view.save ? <SaveCarButton carId={view.id} carName={view.name} offerSignIn={view.save.offerSignIn} className="absolute right-3 top-3" /> : null}
     </article>

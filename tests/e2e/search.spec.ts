@@ -413,6 +413,41 @@ test.describe('sort and filters together', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// Markup React leaves as the server drew it (decision 073)
+
+test.describe('cards and filters as the server drew them', () => {
+  test.use({ viewport: DESKTOP });
+
+  /** Whether React hydrated or drew the first element the selector finds (React keeps its fiber on the element). */
+  const reacts = (page: Page, selector: string) =>
+    page.locator(selector).first().evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')));
+
+  test('are not hydrated inside, and a filter applied after hydration draws the new cards in full', async ({ page }) => {
+    const site = SITES[0];
+    await openSearch(page, site);
+    // Hydrated: each card's link, its heart and the form; not what they hold.
+    expect(await reacts(page, 'article .car-card-link')).toBe(true);
+    expect(await reacts(page, 'article .save-car-button')).toBe(true);
+    expect(await reacts(page, 'article .car-card-name')).toBe(false);
+    expect(await reacts(page, '#search-filters')).toBe(true);
+    expect(await reacts(page, '#search-filters input[name="make"]')).toBe(false);
+
+    const total = await resultCount(page);
+    const make = (await facetOptions(page, 'make')).find((option) => option.count > 0 && option.count < total)!;
+    await checkbox(page, 'make', make.value).check();
+    await expect(page).toHaveURL((url) => url.searchParams.get('make') === make.value);
+    await expect.poll(() => resultCount(page)).toBe(make.count);
+    // A client navigation: the cards and the form are React's own now, drawn with the new content.
+    const names = await results(page).locator('article .car-card-name').allTextContents();
+    expect(names).toHaveLength(Math.min(make.count, PAGE_SIZE));
+    for (const name of names) expect(name).toContain(make.label);
+    expect(await reacts(page, 'article .car-card-name')).toBe(true);
+    await expect(checkbox(page, 'make', make.value)).toBeChecked();
+    expect(await results(page).locator('article img').count()).toBeGreaterThan(0);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 // Phone: the filter drawer
 
 test.describe('search on a phone', () => {

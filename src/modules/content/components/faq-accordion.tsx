@@ -2,7 +2,7 @@
 
 import { Accordion } from 'radix-ui';
 import { ChevronDownIcon } from '@/components/ui/icons';
-import { useHydrated } from '@/modules/tenancy/components/use-hydrated';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import type { FaqItem } from '../content.render';
 
 /**

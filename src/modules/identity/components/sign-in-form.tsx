@@ -3,7 +3,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { useInputBeforeHydration } from '@/components/ui/use-input-before-hydration';
-import { useHydrated } from '@/modules/tenancy/components/use-hydrated';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { CODE_MESSAGES } from '../identity.messages';
 import type { PostedSignIn } from '../identity.sign-in';
 import { RESEND_LABEL, ResendCodeButton } from './resend-code-button';

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { DeferredDialog } from '@/components/ui/deferred-dialog';
 import { buttonClasses } from '@/components/ui/button';
-import { useHydrated } from '@/modules/tenancy/components/use-hydrated';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import type { HolidayRow } from '../locations.hours';
 
 type Props = {

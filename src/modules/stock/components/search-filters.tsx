@@ -1,6 +1,7 @@
 'use client';
 
 import { buttonClasses } from '@/components/ui/button';
+import { StaticMarkup } from '@/components/ui/static-markup';
 import type { FilterOption, RangeFacetGroup, SidebarGroup } from '../search/search.view';
 import { MAX_QUERY_LENGTH } from '../search/search.text';
 import { APPLY_ON_CHANGE_ATTRIBUTE } from '@/lib/apply-on-change';
@@ -120,7 +121,8 @@ export function SearchFilters({
             Close<span className="sr-only"> filters</span>
           </label>
         </div>
-        <form
+        <StaticMarkup
+          as="form"
           key={stateKey}
           id={FILTER_FORM_ID}
           action={action}
@@ -176,7 +178,7 @@ export function SearchFilters({
               <span className="hidden lg:inline">Apply filters</span>
             </button>
           </div>
-        </form>
+        </StaticMarkup>
       </div>
     </>
   );

@@ -6,7 +6,7 @@ import { cn } from '@/components/ui/cn';
 import { MenuIcon, PhoneIcon } from '@/components/ui/icons';
 import type { NavEntry } from './navigation-model';
 import { SiteLink } from './site-link';
-import { useHydrated } from './use-hydrated';
+import { useHydrated } from '@/components/ui/use-hydrated';
 
 /**
  * The menu below md: a button opening a side sheet (Radix Dialog, loaded on first use: focus
