@@ -21,7 +21,14 @@ const gunzip = promisify(zlib.gunzip);
 const TEMPLATE_ATTRIBUTE = 'data-deferred-script';
 const ASYNC_CHUNK = /<script src="(\/_next\/static\/[^"<>]+\.js)" async=""><\/script>/g;
 
-export const LOADER_SOURCE = `(function(){var d=document,done=0;function load(){if(done)return;done=1;d.querySelectorAll('template[${TEMPLATE_ATTRIBUTE}]').forEach(function(t){var s=d.createElement('script');s.src=t.getAttribute('${TEMPLATE_ATTRIBUTE}');s.async=true;d.head.appendChild(s)})}function painted(){requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(load,0)})})}['pointerdown','touchstart','keydown'].forEach(function(e){addEventListener(e,load,{once:true,passive:true,capture:true})});d.addEventListener('DOMContentLoaded',function(){setTimeout(load,${DEFER_LIMIT_MS});var i=d.querySelector('img[fetchpriority=high]');if(i&&!i.complete){i.addEventListener('load',painted);i.addEventListener('error',load)}else painted()})})()`;
+/**
+ * Scripts added per task: starting a script's request costs the main thread 0.3–3 ms (Chromium's
+ * resource fetcher), so the ten or so chunks of a page added at once made one task of 6–37 ms, a
+ * long task on a phone; two at a time, each task stays short (decision 035, amended 2026-11-30).
+ */
+const SCRIPTS_PER_TASK = 2;
+
+export const LOADER_SOURCE = `(function(){var d=document,done=0;function load(){if(done)return;done=1;var t=[].slice.call(d.querySelectorAll('template[${TEMPLATE_ATTRIBUTE}]'));(function add(){t.splice(0,${SCRIPTS_PER_TASK}).forEach(function(e){var s=d.createElement('script');s.src=e.getAttribute('${TEMPLATE_ATTRIBUTE}');s.async=true;d.head.appendChild(s)});if(t.length)setTimeout(add,0)})()}function painted(){requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(load,0)})})}['pointerdown','touchstart','keydown'].forEach(function(e){addEventListener(e,load,{once:true,passive:true,capture:true})});d.addEventListener('DOMContentLoaded',function(){setTimeout(load,${DEFER_LIMIT_MS});var i=d.querySelector('img[fetchpriority=high]');if(i&&!i.complete){i.addEventListener('load',painted);i.addEventListener('error',load)}else painted()})})()`;
 export const LOADER = `<script>${LOADER_SOURCE}</script>`;
 
 /** The head with Next's async chunk scripts turned into templates and the loader added; unchanged if it has none. */

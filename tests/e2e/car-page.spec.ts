@@ -206,6 +206,27 @@ test('the override template leads with its sidebar four', async ({ page }) => {
   throw new Error('no reservable car on gold-coast-used-cars');
 });
 
+test('the held-back scripts are added two to a task, every one of them, and the page hydrates (decision 035)', async ({ page }) => {
+  // A mutation observer's callback runs once at the end of each task that changed the DOM: the
+  // scripts it sees at once were added in one task.
+  await page.addInitScript(() => {
+    const batches: string[][] = [];
+    (window as unknown as { scriptBatches: string[][] }).scriptBatches = batches;
+    new MutationObserver((records) => {
+      const held = (node: Node) => node instanceof HTMLScriptElement && document.querySelector(`template[data-deferred-script="${new URL(node.src, location.href).pathname}"]`) !== null;
+      const added = records.flatMap((record) => [...record.addedNodes]).filter(held) as HTMLScriptElement[];
+      if (added.length > 0) batches.push(added.map((script) => new URL(script.src).pathname));
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(siteUrl('harbour-city-motors', '/search/new-cars'), { waitUntil: 'domcontentloaded' });
+  const held = await page.locator('template[data-deferred-script]').evaluateAll((templates) => templates.map((template) => template.getAttribute('data-deferred-script')));
+  expect(held.length).toBeGreaterThan(2);
+  await hydrated(page);
+  const batches = await page.evaluate(() => (window as unknown as { scriptBatches: string[][] }).scriptBatches);
+  expect(batches.flat()).toEqual(held);
+  for (const batch of batches) expect(batch.length).toBeLessThanOrEqual(2);
+});
+
 test("the scripts a car page starts with carry V8's compile hint; a script loaded on demand does not (decision 061)", async ({ page }) => {
   const hinted = (src: string) => page.evaluate(async (path) => (await (await fetch(path)).text()).startsWith('//# allFunctionsCalledOnLoad\n'), src);
   const requested: string[] = [];
