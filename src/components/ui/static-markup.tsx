@@ -3,7 +3,7 @@
 import { createElement, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import { useHydrated } from './use-hydrated';
 
-type Tag = 'a' | 'div' | 'form' | 'nav' | 'ul';
+type Tag = 'a' | 'form';
 type Props<T extends Tag> = ComponentPropsWithoutRef<T> & { as: T; children: ReactNode };
 
 const isServer = typeof window === 'undefined';
@@ -13,7 +13,7 @@ const AS_SERVED = { __html: '' };
 /**
  * An element whose content the server draws and React does not hydrate (decision 073): while
  * hydrating it takes over the element and leaves everything in it as it is, with no work per
- * element inside, the bulk of a page's hydration on a phone. Any later render with new children (a
+ * element inside (on a search page, most of the elements it would hydrate). Any later render with new children (a
  * client navigation) draws them as usual. For markup with no React behaviour inside: links, text,
  * images, and native form controls that need no handler of React's (their values are the visitor's,
  * untouched).
