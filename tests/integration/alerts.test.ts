@@ -15,7 +15,7 @@ import { upsertCar, carInputSchema } from '@/modules/stock/server';
 import { leadDeliveries } from '@/modules/leads/leads.schema';
 import { runDeliveryBatch, type EmailPayload } from '@/modules/leads/leads.delivery';
 import type { SmsMessage } from '@/lib/sms';
-import { alertItems, alertMatches, alertSubscriptions } from '@/modules/alerts/alerts.schema';
+import { alertItems, alertMatches, alertSubscriptions, savedSearches } from '@/modules/alerts/alerts.schema';
 import { deleteSavedSearch, saveSearch } from '@/modules/alerts/alerts.saved-searches';
 import { findAlerts } from '@/modules/alerts/alerts.sweep';
 import { queueDueAlerts } from '@/modules/alerts/alerts.digest';
@@ -373,6 +373,20 @@ describe('visitor alerts', () => {
       await db.delete(websites).where(eq(websites.id, gone2.id));
       expect(await db.select({ websiteId: alertMatches.websiteId }).from(alertMatches).where(eq(alertMatches.path, '/search/test'))).toEqual([{ websiteId: a.id }]);
       await db.delete(alertMatches).where(eq(alertMatches.path, '/search/test'));
+    });
+
+    it('a car listed within the millisecond a search was saved counts as listed after it (a car is stamped in milliseconds, a saved search in microseconds)', async () => {
+      const search = '/search/used-cars?make=Toyota&price_max=28000';
+      const saved = await saveSearch(a, people.noah.id, search);
+      // Saved 500 µs into a millisecond; the car stamped with that millisecond: before it, in microseconds.
+      await db.execute(sql`update saved_searches set created_at = date_trunc('milliseconds', created_at) + interval '500 microseconds' where id = ${saved.id}`);
+      const [row] = await db.select({ createdAt: savedSearches.createdAt }).from(savedSearches).where(eq(savedSearches.id, saved.id));
+      await upsertCar(a, w.a.dealershipId, 'a-corolla-same-ms', carInputSchema.parse(carBody({ location_id: w.a.salesLocationId, price: 21_990, created_at_timestamp: row.createdAt.getTime() })));
+      await db.update(alertSubscriptions).set({ lastDigestAt: null }).where(eq(alertSubscriptions.customerId, people.noah.id));
+      await findAlerts();
+      await queueDueAlerts(new Date(Date.now() + 1000 * HOUR));
+      const told = (await alertOutbox()).filter((entry) => JSON.stringify(entry.payload).includes('/cars/a-corolla-same-ms?utm_source=alerts'));
+      expect(told.map((entry) => JSON.stringify(entry.payload).includes('noah@example.com'))).toEqual([true]);
     });
 
     it('new stock found once for a search saved by several visitors: each is told once, in their own digest, only of cars listed after they saved it', async () => {

@@ -60,6 +60,13 @@ function lastDigestDueBy(now: Date): Date {
 
 /** Visitors queued per transaction: a few statements for the lot instead of a transaction each. */
 const VISITORS_PER_BATCH = 500;
+/**
+ * A saved search (`ss`) tells of a car (`c`) listed after it was saved. A car's created_at is
+ * written in milliseconds and a saved search's by the database in microseconds: a car listed within
+ * the millisecond the search was saved counts as after it (compared as microseconds it could fall
+ * before, and nobody would be told of it).
+ */
+const savedBeforeListed = sql`date_trunc('milliseconds', ss.created_at) <= c.created_at`;
 
 export async function queueDueAlerts(now = new Date()): Promise<number> {
   const db = await getDb();
@@ -112,7 +119,7 @@ async function newStockOwed(now: Date): Promise<Map<string, Owed>> {
         from alert_matches m
         join alert_progress p on p.website_id = m.website_id and m.generation <= p.generation
         join cars c on c.id = m.car_id
-        join saved_searches ss on ss.website_id = m.website_id and ss.path = m.path and ss.query = m.query and not ss.paused and ss.created_at < c.created_at
+        join saved_searches ss on ss.website_id = m.website_id and ss.path = m.path and ss.query = m.query and not ss.paused and ${savedBeforeListed}
         join (select * from alert_subscriptions
           where unsubscribed_at is null and (last_digest_at is null or last_digest_at <= ${lastDigestDueBy(now)}) offset 0) s
           on s.customer_id = ss.customer_id and s.new_stock_through < m.generation
@@ -154,7 +161,7 @@ async function dropToldMatches(): Promise<void> {
       and not exists (
         select 1 from saved_searches ss join alert_subscriptions s on s.customer_id = ss.customer_id and s.unsubscribed_at is null
         where ss.website_id = m.website_id and ss.path = m.path and ss.query = m.query and not ss.paused
-          and s.new_stock_through < m.generation and ss.created_at < c.created_at)`);
+          and s.new_stock_through < m.generation and ${savedBeforeListed})`);
 }
 
 const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
