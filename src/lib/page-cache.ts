@@ -32,7 +32,7 @@ import { databaseKnownUnavailable } from '@/db/health';
 export type VersionOf = () => string | Promise<string>;
 export type PageCacheMark = { version: string; versionOf: VersionOf };
 
-type Entry = {
+export type Entry = {
   version: string;
   versionOf: VersionOf;
   status: number;

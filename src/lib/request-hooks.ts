@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { newRequestState, requestStorage, type RequestState } from './request-context';
-import { PAGE_CACHE_HEADER, PageCache, pageCacheKey, recordBody, replay, type PageCacheOptions } from './page-cache';
+import { PAGE_CACHE_HEADER, PageCache, pageCacheKey, recordBody, replay, type Entry, type PageCacheOptions } from './page-cache';
 import { statusForResponse } from './service-unavailable';
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from './client-address';
 import { refusal, type Refusal } from './request-refusals';
@@ -76,6 +76,17 @@ function isServedBuildFile(request: http.IncomingMessage, statusCode: number): b
   return (statusCode === 200 || statusCode === 206 || statusCode === 304) && (request.url ?? '').startsWith(BUILD_FILES);
 }
 
+/**
+ * A page the same for every visitor (one the page cache may keep) goes out without an opener
+ * policy: there it guards nothing of the visitor's, and it makes the browser start the page in a
+ * new process (decision 074). Every other response keeps it.
+ */
+const OPENER_POLICY = 'Cross-Origin-Opener-Policy';
+function replayPublicPage(entry: Entry, response: http.ServerResponse): void {
+  response.removeHeader(OPENER_POLICY);
+  replay(entry, response);
+}
+
 function refuse(response: http.ServerResponse, { status, message, headers }: Refusal): void {
   // Closed after: a refused request's body may not be parseable (TRACE with a body), and the
   // connection must not carry its leftovers into the next request.
@@ -114,9 +125,9 @@ export function installRequestHooks({ pageCache, trustedProxyHops, development }
     if (!cache || !key) return render();
     const found = cache.current(key);
     // Known at once on a hit whose version the process holds (decision 055): answered without a tick.
-    if (!(found instanceof Promise)) return found ? (replay(found, response), true) : render();
+    if (!(found instanceof Promise)) return found ? (replayPublicPage(found, response), true) : render();
     found.then(
-      (entry) => (entry ? replay(entry, response) : render()),
+      (entry) => (entry ? replayPublicPage(entry, response) : render()),
       () => render(),
     );
     return true;
@@ -143,6 +154,7 @@ function renderWithState(
     statusCode = statusForResponse(state, this, statusCode);
     sentStatus = statusCode;
     if (isServedBuildFile(request, statusCode)) for (const name of PAGE_ONLY_HEADERS) this.removeHeader(name);
+    if (state.pageCache) this.removeHeader(OPENER_POLICY);
     // The page named its widgets' origins while rendering (allowCspSources), and its own inline
     // scripts are known once it is complete (rewriteDocumentResponse): the policy allows both.
     if (state.cspExtra || scriptHashes.length > 0) this.setHeader('Content-Security-Policy', csp(state.cspExtra ?? {}, scriptHashes));

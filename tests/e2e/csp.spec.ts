@@ -131,3 +131,12 @@ test('a form page and a checkout page: no violation, hydrated', async ({ page })
   expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
   expect(await csp.violations()).toEqual([]);
 });
+
+test('the opener policy: none on the pages rendered alike for every visitor (also from the page cache), same-origin on sign-in, the garage, a checkout and the API (decision 074)', async ({ page }) => {
+  const opener = async (path: string) => (await page.request.get(serverUrl(path), { headers: { host: HOST, accept: 'text/html' } })).headers()['cross-origin-opener-policy'] ?? null;
+  const car = await reservableCarSlug(page);
+  for (const path of ['/', '/search/new-used-and-demo-cars', `/cars/${car}`, '/finance', '/contact']) {
+    for (const time of ['first', 'again']) expect(await opener(path), `${path} (${time})`).toBeNull();
+  }
+  for (const path of ['/sign-in', '/my-garage', `/cars/${car}/checkout`, '/api/auth']) expect(await opener(path), path).toBe('same-origin');
+});

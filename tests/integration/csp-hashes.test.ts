@@ -54,7 +54,8 @@ beforeAll(async () => {
         return response.end('{"ok":true}');
       }
       encodingSeen.set(request.url ?? '', request.headers['accept-encoding']);
-      await cachePageWhileVersionHolds(async () => 'v1');
+      // A visitor's own page (a checkout) is not kept in the page cache; every other page here is.
+      if (!request.url?.startsWith('/checkout')) await cachePageWhileVersionHolds(async () => 'v1');
       allowCspSources({ script: ['https://connect.podium.com'] });
       response.setHeader('Content-Type', request.headers.rsc ? 'text/x-component' : 'text/html; charset=utf-8');
       const body = request.headers.rsc ? Buffer.from('0:{}') : Buffer.from(PAGE);
@@ -128,6 +129,19 @@ describe('the Content-Security-Policy of rendered pages', () => {
     expect(encodingSeen.get('/feed.xml')).toBe('gzip');
     await get('/used-cars?fetch', { accept: '*/*', 'accept-encoding': 'gzip' });
     expect(encodingSeen.get('/used-cars?fetch')).toBe('gzip');
+  });
+
+  it('sends a page the same for every visitor without an opener policy, from the cache too, and keeps it on a visitor\'s own page and on other answers (decision 074)', async () => {
+    const opener = (response: Response) => response.headers.get('cross-origin-opener-policy');
+    const first = await get('/stock?opener');
+    const again = await get('/stock?opener');
+    expect(again.headers.get('x-page-cache')).toBe('hit');
+    expect([opener(first), opener(again)]).toEqual([null, null]);
+    const own = await get('/checkout/1');
+    expect(own.headers.get('x-page-cache')).toBe('miss');
+    expect(opener(own)).toBe('same-origin');
+    expect(opener(await get('/api/x'))).toBe('same-origin');
+    expect(opener(await get('/_next/static/chunks/gone.js'))).toBe('same-origin');
   });
 
   it('answers HEAD with the header of the page (Node drops the body the page wrote)', async () => {
