@@ -4,7 +4,7 @@ import { PAGE_CACHE_HEADER, PageCache, pageCacheKey, recordBody, replay, type En
 import { statusForResponse } from './service-unavailable';
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from './client-address';
 import { refusal, type Refusal } from './request-refusals';
-import { contentSecurityPolicy, securityHeaders, type CspSources } from './security-headers';
+import { contentSecurityPolicy, OPENER_POLICY_HEADER, securityHeaders, type CspSources } from './security-headers';
 import { acceptsGzip, rewriteDocumentResponse } from './deferred-scripts';
 import { inlineScriptHashes } from './platform-scripts';
 import { logger } from './logger';
@@ -81,9 +81,8 @@ function isServedBuildFile(request: http.IncomingMessage, statusCode: number): b
  * policy: there it guards nothing of the visitor's, and it makes the browser start the page in a
  * new process (decision 074). Every other response keeps it.
  */
-const OPENER_POLICY = 'Cross-Origin-Opener-Policy';
 function replayPublicPage(entry: Entry, response: http.ServerResponse): void {
-  response.removeHeader(OPENER_POLICY);
+  response.removeHeader(OPENER_POLICY_HEADER);
   replay(entry, response);
 }
 
@@ -154,7 +153,7 @@ function renderWithState(
     statusCode = statusForResponse(state, this, statusCode);
     sentStatus = statusCode;
     if (isServedBuildFile(request, statusCode)) for (const name of PAGE_ONLY_HEADERS) this.removeHeader(name);
-    if (state.pageCache) this.removeHeader(OPENER_POLICY);
+    if (state.pageCache) this.removeHeader(OPENER_POLICY_HEADER);
     // The page named its widgets' origins while rendering (allowCspSources), and its own inline
     // scripts are known once it is complete (rewriteDocumentResponse): the policy allows both.
     if (state.cspExtra || scriptHashes.length > 0) this.setHeader('Content-Security-Policy', csp(state.cspExtra ?? {}, scriptHashes));

@@ -54,6 +54,9 @@ export function contentSecurityPolicy(extra: CspSources = {}, options: CspOption
 
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), usb=(), browsing-topics=(), geolocation=(self), payment=(self)';
 
+/** Left off the pages rendered alike for every visitor (decision 074, src/lib/request-hooks.ts). */
+export const OPENER_POLICY_HEADER = 'Cross-Origin-Opener-Policy';
+
 export function securityHeaders(options: { https: boolean; development?: boolean; extra?: CspSources }): Record<string, string> {
   const headers: Record<string, string> = {
     'Content-Security-Policy': contentSecurityPolicy(options.extra, options),
@@ -61,7 +64,7 @@ export function securityHeaders(options: { https: boolean; development?: boolean
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
     'Permissions-Policy': PERMISSIONS_POLICY,
-    'Cross-Origin-Opener-Policy': 'same-origin',
+    [OPENER_POLICY_HEADER]: 'same-origin',
   };
   // Not includeSubDomains: a dealer's other subdomains are theirs to decide.
   if (options.https) headers['Strict-Transport-Security'] = 'max-age=31536000';
