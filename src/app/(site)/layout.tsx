@@ -55,6 +55,9 @@ export async function generateViewport(): Promise<Viewport> {
   return { themeColor: tenant && tenant !== DATABASE_UNAVAILABLE ? tenant.config.theme.headerBackground : '#ffffff' };
 }
 
+/** The browser paints a page once it has parsed the element of this id, the last the visitor sees (decision 075). */
+const PAGE_END_ID = 'page-end';
+
 /**
  * Root layout of every dealer website (the routes of app/(site) answer at the root of every host,
  * and the website is the one the request's Host names: requestTenant): the tenant's theme as CSS
@@ -78,6 +81,9 @@ export default async function SiteLayout({ children }: { children: ReactNode }) 
   return (
     <html lang={tenant.config.locale}>
       <body style={themeStyle(tenant.config.theme)} className="flex min-h-screen flex-col">
+        {/* React hoists it into <head>: no first paint before the page end below is parsed, so no half-parsed
+            header rearranges and no footer at the bottom of a short page rises as it grows (decision 075). */}
+        <link rel="expect" href={`#${PAGE_END_ID}`} blocking="render" />
         {/* Before anything a visitor can touch: forms that apply on change work from the first tap (decision 060). */}
         <script dangerouslySetInnerHTML={{ __html: APPLY_ON_CHANGE_SOURCE }} />
         <SkipLink />
@@ -87,6 +93,7 @@ export default async function SiteLayout({ children }: { children: ReactNode }) 
           <RefusedFormProvider refused={parseRefusedForm((await cookies()).get(REFUSED_LEAD_FORM_COOKIE)?.value)}>{children}</RefusedFormProvider>
         </main>
         <SiteFooter tenant={tenant} entries={buildNavEntries(tenant, navigation.footer)} year={year} licences={licences} />
+        <div id={PAGE_END_ID} hidden />
         <WidgetHost plan={widgets} />
       </body>
     </html>
