@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import { snapshot, toggleSaved } from './garage-store';
-import { useGarage } from './use-garage';
+import { useSavedCar } from './use-garage';
 
 const OFFER_SECONDS = 8;
 
@@ -25,14 +25,13 @@ export function SaveCarButton({
   /** Places the heart; it must position it (absolute or relative), the sign-in note hangs from it. */
   className: string;
 }) {
-  const state = useGarage();
+  const saved = useSavedCar(carId);
   const [offered, setOffered] = useState(false);
   useEffect(() => {
     if (!offered) return;
     const timer = setTimeout(() => setOffered(false), OFFER_SECONDS * 1000);
     return () => clearTimeout(timer);
   }, [offered]);
-  const saved = state.saved.has(carId);
 
   async function toggle() {
     await toggleSaved(carId);
