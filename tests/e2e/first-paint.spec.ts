@@ -24,8 +24,8 @@ const CUTS: Cut[] = [
 ];
 
 /** Serves the server's pages through itself, each document in two pieces: up to `cutBefore`'s first occurrence, then the rest. */
-async function piecewiseProxy(cutBefore: () => string) {
-  const cuts: string[] = [];
+async function piecewiseProxy(cutBefore: string) {
+  let cuts = 0;
   const server = http.createServer((req, res) => {
     const upstream = http.request(
       { host: '127.0.0.1', port: E2E_PORT, path: req.url, method: req.method, headers: { ...req.headers, 'accept-encoding': 'identity' } },
@@ -37,9 +37,9 @@ async function piecewiseProxy(cutBefore: () => string) {
           const headers = { ...answer.headers };
           delete headers['transfer-encoding'];
           res.writeHead(answer.statusCode ?? 502, headers);
-          const at = String(answer.headers['content-type']).startsWith('text/html') ? body.indexOf(cutBefore()) : -1;
+          const at = String(answer.headers['content-type']).startsWith('text/html') ? body.indexOf(cutBefore) : -1;
           if (at < 0) return void res.end(body);
-          cuts.push(req.url ?? '');
+          cuts += 1;
           res.write(body.subarray(0, at));
           setTimeout(() => res.end(body.subarray(at)), PIECE_DELAY_MS);
         });
@@ -49,21 +49,12 @@ async function piecewiseProxy(cutBefore: () => string) {
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, cuts, close: () => new Promise((resolve) => server.close(resolve)) };
+  return { port: (server.address() as AddressInfo).port, cuts: () => cuts, close: () => new Promise((resolve) => (server.close(resolve), server.closeAllConnections())) };
 }
-
-let cut: Cut = CUTS[0];
-let proxy: Awaited<ReturnType<typeof piecewiseProxy>>;
-test.beforeAll(async () => {
-  proxy = await piecewiseProxy(() => cut.before);
-});
-test.afterAll(async () => {
-  await proxy.close();
-});
 
 for (const each of CUTS) {
   test(`${each.site} ${each.path} arriving in two pieces, cut in ${each.where}: nothing painted moves`, async ({ browser }) => {
-    cut = each;
+    const proxy = await piecewiseProxy(each.before);
     for (const width of [375, 1280]) {
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       await page.addInitScript(() => {
@@ -73,15 +64,16 @@ for (const each of CUTS) {
           for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) shifts.push(entry.value);
         }).observe({ type: 'layout-shift', buffered: true });
       });
-      const cutsBefore = proxy.cuts.length;
+      const cutsBefore = proxy.cuts();
       const response = await page.goto(`http://${each.site}.localhost:${proxy.port}${each.path}`);
       expect(response?.status()).toBe(200);
-      expect(proxy.cuts.length, `${width} px: the page came in two pieces`).toBe(cutsBefore + 1);
+      expect(proxy.cuts(), `${width} px: the page came in two pieces`).toBe(cutsBefore + 1);
       // Both pieces are in; a shift they caused has been reported by now.
       await page.waitForTimeout(300);
       const shifts = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
       expect(shifts, `${width} px: layout shifts`).toEqual([]);
       await page.close();
     }
+    await proxy.close();
   });
 }
